@@ -1,0 +1,107 @@
+// Shared by the benchmark suites: a local service on a free port, autocannon runs, and
+// the Markdown they report.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import {
+  applyMigrations,
+  localConfig,
+  startWrangler,
+  waitForReady,
+} from "../scripts/lib/local.mjs";
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** Starts `wrangler dev` with the bench routes on a fresh state folder. */
+export async function startService() {
+  const stateDir = mkdtempSync(path.join(tmpdir(), "vas-bench-"));
+  const adminToken = `bench-${Date.now()}`;
+  const config = localConfig({
+    ...process.env,
+    PORT: String(await freePort()),
+    STATE_DIR: stateDir,
+    ADMIN_TOKEN: adminToken,
+    BENCH_ROUTES: "1",
+  });
+  applyMigrations(config.stateDir);
+  const child = startWrangler(config, { stdio: "ignore" });
+  await waitForReady(config.baseUrl, child);
+  const admin = async (method, route, body) => {
+    const res = await fetch(`${config.baseUrl}/admin/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`admin ${route}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  return {
+    baseUrl: config.baseUrl,
+    admin,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One autocannon run; returns requests/s and latency percentiles in ms. */
+export async function load({
+  url,
+  headers = {},
+  method = "GET",
+  body,
+  seconds = 5,
+  connections = 10,
+}) {
+  const result = await autocannon({ url, headers, method, body, duration: seconds, connections });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+  };
+}
+
+/**
+ * Measures a candidate against a baseline in alternating rounds (the machine is shared
+ * and noisy, so only ratios taken in the same run are reported).
+ */
+export async function compare(candidate, baseline, { rounds = 3, seconds = 5 } = {}) {
+  await load({ ...baseline, seconds: 2 });
+  await load({ ...candidate, seconds: 2 });
+  const runs = { candidate: [], baseline: [] };
+  for (let i = 0; i < rounds; i++) {
+    runs.baseline.push(await load({ ...baseline, seconds }));
+    runs.candidate.push(await load({ ...candidate, seconds }));
+  }
+  const mean = (list, key) => list.reduce((sum, run) => sum + run[key], 0) / list.length;
+  const summary = (list) => ({
+    rps: mean(list, "rps"),
+    p50: mean(list, "p50"),
+    p99: mean(list, "p99"),
+  });
+  const c = summary(runs.candidate);
+  const b = summary(runs.baseline);
+  return { candidate: c, baseline: b, ratio: c.rps / b.rps };
+}
+
+/** Formats a number for the report. */
+export function fmt(value, digits = 1) {
+  return Number(value).toFixed(digits);
+}

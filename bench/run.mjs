@@ -1,0 +1,40 @@
+// npm run bench [-- suite ...]: starts the service locally, runs the suites, appends the
+// results to docs/benchmarks.md with the command that produced them.
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ROOT } from "../scripts/lib/local.mjs";
+import { startService } from "./lib.mjs";
+import * as listVideos from "./suites/list-videos.mjs";
+
+const SUITES = [listVideos];
+const wanted = process.argv.slice(2);
+const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));
+if (suites.length === 0) {
+  console.error(`unknown suite; choose from: ${SUITES.map((s) => s.name).join(", ")}`);
+  process.exit(2);
+}
+
+const report = path.join(ROOT, "docs", "benchmarks.md");
+if (!existsSync(report)) {
+  writeFileSync(
+    report,
+    "# Benchmarks\n\nAppended by `npm run bench`. The machine is shared and noisy: compare the ratios measured within one run, not absolute figures across runs.\n",
+  );
+}
+
+const service = await startService();
+const sections = [];
+try {
+  for (const suite of suites) {
+    console.log(`running ${suite.name} ...`);
+    sections.push(await suite.run(service));
+  }
+} finally {
+  await service.stop();
+}
+const command = `npm run bench${wanted.length ? ` -- ${wanted.join(" ")}` : ""}`;
+const header = `\n## ${new Date().toISOString()}\n\nCommand: \`${command}\` on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, local \`wrangler dev\`.\n`;
+const text = `${header}\n${sections.join("\n\n")}\n`;
+appendFileSync(report, text);
+console.log(text);

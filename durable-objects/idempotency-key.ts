@@ -1,0 +1,118 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../src/env";
+
+/** What the first request with a key answered, replayed to every later one. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The answer to `begin`: run the request, replay, or refuse. */
+export type BeginResult =
+  | { state: "proceed"; token: string }
+  | { state: "replay"; response: StoredResponse }
+  | { state: "mismatch" }
+  | { state: "in-flight" };
+
+interface IdempotencyRecord {
+  fingerprint: string;
+  createdAt: number;
+  token: string;
+  leaseUntil: number;
+  response: StoredResponse | null;
+}
+
+/** Keys are kept this long after their first request (spec section 8). */
+export const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A request that neither completes nor releases within this is presumed dead. */
+const LEASE_MS = 2 * 60 * 1000;
+/** How long a duplicate waits for the first request before answering 409. */
+const WAIT_MS = 10_000;
+const RECORD = "record";
+
+/**
+ * One object per (workspace, Idempotency-Key). It serializes requests that share a key:
+ * the first runs, duplicates wait for its response and replay it, a different request
+ * with the same key is refused.
+ */
+export class IdempotencyKey extends DurableObject<Env> {
+  private waiters: Array<() => void> = [];
+
+  /** Claims the key for a request with this fingerprint, or says why not. */
+  async begin(fingerprint: string): Promise<BeginResult> {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const now = Date.now();
+      const record = await this.current(now);
+      if (!record) return this.claim(fingerprint, now, now);
+      if (record.fingerprint !== fingerprint) return { state: "mismatch" };
+      if (record.response) return { state: "replay", response: record.response };
+      if (record.leaseUntil <= now) return this.claim(fingerprint, record.createdAt, now);
+      if (now >= deadline) return { state: "in-flight" };
+      await this.waitForChange(deadline - now);
+    }
+  }
+
+  /** Stores the response of the request holding `token`; later duplicates replay it. */
+  async complete(token: string, response: StoredResponse): Promise<void> {
+    const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
+    if (!record || record.token !== token) return;
+    await this.ctx.storage.put(RECORD, { ...record, response });
+    this.wake();
+  }
+
+  /** Gives the key up after a request that changed nothing, so it can be retried. */
+  async release(token: string): Promise<void> {
+    const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
+    if (!record || record.token !== token) return;
+    await this.ctx.storage.delete(RECORD);
+    this.wake();
+  }
+
+  /** Deletes the record once its retention has passed. */
+  override async alarm(): Promise<void> {
+    const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
+    if (!record) return;
+    const expiresAt = record.createdAt + RETENTION_MS;
+    if (expiresAt <= Date.now()) await this.ctx.storage.deleteAll();
+    else await this.ctx.storage.setAlarm(expiresAt);
+  }
+
+  private async current(now: number): Promise<IdempotencyRecord | null> {
+    const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
+    if (!record) return null;
+    if (record.createdAt + RETENTION_MS > now) return record;
+    await this.ctx.storage.delete(RECORD);
+    return null;
+  }
+
+  private async claim(fingerprint: string, createdAt: number, now: number): Promise<BeginResult> {
+    const token = crypto.randomUUID();
+    await this.ctx.storage.put(RECORD, {
+      fingerprint,
+      createdAt,
+      token,
+      leaseUntil: now + LEASE_MS,
+      response: null,
+    } satisfies IdempotencyRecord);
+    await this.ctx.storage.setAlarm(createdAt + RETENTION_MS);
+    return { state: "proceed", token };
+  }
+
+  private waitForChange(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,130 @@
+// Shared by `npm run dev`, `npm start`, the admin CLI and the benchmarks: the local
+// configuration, its secrets file and the wrangler processes.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
+
+/** Parses KEY=VALUE lines (the .dev.vars format), ignoring comments. */
+export function parseVars(text) {
+  const vars = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = line.match(/^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/);
+    if (match) vars[match[1]] = match[2].replace(/^(["'])(.*)\1$/, "$2");
+  }
+  return vars;
+}
+
+/** Reads .dev.vars, creating it from .dev.vars.example with fresh secrets when absent. */
+export function ensureDevVars() {
+  const file = path.join(ROOT, ".dev.vars");
+  if (!existsSync(file)) {
+    const example = readFileSync(path.join(ROOT, ".dev.vars.example"), "utf8");
+    writeFileSync(
+      file,
+      example.replace(/=generate$/gm, () => `=${randomBytes(24).toString("hex")}`),
+      {
+        mode: 0o600,
+      },
+    );
+  }
+  return parseVars(readFileSync(file, "utf8"));
+}
+
+/** Port, state folder and secrets of a local run, from the environment and .dev.vars. */
+export function localConfig(env = process.env) {
+  const vars = ensureDevVars();
+  const secrets = { ...vars };
+  if (env.ADMIN_TOKEN !== undefined) secrets.ADMIN_TOKEN = env.ADMIN_TOKEN;
+  if (env.BENCH_ROUTES !== undefined) secrets.BENCH_ROUTES = env.BENCH_ROUTES;
+  if (!secrets.ADMIN_TOKEN) delete secrets.ADMIN_TOKEN;
+  const port = Number(env.PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT is not a port: ${env.PORT}`);
+  const stateDir = path.resolve(ROOT, env.STATE_DIR ?? ".wrangler/state");
+  return { port, stateDir, secrets, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** Applies the D1 migrations to the local state folder (the same one wrangler dev uses). */
+export function applyMigrations(stateDir) {
+  mkdirSync(stateDir, { recursive: true });
+  const result = spawnSync(
+    WRANGLER,
+    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
+    {
+      cwd: ROOT,
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+      encoding: "utf8",
+    },
+  );
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    throw new Error("applying D1 migrations failed");
+  }
+}
+
+/**
+ * Starts `wrangler dev`. Secrets go through an env file in the state folder (never on the
+ * command line, where wrangler would print them).
+ */
+export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit" } = {}) {
+  const envFile = path.join(stateDir, "runtime.env");
+  writeFileSync(
+    envFile,
+    Object.entries(secrets)
+      .map(([key, value]) => `${key}=${value}`)
+      .join("\n"),
+    { mode: 0o600 },
+  );
+  chmodSync(envFile, 0o600);
+  return spawn(
+    WRANGLER,
+    [
+      "dev",
+      "--local",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      stateDir,
+      "--env-file",
+      envFile,
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd: ROOT,
+      stdio,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
+  );
+}
+
+/** Resolves once GET /healthz answers, or rejects after `timeoutMs`. */
+export async function waitForReady(baseUrl, child, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null)
+      throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the service did not become ready at ${baseUrl}`);
+}
+
+/** Forwards termination signals to a child and exits with it. */
+export function supervise(child) {
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -1,0 +1,68 @@
+// npm start: the whole service locally, plus a demo workspace and key (made once, kept in
+// the state folder) printed with the base URL.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  applyMigrations,
+  localConfig,
+  startWrangler,
+  supervise,
+  waitForReady,
+} from "./lib/local.mjs";
+
+const config = localConfig();
+if (!config.secrets.ADMIN_TOKEN)
+  throw new Error("npm start needs an ADMIN_TOKEN (set it or keep .dev.vars)");
+applyMigrations(config.stateDir);
+const child = startWrangler(config);
+supervise(child);
+await waitForReady(config.baseUrl, child);
+
+const demoFile = path.join(config.stateDir, "demo-key.json");
+
+async function admin(method, route, body) {
+  const res = await fetch(`${config.baseUrl}/admin/v1${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${config.secrets.ADMIN_TOKEN}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok)
+    throw new Error(`admin ${method} ${route} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+async function stillWorks(key) {
+  const res = await fetch(`${config.baseUrl}/api/v1alpha1/videos?limit=1`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return res.status === 200;
+}
+
+let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, "utf8")) : null;
+if (!demo || !(await stillWorks(demo.key))) {
+  const workspace = await admin("POST", "/workspaces", {
+    name: "Demo workspace",
+    alpha_opt_in: true,
+  });
+  const key = await admin("POST", "/keys", {
+    workspace_id: workspace.id,
+    type: "alpha",
+    permissions: ["*"],
+  });
+  demo = { workspace_id: workspace.id, key_id: key.id, key: key.key };
+  writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
+}
+
+const base = `${config.baseUrl}/api/v1alpha1`;
+console.log(`
+Video Analysis Service is running.
+  Base URL:   ${base}
+  API docs:   ${config.baseUrl}/docs
+  Demo key:   ${demo.key}
+  Workspace:  ${demo.workspace_id}
+
+Try: curl -H "Authorization: Bearer ${demo.key}" ${base}/videos
+`);

@@ -1,0 +1,138 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { HonoEnv } from "./env";
+import { ApiError, type FieldError } from "./errors/api-error";
+import { ERROR_CODES, type ErrorCode } from "./errors/codes";
+import { problemFromError, problemResponse } from "./errors/problem";
+import { authenticate } from "./middleware/authenticate";
+import { requestId } from "./middleware/request-id";
+import { rejectTenantFields } from "./middleware/tenant-params";
+import { createAdminApp } from "./routes/admin";
+import { registerBenchRoutes } from "./routes/bench";
+import { registerProblemRoutes } from "./routes/problems";
+import { validationHook } from "./routes/validation-hook";
+import { registerVideoRoutes } from "./routes/videos";
+
+/** Where the alpha surface lives (spec section 9). */
+export const API_PREFIX = "/api/v1alpha1";
+/** JSON bodies beyond this answer 413. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+function fromHttpException(error: HTTPException): ApiError {
+  if (error.status === 413) return new ApiError("payload-too-large");
+  if (error.status === 415) return new ApiError("unsupported-media-type");
+  if (error.status === 400) {
+    const errors: FieldError[] = [{ path: "body", message: "is not valid JSON" }];
+    return new ApiError("invalid-request", "The request body is not valid JSON.", { errors });
+  }
+  const code = (Object.keys(ERROR_CODES) as ErrorCode[]).find(
+    (c) => ERROR_CODES[c].status === error.status,
+  );
+  return new ApiError(code ?? "internal-error");
+}
+
+/** Options of createApp, fixed when the app is built. */
+export interface AppOptions {
+  /** Mounts the bare benchmark routes (BENCH_ROUTES=1; never in production). */
+  benchRoutes?: boolean;
+  /** Registers further alpha routes after the built-in ones (used by tests). */
+  extendAlpha?: (api: OpenAPIHono<HonoEnv>) => void;
+}
+
+/** The alpha API: every route authenticated, validated and documented. */
+function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
+  const api = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A Public API Alpha key: Authorization: Bearer vas_…",
+  });
+  api.doc31("/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Video Analysis Service API",
+      version: "v1alpha1",
+      description:
+        "Upload videos, search them in plain language, run typed analyses and rule-based reviews, and read evidence-backed answers, findings and reports.",
+    },
+    servers: [{ url: `${new URL(c.req.url).origin}${API_PREFIX}` }],
+  }));
+  api.use("*", authenticate, rejectTenantFields);
+  registerVideoRoutes(api);
+  options.extendAlpha?.(api);
+  return api;
+}
+
+function methodNotAllowed(app: Hono<HonoEnv>, method: string, path: string): string[] {
+  const allowed = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === "ALL" || route.method === method) continue;
+    const pattern = new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}/?$`);
+    if (pattern.test(path)) allowed.add(route.method);
+  }
+  return [...allowed];
+}
+
+/** Builds the whole Worker app: admin API, alpha API, docs and the error contract. */
+export function createApp(options: AppOptions = {}): Hono<HonoEnv> {
+  const app = new Hono<HonoEnv>();
+  // Before any middleware: the bench routes measure the bare ceiling.
+  if (options.benchRoutes) registerBenchRoutes(app);
+  app.use("*", requestId);
+  const limit = bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(
+        "payload-too-large",
+        `Request bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`,
+      );
+    },
+  });
+  app.use("/api/*", limit);
+  app.use("/admin/*", limit);
+
+  app.get("/", (c) => c.redirect("/docs"));
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get(
+    "/docs",
+    Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Video Analysis Service API" }),
+  );
+  registerProblemRoutes(app);
+  app.route("/admin/v1", createAdminApp());
+  app.route(API_PREFIX, createAlphaApi(options));
+
+  app.notFound((c) => {
+    const allowed = methodNotAllowed(app, c.req.method, c.req.path);
+    if (allowed.length > 0) {
+      throw new ApiError(
+        "method-not-allowed",
+        `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`,
+        {
+          headers: { Allow: allowed.join(", ") },
+        },
+      );
+    }
+    throw new ApiError("resource-not-found", `No route matches ${c.req.method} ${c.req.path}.`);
+  });
+
+  app.onError((error, c) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) apiError = error;
+    else if (error instanceof HTTPException) apiError = fromHttpException(error);
+    else {
+      console.error(
+        JSON.stringify({ request_id: c.var.requestId, error: error.stack ?? String(error) }),
+      );
+      apiError = new ApiError("internal-error", "Something went wrong on our side; retry later.");
+    }
+    const problem = problemFromError(apiError, {
+      instance: c.req.path,
+      requestId: c.var.requestId,
+    });
+    return problemResponse(problem, apiError.headers);
+  });
+  return app;
+}

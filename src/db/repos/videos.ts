@@ -1,0 +1,42 @@
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import type { PageQuery } from "../../lib/pagination";
+import type { Database } from "../client";
+import { videos } from "../schema";
+
+/** A video row. */
+export type VideoRow = typeof videos.$inferSelect;
+/** A video status. */
+export type VideoStatus = VideoRow["status"];
+
+/** The videos of a workspace, newest first, `limit + 1` rows from after the cursor key. */
+export async function listVideos(
+  db: Database,
+  workspaceId: string,
+  filter: { status?: VideoStatus | undefined },
+  page: PageQuery,
+): Promise<VideoRow[]> {
+  const conditions: SQL[] = [eq(videos.workspaceId, workspaceId)];
+  if (filter.status !== undefined) conditions.push(eq(videos.status, filter.status));
+  const afterId = page.after?.[0];
+  if (typeof afterId === "string") conditions.push(lt(videos.id, afterId));
+  return db
+    .select()
+    .from(videos)
+    .where(and(...conditions))
+    .orderBy(desc(videos.id))
+    .limit(page.limit + 1);
+}
+
+/** One video of a workspace, or null when absent or in another workspace. */
+export async function findVideo(
+  db: Database,
+  workspaceId: string,
+  id: string,
+): Promise<VideoRow | null> {
+  const rows = await db
+    .select()
+    .from(videos)
+    .where(and(eq(videos.workspaceId, workspaceId), eq(videos.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,70 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../client";
+import { apiKeys, workspaces } from "../schema";
+
+/** A workspace row. */
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+/** An API key row. */
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** Inserts a workspace. */
+export async function insertWorkspace(db: Database, row: WorkspaceRow): Promise<void> {
+  await db.insert(workspaces).values(row);
+}
+
+/** Changes a workspace; returns the row or null when it does not exist. */
+export async function updateWorkspace(
+  db: Database,
+  id: string,
+  change: { alphaOptIn?: boolean | undefined; name?: string | undefined; updatedAt: string },
+): Promise<WorkspaceRow | null> {
+  const rows = await db
+    .update(workspaces)
+    .set({
+      updatedAt: change.updatedAt,
+      ...(change.alphaOptIn === undefined ? {} : { alphaOptIn: change.alphaOptIn }),
+      ...(change.name === undefined ? {} : { name: change.name }),
+    })
+    .where(eq(workspaces.id, id))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** One workspace by id. */
+export async function findWorkspace(db: Database, id: string): Promise<WorkspaceRow | null> {
+  const rows = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Inserts an API key. */
+export async function insertApiKey(db: Database, row: ApiKeyRow): Promise<void> {
+  await db.insert(apiKeys).values(row);
+}
+
+/** Marks a key revoked (keeping the first revocation time); null when no key has that id. */
+export async function revokeApiKey(
+  db: Database,
+  id: string,
+  revokedAt: string,
+): Promise<ApiKeyRow | null> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${revokedAt})` })
+    .where(eq(apiKeys.id, id))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** A key together with its workspace's opt-in, found by the hash of its secret. */
+export async function findKeyByHash(
+  db: Database,
+  secretHash: string,
+): Promise<{ key: ApiKeyRow; alphaOptIn: boolean } | null> {
+  const rows = await db
+    .select({ key: apiKeys, alphaOptIn: workspaces.alphaOptIn })
+    .from(apiKeys)
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+    .where(eq(apiKeys.secretHash, secretHash))
+    .limit(1);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,2 @@
+export * from "./videos";
+export * from "./workspaces";

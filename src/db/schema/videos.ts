@@ -1,0 +1,37 @@
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { workspaces } from "./workspaces";
+
+/** The error object of a failed video: `code`, `title`, `detail`, `next_action`. */
+export interface StoredError {
+  code: string;
+  title: string;
+  detail: string;
+  next_action: string;
+}
+
+/** A video: its upload, its processing state and what processing measured. */
+export const videos = sqliteTable(
+  "videos",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    fileSize: integer("file_size").notNull(),
+    status: text("status", { enum: ["queued", "processing", "completed", "failed"] }).notNull(),
+    progress: real("progress").notNull().default(0),
+    source: text("source").notNull().default("upload"),
+    duration: real("duration"),
+    frameCount: integer("frame_count"),
+    media: text("media", { mode: "json" }).$type<Record<string, unknown>>(),
+    error: text("error", { mode: "json" }).$type<StoredError>(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [
+    index("videos_workspace_idx").on(table.workspaceId, table.id),
+    index("videos_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+  ],
+);

@@ -1,0 +1,29 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** A tenant: every resource belongs to exactly one workspace. */
+export const workspaces = sqliteTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+/** API keys; only the SHA-256 of the secret is stored. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    type: text("type", { enum: ["alpha", "standard"] }).notNull(),
+    permissions: text("permissions", { mode: "json" }).$type<string[]>().notNull(),
+    secretHash: text("secret_hash").notNull().unique(),
+    start: text("start").notNull(),
+    expiresAt: text("expires_at"),
+    revokedAt: text("revoked_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [index("api_keys_workspace_idx").on(table.workspaceId, table.id)],
+);

@@ -1,0 +1,41 @@
+import type { IdempotencyKey } from "../durable-objects/idempotency-key";
+import type { AuthContext } from "./services/auth";
+
+/** Bindings and variables of the Worker, as declared in wrangler.toml and .dev.vars. */
+export interface Env {
+  DB: D1Database;
+  MEDIA_BUCKET: R2Bucket;
+  IDEMPOTENCY_KEYS: DurableObjectNamespace<IdempotencyKey>;
+  PROCESSING_QUEUE: Queue;
+  INDEXING_QUEUE: Queue;
+  ANALYSIS_QUEUE: Queue;
+  WEBHOOK_QUEUE: Queue;
+  /** Production only. */
+  VECTORIZE?: VectorizeIndex;
+  /** Production only. */
+  AI?: Ai;
+  /** "local" or "production": picks the adapter behind every port. */
+  DEPLOYMENT: string;
+  /** Operator token for /admin/v1; when unset the admin API answers 404. */
+  ADMIN_TOKEN?: string;
+  /** Secret for cursors, signed URLs and the local storage gateway. */
+  SIGNING_SECRET?: string;
+  /** Mounts the bare benchmark routes (never set in production). */
+  BENCH_ROUTES?: string;
+  R2_ACCOUNT_ID?: string;
+  R2_BUCKET_NAME?: string;
+  R2_ACCESS_KEY_ID?: string;
+  R2_SECRET_ACCESS_KEY?: string;
+}
+
+/** Variables that middleware places on the Hono context. */
+export interface Variables {
+  requestId: string;
+  auth: AuthContext;
+}
+
+/** The Hono environment of the whole app. */
+export interface HonoEnv {
+  Bindings: Env;
+  Variables: Variables;
+}

@@ -1,0 +1,49 @@
+import { ERROR_CODES, type ErrorCode } from "./codes";
+
+/** One field-level validation failure. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** An error a handler throws to answer with a problem document. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly title: string;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    detail?: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    const entry = ERROR_CODES[code];
+    super(detail ?? entry.title);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = entry.status;
+    this.title = entry.title;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+}
+
+/** A 400 naming one or more fields. */
+export function invalidRequest(errors: FieldError[], detail?: string): ApiError {
+  const first = errors[0];
+  return new ApiError(
+    "invalid-request",
+    detail ?? (first ? `${first.path}: ${first.message}` : undefined),
+    { errors },
+  );
+}
+
+/** The 404 every missing or foreign resource answers with. */
+export function notFound(what: string, id?: string): ApiError {
+  return new ApiError(
+    "resource-not-found",
+    id === undefined ? `${what} was not found.` : `${what} ${id} was not found.`,
+  );
+}

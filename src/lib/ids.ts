@@ -1,0 +1,37 @@
+import { monotonicFactory } from "ulid";
+
+const nextUlid = monotonicFactory();
+
+/** The identifier prefixes of the spec (section 1) and of the admin API. */
+export type IdPrefix =
+  | "run"
+  | "vid"
+  | "finding"
+  | "evidence"
+  | "wf"
+  | "rb"
+  | "prof"
+  | "tpl"
+  | "rep"
+  | "ans"
+  | "wh"
+  | "delivery"
+  | "evt"
+  | "rbi"
+  | "user"
+  | "ws"
+  | "key"
+  | "seg";
+
+/**
+ * A new identifier: the prefix, then a lowercase ULID. Identifiers sort by creation
+ * time, which keyset pagination relies on for "newest first".
+ */
+export function newId(prefix: IdPrefix, now: number = Date.now()): string {
+  return `${prefix}_${nextUlid(now).toLowerCase()}`;
+}
+
+/** Whether a string has the shape of an identifier with the given prefix. */
+export function hasIdShape(value: string, prefix: IdPrefix): boolean {
+  return new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`).test(value);
+}

@@ -1,0 +1,97 @@
+import { createMiddleware } from "hono/factory";
+import type { StoredResponse } from "../../durable-objects/idempotency-key";
+import type { HonoEnv } from "../env";
+import { ApiError, invalidRequest } from "../errors/api-error";
+import { sha256Hex } from "../lib/crypto";
+
+/** The header of spec section 4, at most this many characters. */
+export const IDEMPOTENCY_KEY_MAX = 255;
+const REPLAYED_HEADERS = ["content-type", "location"];
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Method, concrete path, query and body: what makes two requests "the same". */
+async function fingerprint(method: string, url: URL, body: string): Promise<string> {
+  let canonicalBody = body;
+  try {
+    canonicalBody = canonicalJson(JSON.parse(body));
+  } catch {
+    // Not JSON: the raw text is compared.
+  }
+  const query = [...url.searchParams.entries()]
+    .sort()
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&");
+  return sha256Hex(JSON.stringify([method, url.pathname, query, canonicalBody]));
+}
+
+function replay(stored: StoredResponse): Response {
+  return new Response(stored.body === "" ? null : stored.body, {
+    status: stored.status,
+    headers: { ...stored.headers, "Idempotent-Replayed": "true" },
+  });
+}
+
+/**
+ * Makes a POST safe to retry with `Idempotency-Key`: the first request runs, a repeat
+ * replays its response, a different request with the same key answers 422. Only
+ * successful responses are kept; an error changed nothing, so the key is released.
+ */
+export const idempotency = createMiddleware<HonoEnv>(async (c, next) => {
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) return next();
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw invalidRequest([
+      { path: "Idempotency-Key", message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` },
+    ]);
+  }
+  const print = await fingerprint(c.req.method, new URL(c.req.url), await c.req.text());
+  const stub = c.env.IDEMPOTENCY_KEYS.getByName(`${c.var.auth.workspaceId}\n${key}`);
+  const begun = await stub.begin(print);
+  switch (begun.state) {
+    case "replay":
+      return replay(begun.response);
+    case "mismatch":
+      throw new ApiError(
+        "idempotency-key-mismatch",
+        "This Idempotency-Key was already used with a different request.",
+      );
+    case "in-flight":
+      throw new ApiError(
+        "idempotency-key-in-use",
+        "A request with this Idempotency-Key is still running; retry later.",
+        { headers: { "Retry-After": "1" } },
+      );
+    case "proceed":
+      break;
+  }
+  try {
+    await next();
+  } catch (error) {
+    await stub.release(begun.token);
+    throw error;
+  }
+  if (c.res.status >= 200 && c.res.status < 300) {
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = c.res.headers.get(name);
+      if (value !== null) headers[name] = value;
+    }
+    await stub.complete(begun.token, {
+      status: c.res.status,
+      headers,
+      body: await c.res.clone().text(),
+    });
+  } else {
+    await stub.release(begun.token);
+  }
+});

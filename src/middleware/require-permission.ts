@@ -1,0 +1,14 @@
+import { createMiddleware } from "hono/factory";
+import type { HonoEnv } from "../env";
+import { ApiError } from "../errors/api-error";
+import type { Permission } from "../services/permissions";
+
+/** Answers 403 unless the key holds the route's permission. */
+export function requirePermission(permission: Permission) {
+  return createMiddleware<HonoEnv>(async (c, next) => {
+    if (!c.var.auth.permissions.has(permission)) {
+      throw new ApiError("forbidden", `This operation needs the ${permission} permission.`);
+    }
+    await next();
+  });
+}

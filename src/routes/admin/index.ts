@@ -1,0 +1,37 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import type { HonoEnv } from "../../env";
+import { ApiError } from "../../errors/api-error";
+import { constantTimeEqualStrings } from "../../lib/crypto";
+import { bearerToken } from "../../services/auth";
+import { validationHook } from "../validation-hook";
+import { registerKeyRoutes } from "./keys";
+import { registerWorkspaceRoutes } from "./workspaces";
+
+/** The operator token guards everything; without one configured the admin API does not exist. */
+const adminAuth = createMiddleware<HonoEnv>(async (c, next) => {
+  const configured = c.env.ADMIN_TOKEN;
+  if (!configured)
+    throw new ApiError("resource-not-found", "There is no admin API on this deployment.");
+  const token = bearerToken(c.req.header("authorization"));
+  if (token === null || !(await constantTimeEqualStrings(token, configured))) {
+    throw new ApiError("unauthorized", "The admin token is missing or wrong.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="admin"' },
+    });
+  }
+  await next();
+});
+
+/** The operator API of decisions section 2, mounted at /admin/v1. */
+export function createAdminApp(): OpenAPIHono<HonoEnv> {
+  const admin = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
+  admin.use("*", adminAuth);
+  registerWorkspaceRoutes(admin);
+  registerKeyRoutes(admin);
+  admin.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "Video Analysis Service admin API", version: "v1" },
+    servers: [{ url: "/admin/v1" }],
+  });
+  return admin;
+}

@@ -1,0 +1,88 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { findWorkspace, insertApiKey, revokeApiKey } from "../../db/repos/workspaces";
+import type { HonoEnv } from "../../env";
+import { invalidRequest, notFound } from "../../errors/api-error";
+import { nowIso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { idParam, TimestampSchema } from "../../schemas/common";
+import { evictCachedKeys, mintKeySecret } from "../../services/auth";
+import { problemResponses } from "../define";
+import { ApiKeySchema, PermissionNameSchema, presentKey } from "./schemas";
+
+const createKeyRoute = createRoute({
+  method: "post",
+  path: "/keys",
+  tags: ["Admin"],
+  summary: "Create an API key (the secret is shown once)",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z.strictObject({
+            workspace_id: z.string().min(1),
+            type: z.enum(["alpha", "standard"]),
+            permissions: z.array(PermissionNameSchema).min(1),
+            expires_at: TimestampSchema.optional(),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    201: {
+      description: "The key, with its secret",
+      content: { "application/json": { schema: ApiKeySchema } },
+    },
+    ...problemResponses([400, 401, 404, 413]),
+  },
+});
+
+const revokeKeyRoute = createRoute({
+  method: "delete",
+  path: "/keys/{id}",
+  tags: ["Admin"],
+  summary: "Revoke an API key",
+  request: { params: z.object({ id: idParam("id", "key_01jd3m6t8y0c7x4k2n9q5r1s3v") }) },
+  responses: {
+    204: { description: "Revoked; the key answers 401 from now on" },
+    ...problemResponses([401, 404]),
+  },
+});
+
+/** POST /admin/v1/keys and DELETE /admin/v1/keys/{id}. */
+export function registerKeyRoutes(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(createKeyRoute, async (c) => {
+    const body = c.req.valid("json");
+    const now = Date.now();
+    if (body.expires_at !== undefined && Date.parse(body.expires_at) <= now) {
+      throw invalidRequest([{ path: "expires_at", message: "must be in the future" }]);
+    }
+    const db = database(c.env.DB);
+    if (!(await findWorkspace(db, body.workspace_id)))
+      throw notFound("Workspace", body.workspace_id);
+    const { secret, secretHash, start } = await mintKeySecret();
+    const row = {
+      id: newId("key"),
+      workspaceId: body.workspace_id,
+      type: body.type,
+      permissions: [...new Set(body.permissions)],
+      secretHash,
+      start,
+      expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at).toISOString(),
+      revokedAt: null,
+      createdAt: nowIso(now),
+    };
+    await insertApiKey(db, row);
+    return c.json({ ...presentKey(row), key: secret }, 201);
+  });
+
+  app.openapi(revokeKeyRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const row = await revokeApiKey(database(c.env.DB), id, nowIso());
+    if (!row) throw notFound("API key", id);
+    evictCachedKeys({ keyId: id });
+    return c.body(null, 204);
+  });
+}

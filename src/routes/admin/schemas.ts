@@ -1,0 +1,49 @@
+import { z } from "@hono/zod-openapi";
+import type { ApiKeyRow, WorkspaceRow } from "../../db/repos/workspaces";
+import { TimestampSchema } from "../../schemas/common";
+import { PERMISSIONS } from "../../services/permissions";
+
+/** A workspace as the admin API shows it. */
+export const WorkspaceSchema = z
+  .object({
+    id: z.string().openapi({ example: "ws_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    name: z.string().openapi({ example: "Acme Logistics" }),
+    alpha_opt_in: z
+      .boolean()
+      .openapi({ description: "Whether the workspace may call the alpha API" }),
+    created_at: TimestampSchema,
+  })
+  .openapi("AdminWorkspace");
+
+/** An API key as the admin API shows it; `key` only on create. */
+export const ApiKeySchema = z
+  .object({
+    id: z.string().openapi({ example: "key_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    key: z.string().optional().openapi({ description: "The secret, shown once on create" }),
+    workspace_id: z.string(),
+    type: z.enum(["alpha", "standard"]),
+    permissions: z.array(z.string()),
+    expires_at: TimestampSchema.nullable(),
+    created_at: TimestampSchema,
+  })
+  .openapi("AdminApiKey");
+
+/** A permission name or `*` for all of them. */
+export const PermissionNameSchema = z.enum([...PERMISSIONS, "*"]);
+
+/** Wire form of a workspace row. */
+export function presentWorkspace(row: WorkspaceRow): z.infer<typeof WorkspaceSchema> {
+  return { id: row.id, name: row.name, alpha_opt_in: row.alphaOptIn, created_at: row.createdAt };
+}
+
+/** Wire form of a key row (the secret is never stored, so never shown from here). */
+export function presentKey(row: ApiKeyRow): z.infer<typeof ApiKeySchema> {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    type: row.type,
+    permissions: row.permissions,
+    expires_at: row.expiresAt,
+    created_at: row.createdAt,
+  };
+}

@@ -1,0 +1,101 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { insertWorkspace, updateWorkspace } from "../../db/repos/workspaces";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { nowIso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { idParam } from "../../schemas/common";
+import { evictCachedKeys } from "../../services/auth";
+import { problemResponses } from "../define";
+import { presentWorkspace, WorkspaceSchema } from "./schemas";
+
+const createWorkspaceRoute = createRoute({
+  method: "post",
+  path: "/workspaces",
+  tags: ["Admin"],
+  summary: "Create a workspace",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z.strictObject({
+            name: z.string().trim().min(1).max(200),
+            alpha_opt_in: z.boolean().default(false),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    201: {
+      description: "The workspace",
+      content: { "application/json": { schema: WorkspaceSchema } },
+    },
+    ...problemResponses([400, 401, 404, 413]),
+  },
+});
+
+const updateWorkspaceRoute = createRoute({
+  method: "patch",
+  path: "/workspaces/{id}",
+  tags: ["Admin"],
+  summary: "Change a workspace (alpha opt-in, name)",
+  request: {
+    params: z.object({ id: idParam("id", "ws_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .strictObject({
+              alpha_opt_in: z.boolean().optional(),
+              name: z.string().trim().min(1).max(200).optional(),
+            })
+            .refine((body) => body.alpha_opt_in !== undefined || body.name !== undefined, {
+              message: "alpha_opt_in or name is required",
+              path: ["alpha_opt_in"],
+            }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: "The workspace",
+      content: { "application/json": { schema: WorkspaceSchema } },
+    },
+    ...problemResponses([400, 401, 404, 413]),
+  },
+});
+
+/** POST /admin/v1/workspaces and PATCH /admin/v1/workspaces/{id}. */
+export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(createWorkspaceRoute, async (c) => {
+    const body = c.req.valid("json");
+    const now = nowIso();
+    const row = {
+      id: newId("ws"),
+      name: body.name,
+      alphaOptIn: body.alpha_opt_in,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await insertWorkspace(database(c.env.DB), row);
+    return c.json(presentWorkspace(row), 201);
+  });
+
+  app.openapi(updateWorkspaceRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const row = await updateWorkspace(database(c.env.DB), id, {
+      alphaOptIn: body.alpha_opt_in,
+      name: body.name,
+      updatedAt: nowIso(),
+    });
+    if (!row) throw notFound("Workspace", id);
+    evictCachedKeys({ workspaceId: id });
+    return c.json(presentWorkspace(row), 200);
+  });
+}

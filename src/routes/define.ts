@@ -1,0 +1,78 @@
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import { codesForStatus, ERROR_CODES, type ErrorCode } from "../errors/codes";
+import { IDEMPOTENCY_KEY_MAX, idempotency } from "../middleware/idempotency";
+import { requirePermission } from "../middleware/require-permission";
+import { ProblemSchema } from "../schemas/problem";
+import type { Permission } from "../services/permissions";
+
+/** Every alpha route may answer these, whatever it does. */
+const BASE_ERROR_STATUSES = [400, 401, 403, 404, 405, 413, 500] as const;
+const IDEMPOTENT_ERROR_STATUSES = [409, 422] as const;
+
+/** The documented problem responses for a set of statuses, built from the error table. */
+export function problemResponses(statuses: readonly number[]) {
+  const responses: Record<
+    string,
+    { description: string; content: Record<string, { schema: typeof ProblemSchema }> }
+  > = {};
+  for (const status of new Set(statuses)) {
+    const codes: ErrorCode[] = codesForStatus(status);
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].title}`).join("; "),
+      content: { "application/problem+json": { schema: ProblemSchema } },
+    };
+  }
+  return responses;
+}
+
+/** The Idempotency-Key header of spec section 4. */
+export const IdempotencyHeaderSchema = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX)
+    .optional()
+    .openapi({
+      param: { name: "Idempotency-Key", in: "header" },
+      description:
+        "Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422.",
+      example: "8e0f6c1a-5b7e-4a43-9f3e-7a5d2a1c9b10",
+    }),
+});
+
+interface AlphaRouteOptions {
+  permission: Permission;
+  /** Documents and enforces Idempotency-Key (the POSTs of spec section 4). */
+  idempotent?: boolean;
+  /** Further statuses this route can answer with (409, 410, ...). */
+  errors?: readonly number[];
+}
+
+/**
+ * Declares an alpha route: bearer security, the permission check, idempotency where the
+ * spec lists it, and problem responses from the error table.
+ */
+export function alphaRoute<const R extends RouteConfig>(options: AlphaRouteOptions, route: R): R {
+  const statuses = [
+    ...BASE_ERROR_STATUSES,
+    ...(options.idempotent ? IDEMPOTENT_ERROR_STATUSES : []),
+    ...(options.errors ?? []),
+  ];
+  const config: RouteConfig = {
+    ...route,
+    security: [{ bearerAuth: [] }],
+    middleware: [
+      requirePermission(options.permission),
+      ...(options.idempotent ? [idempotency] : []),
+    ],
+    request: options.idempotent
+      ? { ...route.request, headers: IdempotencyHeaderSchema }
+      : route.request,
+    responses: { ...problemResponses(statuses), ...route.responses },
+    description: `${route.description ?? ""}\n\nPermission: \`${options.permission}\`.`.trim(),
+    "x-required-permission": options.permission,
+  };
+  // Handlers are typed by the caller's route: the added middleware needs the app's own
+  // env, the added header is read only by the middleware, errors are thrown not returned.
+  return createRoute(config) as unknown as R;
+}

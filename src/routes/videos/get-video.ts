@@ -1,0 +1,36 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { findVideo } from "../../db/repos/videos";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { idParam } from "../../schemas/common";
+import { alphaRoute } from "../define";
+import { presentVideo, VideoSchema } from "./schemas";
+
+const route = alphaRoute(
+  { permission: "READ_VIDEOS" },
+  {
+    method: "get",
+    path: "/videos/{video_id}",
+    tags: ["Videos"],
+    summary: "Get a video",
+    description: "One video with its processing status; poll it after completing an upload.",
+    request: {
+      params: z.object({ video_id: idParam("video_id", "vid_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
+    },
+    responses: {
+      200: { description: "The video", content: { "application/json": { schema: VideoSchema } } },
+    },
+  },
+);
+
+/** GET /videos/{video_id} */
+export function registerGetVideo(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const { video_id } = c.req.valid("param");
+    const row = await findVideo(database(c.env.DB), c.var.auth.workspaceId, video_id);
+    if (!row) throw notFound("Video", video_id);
+    return c.json(presentVideo(row), 200);
+  });
+}

@@ -1,0 +1,10 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { HonoEnv } from "../../env";
+import { registerGetVideo } from "./get-video";
+import { registerListVideos } from "./list-videos";
+
+/** Registers the video routes. */
+export function registerVideoRoutes(app: OpenAPIHono<HonoEnv>) {
+  registerListVideos(app);
+  registerGetVideo(app);
+}

@@ -1,0 +1,72 @@
+import { z } from "@hono/zod-openapi";
+import type { VideoRow } from "../../db/repos/videos";
+import { AsyncErrorSchema, TimestampSchema } from "../../schemas/common";
+
+/** Video statuses of spec section 2.3. */
+export const VIDEO_STATUSES = ["queued", "processing", "completed", "failed"] as const;
+
+/** A video (spec section 2.3). */
+export const VideoSchema = z
+  .object({
+    id: z.string().openapi({
+      description: "Public id, used as video_id",
+      example: "vid_01jd3m6t8y0c7x4k2n9q5r1s3v",
+    }),
+    filename: z.string().openapi({ example: "warehouse-walkthrough.mp4" }),
+    status: z.enum(VIDEO_STATUSES).openapi({
+      description:
+        "queued (waiting), processing (extracting, analyzing or indexing), completed (searchable), failed",
+    }),
+    progress: z
+      .number()
+      .min(0)
+      .max(100)
+      .openapi({ description: "Processing progress in percent, 0-100", example: 100 }),
+    duration: z
+      .number()
+      .optional()
+      .openapi({ description: "Duration in seconds, measured during processing", example: 61.44 }),
+    frame_count: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Video frames, measured during processing", example: 1536 }),
+    source: z
+      .string()
+      .openapi({ description: "How the video arrived: `upload`", example: "upload" }),
+    thumbnail_url: z.string().optional().openapi({
+      description: "Signed, expiring thumbnail URL (single-video and complete responses)",
+    }),
+    error: AsyncErrorSchema.optional().openapi({ description: "Why processing failed" }),
+    error_message: z
+      .string()
+      .optional()
+      .openapi({ description: "Deprecated: the error's detail as text" }),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi("Video");
+
+/** The wire type of a video. */
+export type VideoDto = z.infer<typeof VideoSchema>;
+
+/** Renders a video row for the wire; unknown measurements are left out. */
+export function presentVideo(row: VideoRow, extras: { thumbnailUrl?: string } = {}): VideoDto {
+  const dto: VideoDto = {
+    id: row.id,
+    filename: row.filename,
+    status: row.status,
+    progress: row.progress,
+    source: row.source,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+  if (row.duration !== null) dto.duration = row.duration;
+  if (row.frameCount !== null) dto.frame_count = row.frameCount;
+  if (extras.thumbnailUrl !== undefined) dto.thumbnail_url = extras.thumbnailUrl;
+  if (row.error !== null) {
+    dto.error = row.error;
+    dto.error_message = row.error.detail;
+  }
+  return dto;
+}

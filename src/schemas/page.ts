@@ -1,0 +1,31 @@
+import { z } from "@hono/zod-openapi";
+
+/** `cursor` and `limit`, accepted by every list (spec section 4). */
+export const PageQuerySchema = z.object({
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ description: "The next_cursor of the previous page, passed back unchanged" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(25)
+    .openapi({ description: "Page size, 1-100", example: 25, type: "integer", format: "int32" }),
+});
+
+/** The paged list envelope: `{ data, has_more, next_cursor }`. */
+export function pageSchema<T extends z.ZodType>(item: T, name: string) {
+  return z
+    .object({
+      data: z.array(item),
+      has_more: z.boolean().openapi({ description: "Whether another page follows" }),
+      next_cursor: z
+        .string()
+        .nullable()
+        .openapi({ description: "Pass as `cursor` for the next page; null on the last page" }),
+    })
+    .openapi(name);
+}

@@ -1,0 +1,38 @@
+import { env } from "cloudflare:workers";
+import { database } from "../../src/db/client";
+import { videos } from "../../src/db/schema";
+import { nowIso } from "../../src/lib/clock";
+import { newId } from "../../src/lib/ids";
+
+type VideoInsert = typeof videos.$inferInsert;
+
+/** Inserts video rows directly, for tests about reading and listing. */
+export async function insertVideos(
+  workspaceId: string,
+  count: number,
+  overrides: Partial<VideoInsert> = {},
+): Promise<string[]> {
+  const rows: VideoInsert[] = [];
+  for (let i = 0; i < count; i++) {
+    const now = nowIso();
+    rows.push({
+      id: newId("vid"),
+      workspaceId,
+      filename: `clip-${i}.mp4`,
+      contentType: "video/mp4",
+      fileSize: 1024,
+      status: "completed",
+      progress: 100,
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    });
+  }
+  const db = database(env.DB);
+  // D1 allows 100 bound parameters per statement: insert in small chunks, one batch.
+  const chunks: VideoInsert[][] = [];
+  for (let i = 0; i < rows.length; i += 5) chunks.push(rows.slice(i, i + 5));
+  const [first, ...rest] = chunks.map((chunk) => db.insert(videos).values(chunk));
+  if (first) await db.batch([first, ...rest]);
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,123 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The real local path: `npm run dev` as a process on a free port, spoken to over HTTP,
+// exactly as the README and the black-box suite start it.
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const ADMIN_TOKEN = "e2e-admin-token";
+const run = promisify(execFile);
+let child: ChildProcess;
+let baseUrl: string;
+let stateDir: string;
+let output = "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function waitUntilReady(): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm run dev exited early:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
+    } catch {
+      // Still starting.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`npm run dev did not become ready:\n${output}`);
+}
+
+function admin(args: string[]) {
+  return run(
+    "node",
+    ["scripts/admin.mjs", "--base-url", baseUrl, "--admin-token", ADMIN_TOKEN, ...args],
+    { cwd: ROOT },
+  );
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  stateDir = mkdtempSync(path.join(tmpdir(), "vas-e2e-"));
+  child = spawn("npm", ["run", "dev"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ADMIN_TOKEN },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  await waitUntilReady();
+});
+
+afterAll(() => {
+  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe("npm run dev", () => {
+  it("lets the admin CLI create a workspace and key that reads an empty list", async () => {
+    const workspace = JSON.parse(
+      (await admin(["workspaces", "create", "--name", "E2E", "--alpha-opt-in"])).stdout,
+    );
+    expect(workspace).toMatchObject({ name: "E2E", alpha_opt_in: true });
+    const key = JSON.parse(
+      (await admin(["keys", "create", "--workspace", workspace.id, "--permissions", "READ_VIDEOS"]))
+        .stdout,
+    );
+    const res = await fetch(`${baseUrl}/api/v1alpha1/videos`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: [], has_more: false, next_cursor: null });
+
+    await admin(["keys", "revoke", key.id]);
+    const revoked = await fetch(`${baseUrl}/api/v1alpha1/videos`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect(revoked.status).toBe(401);
+  });
+
+  it("reports admin errors from the CLI with a non-zero exit", async () => {
+    await expect(admin(["keys", "revoke", "key_00000000000000000000000000"])).rejects.toMatchObject(
+      {
+        code: 1,
+        stderr: expect.stringContaining("404"),
+      },
+    );
+  });
+
+  it("serves an OpenAPI document that validates", async () => {
+    const doc = await (await fetch(`${baseUrl}/api/v1alpha1/openapi.json`)).json();
+    const result = await validate(doc);
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+    expect(Object.keys(doc.paths)).toContain("/videos");
+  });
+
+  it("never prints the admin token or keys", () => {
+    expect(output).not.toContain(ADMIN_TOKEN);
+    expect(output).not.toMatch(/vas_[0-9a-f]{48}/);
+  });
+});

@@ -1,0 +1,46 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two projects: `workers` runs inside workerd with the real bindings of wrangler.toml
+ * (storage isolated per test file); `node` drives the real local service as a process.
+ */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              main: "./src/index.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  ADMIN_TOKEN: "test-admin-token",
+                  SIGNING_SECRET: "test-signing-secret-0123456789abcdef",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            include: ["test/workers/**/*.test.ts"],
+            setupFiles: ["./test/workers/apply-migrations.ts"],
+          },
+        },
+        {
+          test: {
+            name: "node",
+            include: ["test/node/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 120_000,
+            hookTimeout: 180_000,
+          },
+        },
+      ],
+    },
+  };
+});
