@@ -1,0 +1,78 @@
+/**
+ * Random access to a stored file by byte ranges: how every media reader sees a video, so
+ * no reader ever holds the whole file in memory.
+ */
+export interface RangeSource {
+  /** Total size in bytes. */
+  readonly size: number;
+  /** Bytes [start, end) of the file; `end` is clamped to the size. */
+  read(start: number, end: number): Promise<Uint8Array>;
+}
+
+/** One timed text cue, in seconds from the start of the video. */
+export interface TextCue {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A timed text track of the container (mov_text/tx3g, WebVTT, SRT, ASS). */
+export interface TextTrack {
+  /** 0-based index among the file's text tracks. */
+  index: number;
+  /** The codec as found: `tx3g`, `wvtt`, `webvtt`, `srt`, `ass`, ... */
+  codec: string;
+  /** ISO 639 language code when the container names one. */
+  language?: string;
+  /** Track name/title when the container names one. */
+  name?: string;
+  cues: TextCue[];
+}
+
+/** Embedded metadata of the container. */
+export interface MediaTags {
+  title?: string;
+  description?: string;
+  comment?: string;
+  keywords: string[];
+  artist?: string;
+  date?: string;
+  /** Other textual tags as found, keyed by their lowercase name. */
+  other: Record<string, string>;
+}
+
+/** What probing a file measured. Durations and times are in seconds. */
+export interface MediaProbe {
+  /** The container family. */
+  container: "mp4" | "mov" | "m4v" | "webm" | "mkv";
+  duration: number;
+  video: {
+    codec: string;
+    width: number;
+    height: number;
+    /** Rotation in degrees from the container's display matrix. */
+    rotation: number;
+    frameCount: number;
+    fps: number;
+  } | null;
+  audio: { codec: string; channels: number; sampleRate: number } | null;
+  /** Presentation times of key frames (sync samples), ascending. */
+  keyframes: number[];
+  textTracks: TextTrack[];
+  tags: MediaTags;
+  /** Embedded cover art (MP4 `covr`, Matroska attachment), when present. */
+  coverArt: { contentType: string; bytes: Uint8Array } | null;
+}
+
+/** Why a file could not be probed; `code` becomes the video's error code. */
+export class MediaError extends Error {
+  readonly code: "unsupported-media" | "corrupt-media";
+  readonly nextAction: string;
+
+  constructor(code: "unsupported-media" | "corrupt-media", detail: string, nextAction: string) {
+    super(detail);
+    this.name = "MediaError";
+    this.code = code;
+    this.nextAction = nextAction;
+  }
+}
