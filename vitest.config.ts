@@ -25,8 +25,12 @@ export default defineConfig(async () => {
               },
             }),
           ],
+          // Media fixtures load as `?inline` data URLs; Vite knows .mp4/.mov/.webm as assets
+          // but not .mkv.
+          assetsInclude: ["**/*.mkv"],
           test: {
             name: "workers",
+            testTimeout: 30_000,
             include: ["test/workers/**/*.test.ts"],
             setupFiles: ["./test/workers/apply-migrations.ts"],
           },

@@ -10,9 +10,12 @@ import { problemFromError, problemResponse } from "./errors/problem";
 import { authenticate } from "./middleware/authenticate";
 import { requestId } from "./middleware/request-id";
 import { rejectTenantFields } from "./middleware/tenant-params";
+import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
 import { registerBenchRoutes } from "./routes/bench";
 import { registerProblemRoutes } from "./routes/problems";
+import { registerStorageGateway } from "./routes/storage-gateway";
+import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
 
@@ -36,6 +39,8 @@ function fromHttpException(error: HTTPException): ApiError {
 
 /** Options of createApp, fixed when the app is built. */
 export interface AppOptions {
+  /** The adapters behind every port, built once for the deployment. */
+  ports: Ports;
   /** Mounts the bare benchmark routes (BENCH_ROUTES=1; never in production). */
   benchRoutes?: boolean;
   /** Registers further alpha routes after the built-in ones (used by tests). */
@@ -62,6 +67,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   }));
   api.use("*", authenticate, rejectTenantFields);
   registerVideoRoutes(api);
+  registerUploadRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }
@@ -77,11 +83,16 @@ function methodNotAllowed(app: Hono<HonoEnv>, method: string, path: string): str
 }
 
 /** Builds the whole Worker app: admin API, alpha API, docs and the error contract. */
-export function createApp(options: AppOptions = {}): Hono<HonoEnv> {
+export function createApp(options: AppOptions): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>();
   // Before any middleware: the bench routes measure the bare ceiling.
   if (options.benchRoutes) registerBenchRoutes(app);
   app.use("*", requestId);
+  app.use("*", async (c, next) => {
+    c.set("ports", options.ports);
+    await next();
+  });
+  if (options.ports.storageGateway) registerStorageGateway(app, options.ports.storageGateway);
   const limit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
     onError: () => {

@@ -1,4 +1,6 @@
 import type { IdempotencyKey } from "../durable-objects/idempotency-key";
+import type { UploadSession } from "../durable-objects/upload-session";
+import type { Ports } from "./ports";
 import type { AuthContext } from "./services/auth";
 
 /** Bindings and variables of the Worker, as declared in wrangler.toml and .dev.vars. */
@@ -6,6 +8,7 @@ export interface Env {
   DB: D1Database;
   MEDIA_BUCKET: R2Bucket;
   IDEMPOTENCY_KEYS: DurableObjectNamespace<IdempotencyKey>;
+  UPLOAD_SESSIONS: DurableObjectNamespace<UploadSession>;
   PROCESSING_QUEUE: Queue;
   INDEXING_QUEUE: Queue;
   ANALYSIS_QUEUE: Queue;
@@ -32,6 +35,7 @@ export interface Env {
 export interface Variables {
   requestId: string;
   auth: AuthContext;
+  ports: Ports;
 }
 
 /** The Hono environment of the whole app. */

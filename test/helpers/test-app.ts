@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { createApp } from "../../src/app";
+import { createPorts } from "../../src/ports";
 import { alphaRoute } from "../../src/routes/define";
 import { insertVideos } from "./factories";
 import { API } from "./harness";
@@ -40,6 +41,7 @@ const explode = alphaRoute(
  * idempotent create) and a GET that throws an unexpected error.
  */
 export const testApp = createApp({
+  ports: createPorts(env),
   extendAlpha(api) {
     api.openapi(createWidget, async (c) => {
       const body = c.req.valid("json");

@@ -40,3 +40,27 @@ export async function findVideo(
     .limit(1);
   return rows[0] ?? null;
 }
+
+/** Inserts a new video row. */
+export async function insertVideo(db: Database, row: typeof videos.$inferInsert): Promise<void> {
+  await db.insert(videos).values(row);
+}
+
+/** Changes a video's processing state and measurements. */
+export async function updateVideo(
+  db: Database,
+  id: string,
+  change: Partial<
+    Pick<VideoRow, "status" | "progress" | "duration" | "frameCount" | "media" | "error">
+  > & {
+    updatedAt: string;
+  },
+): Promise<void> {
+  await db.update(videos).set(change).where(eq(videos.id, id));
+}
+
+/** One video by id, whatever its workspace (for consumers that carry the id). */
+export async function findVideoById(db: Database, id: string): Promise<VideoRow | null> {
+  const rows = await db.select().from(videos).where(eq(videos.id, id)).limit(1);
+  return rows[0] ?? null;
+}

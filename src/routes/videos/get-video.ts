@@ -5,6 +5,7 @@ import { findVideo } from "../../db/repos/videos";
 import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { idParam } from "../../schemas/common";
+import { thumbnailUrl } from "../../services/media-urls";
 import { alphaRoute } from "../define";
 import { presentVideo, VideoSchema } from "./schemas";
 
@@ -31,6 +32,11 @@ export function registerGetVideo(app: OpenAPIHono<HonoEnv>) {
     const { video_id } = c.req.valid("param");
     const row = await findVideo(database(c.env.DB), c.var.auth.workspaceId, video_id);
     if (!row) throw notFound("Video", video_id);
-    return c.json(presentVideo(row), 200);
+    return c.json(
+      presentVideo(row, {
+        thumbnailUrl: await thumbnailUrl(c.var.ports, row, new URL(c.req.url).origin),
+      }),
+      200,
+    );
   });
 }

@@ -51,7 +51,10 @@ export const VideoSchema = z
 export type VideoDto = z.infer<typeof VideoSchema>;
 
 /** Renders a video row for the wire; unknown measurements are left out. */
-export function presentVideo(row: VideoRow, extras: { thumbnailUrl?: string } = {}): VideoDto {
+export function presentVideo(
+  row: VideoRow,
+  extras: { thumbnailUrl?: string | undefined } = {},
+): VideoDto {
   const dto: VideoDto = {
     id: row.id,
     filename: row.filename,

@@ -2,6 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app";
+import { createPorts } from "../../../src/ports";
 import {
   admin,
   client,
@@ -152,7 +153,7 @@ describe("admin API (decisions section 2)", () => {
   });
 
   it("does not exist when no ADMIN_TOKEN is configured", async () => {
-    const app = createApp();
+    const app = createApp({ ports: createPorts(env) });
     const res = await app.fetch(
       new Request(`${ORIGIN}/admin/v1/workspaces`, {
         method: "POST",

@@ -1,0 +1,154 @@
+import { hmacSha256, toHex } from "../../lib/crypto";
+import type { SigningContext, StorageTarget, StoredPart, UploadStorage } from "./port";
+import { presignUrl, type S3Credentials } from "./sigv4";
+
+/** Where the local storage gateway is mounted on this Worker. */
+export const GATEWAY_PREFIX = "/storage";
+const PART_LEDGER_PREFIX = "__gateway/multipart";
+
+/** The credentials the local gateway signs and verifies with, derived from SIGNING_SECRET. */
+export async function gatewayCredentials(signingSecret: string): Promise<S3Credentials> {
+  return {
+    accessKeyId: "local-gateway",
+    secretAccessKey: toHex(await hmacSha256(signingSecret, "storage-gateway-credentials")),
+  };
+}
+
+/** The R2 key prefix of the ledger entries of one part (S3 ListParts, emulated). */
+export function partLedgerPrefix(uploadId: string, partNumber: number): string {
+  return `${PART_LEDGER_PREFIX}/${uploadId}/parts/${String(partNumber).padStart(5, "0")}/`;
+}
+
+/** The ledger entry recording that the gateway stored a part: its size and ETag in the key. */
+export function partLedgerKey(
+  uploadId: string,
+  part: { partNumber: number; size: number; etag: string },
+): string {
+  return `${partLedgerPrefix(uploadId, part.partNumber)}${part.size}/${encodeURIComponent(part.etag)}`;
+}
+
+/** The R2 key that marks an upload as open on the gateway. */
+export function openMarkerKey(uploadId: string): string {
+  return `${PART_LEDGER_PREFIX}/${uploadId}/open`;
+}
+
+const LEDGER_ENTRY = /\/parts\/(\d{5})\/(\d+)\/([^/]+)$/;
+
+/** The URL of an object on the gateway. */
+export function gatewayUrl(origin: string, key: string): URL {
+  return new URL(`${GATEWAY_PREFIX}/${key.split("/").map(encodeURIComponent).join("/")}`, origin);
+}
+
+/**
+ * Local adapter: targets point at the gateway route of this Worker, which verifies the
+ * same SigV4 query signature S3 would and writes into the R2 binding. The local R2 binding
+ * has no ListParts, so the gateway keeps a ledger of the parts it stored.
+ */
+export class LocalGatewayStorage implements UploadStorage {
+  constructor(
+    private readonly bucket: R2Bucket,
+    private readonly credentials: Promise<S3Credentials>,
+  ) {}
+
+  async createMultipart(key: string, contentType: string): Promise<string> {
+    const upload = await this.bucket.createMultipartUpload(key, { httpMetadata: { contentType } });
+    // Lets ListParts tell "no parts yet" from "no such upload".
+    await this.bucket.put(openMarkerKey(upload.uploadId), "");
+    return upload.uploadId;
+  }
+
+  async presignPut(
+    key: string,
+    contentType: string,
+    expiresAt: Date,
+    ctx: SigningContext,
+  ): Promise<StorageTarget> {
+    const url = await presignUrl(
+      await this.credentials,
+      "PUT",
+      gatewayUrl(ctx.origin, key),
+      expiresAt,
+    );
+    return {
+      method: "put",
+      url,
+      headers: { "content-type": contentType },
+      part_number: 1,
+      expires_at: expiresAt.toISOString(),
+    };
+  }
+
+  async presignPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    expiresAt: Date,
+    ctx: SigningContext,
+  ): Promise<StorageTarget> {
+    const target = gatewayUrl(ctx.origin, key);
+    target.searchParams.set("partNumber", String(partNumber));
+    target.searchParams.set("uploadId", uploadId);
+    const url = await presignUrl(await this.credentials, "PUT", target, expiresAt);
+    return {
+      method: "put",
+      url,
+      headers: {},
+      part_number: partNumber,
+      expires_at: expiresAt.toISOString(),
+    };
+  }
+
+  async listParts(_key: string, uploadId: string): Promise<StoredPart[] | null> {
+    if (!(await this.bucket.head(openMarkerKey(uploadId)))) return null;
+    const parts: StoredPart[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.bucket.list({
+        prefix: `${PART_LEDGER_PREFIX}/${uploadId}/parts/`,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      for (const object of page.objects) {
+        const match = object.key.match(LEDGER_ENTRY);
+        if (!match) continue;
+        const [, partNumber, size, etag] = match;
+        parts.push({
+          partNumber: Number(partNumber),
+          size: Number(size),
+          etag: decodeURIComponent(etag ?? ""),
+        });
+      }
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor !== undefined);
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
+  }
+
+  async completeMultipart(key: string, uploadId: string, parts: StoredPart[]): Promise<number> {
+    const object = await this.bucket
+      .resumeMultipartUpload(key, uploadId)
+      .complete(parts.map((part) => ({ partNumber: part.partNumber, etag: part.etag })));
+    await this.forget(uploadId);
+    return object.size;
+  }
+
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    try {
+      await this.bucket.resumeMultipartUpload(key, uploadId).abort();
+    } catch {
+      // Already completed or aborted: nothing is left to abort.
+    }
+    await this.forget(uploadId);
+  }
+
+  async presignGet(key: string, expiresAt: Date, ctx: SigningContext): Promise<string> {
+    return presignUrl(await this.credentials, "GET", gatewayUrl(ctx.origin, key), expiresAt);
+  }
+
+  private async forget(uploadId: string): Promise<void> {
+    for (;;) {
+      const listed = await this.bucket.list({ prefix: `${PART_LEDGER_PREFIX}/${uploadId}/` });
+      const keys = listed.objects.map((object) => object.key);
+      if (keys.length === 0) return;
+      await this.bucket.delete(keys);
+    }
+  }
+}

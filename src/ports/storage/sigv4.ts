@@ -1,0 +1,117 @@
+import { AwsV4Signer } from "aws4fetch";
+import { constantTimeEqual } from "../../lib/crypto";
+
+/** Credentials that sign query-string (presigned) S3 URLs. */
+export interface S3Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+const MAX_EXPIRES_SECONDS = 7 * 24 * 3600;
+
+function amzDate(date: Date): string {
+  return date.toISOString().replace(/[:-]|\.\d{3}/g, "");
+}
+
+/**
+ * Presigns `url` for `method` until `expiresAt` (SigV4 query signing, host-only signed
+ * headers, UNSIGNED-PAYLOAD, region `auto`, service `s3`).
+ */
+export async function presignUrl(
+  credentials: S3Credentials,
+  method: "PUT" | "GET",
+  url: URL,
+  expiresAt: Date,
+  now: Date = new Date(),
+): Promise<string> {
+  const expires = Math.max(
+    1,
+    Math.min(MAX_EXPIRES_SECONDS, Math.round((expiresAt.getTime() - now.getTime()) / 1000)),
+  );
+  const unsigned = new URL(url);
+  unsigned.searchParams.set("X-Amz-Expires", String(expires));
+  const signer = new AwsV4Signer({
+    ...credentials,
+    method,
+    url: unsigned.toString(),
+    service: "s3",
+    region: "auto",
+    datetime: amzDate(now),
+    signQuery: true,
+  });
+  return (await signer.sign()).url.toString();
+}
+
+/** Why a presigned request was refused, in S3's words. */
+export type PresignRefusal = {
+  code: "AccessDenied" | "SignatureDoesNotMatch" | "AuthorizationQueryParametersError";
+  message: string;
+};
+
+function parseAmzDate(value: string): number {
+  const match = value.match(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/);
+  if (!match) return Number.NaN;
+  const [, y, mo, d, h, mi, s] = match;
+  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+}
+
+/**
+ * Verifies a presigned request the way S3 does: recomputes the signature over the same
+ * canonical request and checks expiry. Returns null when the request may proceed.
+ */
+export async function verifyPresigned(
+  credentials: S3Credentials,
+  method: string,
+  url: URL,
+  now: number = Date.now(),
+): Promise<PresignRefusal | null> {
+  const params = url.searchParams;
+  const signature = params.get("X-Amz-Signature");
+  const date = params.get("X-Amz-Date");
+  const expires = Number(params.get("X-Amz-Expires"));
+  const credential = params.get("X-Amz-Credential") ?? "";
+  if (
+    !signature ||
+    !date ||
+    !Number.isInteger(expires) ||
+    params.get("X-Amz-Algorithm") !== "AWS4-HMAC-SHA256"
+  ) {
+    return {
+      code: "AuthorizationQueryParametersError",
+      message:
+        "Query-string authentication requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders and X-Amz-Expires parameters.",
+    };
+  }
+  if (
+    !credential.startsWith(`${credentials.accessKeyId}/`) ||
+    params.get("X-Amz-SignedHeaders") !== "host"
+  ) {
+    return {
+      code: "SignatureDoesNotMatch",
+      message: "The request signature we calculated does not match the signature you provided.",
+    };
+  }
+  const unsigned = new URL(url);
+  unsigned.searchParams.delete("X-Amz-Signature");
+  const signer = new AwsV4Signer({
+    ...credentials,
+    method,
+    url: unsigned.toString(),
+    service: "s3",
+    region: "auto",
+    datetime: date,
+    signQuery: true,
+  });
+  const expected = new TextEncoder().encode(await signer.signature());
+  if (!constantTimeEqual(expected, new TextEncoder().encode(signature))) {
+    return {
+      code: "SignatureDoesNotMatch",
+      message: "The request signature we calculated does not match the signature you provided.",
+    };
+  }
+  const signedAt = parseAmzDate(date);
+  if (Number.isNaN(signedAt) || now > signedAt + expires * 1000 || expires > MAX_EXPIRES_SECONDS) {
+    return { code: "AccessDenied", message: "Request has expired" };
+  }
+  return null;
+}

@@ -1,0 +1,145 @@
+import type { Context, Hono } from "hono";
+import type { HonoEnv } from "../env";
+import {
+  GATEWAY_PREFIX,
+  openMarkerKey,
+  partLedgerKey,
+  partLedgerPrefix,
+} from "../ports/storage/local-gateway";
+import { type S3Credentials, verifyPresigned } from "../ports/storage/sigv4";
+
+const CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "ETag, Content-Length, Content-Range, Accept-Ranges",
+};
+
+function escapeXml(value: string): string {
+  return value.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** An error in S3's XML shape. */
+function s3Error(status: number, code: string, message: string, resource: string): Response {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${escapeXml(message)}</Message><Resource>${escapeXml(resource)}</Resource></Error>`;
+  return new Response(body, {
+    status,
+    headers: { "content-type": "application/xml", ...CORS_HEADERS },
+  });
+}
+
+function objectKey(c: Context<HonoEnv>): string {
+  return decodeURIComponent(c.req.path.slice(GATEWAY_PREFIX.length + 1));
+}
+
+async function putPart(
+  c: Context<HonoEnv>,
+  key: string,
+  uploadId: string,
+  partParam: string,
+): Promise<Response> {
+  const bucket = c.env.MEDIA_BUCKET;
+  const partNumber = Number(partParam);
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
+    return s3Error(
+      400,
+      "InvalidArgument",
+      "Part number must be an integer between 1 and 10000, inclusive.",
+      key,
+    );
+  }
+  if (!(await bucket.head(openMarkerKey(uploadId)))) {
+    return s3Error(404, "NoSuchUpload", "The specified multipart upload does not exist.", key);
+  }
+  const size = Number(c.req.header("content-length"));
+  if (!c.req.raw.body || !Number.isInteger(size)) {
+    return s3Error(
+      411,
+      "MissingContentLength",
+      "You must provide the Content-Length HTTP header.",
+      key,
+    );
+  }
+  const part = await bucket
+    .resumeMultipartUpload(key, uploadId)
+    .uploadPart(partNumber, c.req.raw.body);
+  const stale = await bucket.list({ prefix: partLedgerPrefix(uploadId, partNumber) });
+  if (stale.objects.length > 0) await bucket.delete(stale.objects.map((object) => object.key));
+  await bucket.put(partLedgerKey(uploadId, { partNumber, size, etag: part.etag }), "");
+  return new Response(null, { status: 200, headers: { ETag: `"${part.etag}"`, ...CORS_HEADERS } });
+}
+
+async function putObject(c: Context<HonoEnv>, key: string): Promise<Response> {
+  const size = Number(c.req.header("content-length"));
+  if (!c.req.raw.body || !Number.isInteger(size)) {
+    return s3Error(
+      411,
+      "MissingContentLength",
+      "You must provide the Content-Length HTTP header.",
+      key,
+    );
+  }
+  const contentType = c.req.header("content-type") ?? "application/octet-stream";
+  const object = await c.env.MEDIA_BUCKET.put(key, c.req.raw.body, {
+    httpMetadata: { contentType },
+  });
+  return new Response(null, { status: 200, headers: { ETag: object.httpEtag, ...CORS_HEADERS } });
+}
+
+async function getObject(
+  c: Context<HonoEnv>,
+  key: string,
+  method: "GET" | "HEAD",
+): Promise<Response> {
+  const object = await c.env.MEDIA_BUCKET.get(key, { range: c.req.raw.headers });
+  if (!object) return s3Error(404, "NoSuchKey", "The specified key does not exist.", key);
+  const headers = new Headers(CORS_HEADERS);
+  object.writeHttpMetadata(headers);
+  headers.set("ETag", object.httpEtag);
+  headers.set("Accept-Ranges", "bytes");
+  const range = object.range as { offset?: number; length?: number } | undefined;
+  const partial = c.req.header("range") !== undefined && range !== undefined;
+  const offset = range?.offset ?? 0;
+  const length = range?.length ?? object.size - offset;
+  headers.set("Content-Length", String(partial ? length : object.size));
+  if (partial)
+    headers.set("Content-Range", `bytes ${offset}-${offset + length - 1}/${object.size}`);
+  return new Response(method === "HEAD" ? null : object.body, {
+    status: partial ? 206 : 200,
+    headers,
+  });
+}
+
+/**
+ * The local storage gateway: what R2's S3 endpoint does for presigned URLs, served by
+ * this Worker over the R2 binding. Same signature check, same expiry, S3-shaped answers.
+ */
+export function registerStorageGateway(app: Hono<HonoEnv>, credentials: Promise<S3Credentials>) {
+  app.options(`${GATEWAY_PREFIX}/*`, (c) => {
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...CORS_HEADERS,
+        "Access-Control-Allow-Methods": "GET, HEAD, PUT",
+        "Access-Control-Allow-Headers":
+          c.req.header("access-control-request-headers") ?? "content-type",
+        "Access-Control-Max-Age": "86400",
+      },
+    });
+  });
+
+  app.on(["GET", "HEAD", "PUT"], `${GATEWAY_PREFIX}/*`, async (c) => {
+    const key = objectKey(c);
+    const method = c.req.method as "GET" | "HEAD" | "PUT";
+    const url = new URL(c.req.url);
+    const refusal = await verifyPresigned(
+      await credentials,
+      method === "HEAD" ? "GET" : method,
+      url,
+    );
+    if (refusal) return s3Error(403, refusal.code, refusal.message, key);
+    if (method !== "PUT") return getObject(c, key, method);
+    const uploadId = url.searchParams.get("uploadId");
+    const partNumber = url.searchParams.get("partNumber");
+    if (uploadId !== null && partNumber !== null) return putPart(c, key, uploadId, partNumber);
+    return putObject(c, key);
+  });
+}

@@ -1,0 +1,53 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { findVideo } from "../../db/repos/videos";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { thumbnailUrl } from "../../services/media-urls";
+import { alphaRoute } from "../define";
+import { presentVideo, VideoSchema } from "../videos/schemas";
+import { unwrap, VideoIdParamsSchema } from "./schemas";
+
+const route = alphaRoute(
+  { permission: "UPLOAD_VIDEOS", idempotent: true, errors: [409, 410] },
+  {
+    method: "post",
+    path: "/videos/{video_id}/upload/complete",
+    tags: ["Videos"],
+    summary: "Complete an upload",
+    description:
+      "Verifies the stored bytes against storage (the direct object's size, or every recorded part and the completed object's size) and starts processing exactly once. Missing parts answer 409 `upload-incomplete`, a wrong byte count 409 `upload-size-mismatch`, both changing nothing; an expired session answers 410 `upload-expired`. Completing again returns the same video. Then poll GET /videos/{video_id}.",
+    request: {
+      params: VideoIdParamsSchema,
+      body: {
+        required: false,
+        content: {
+          "application/json": { schema: z.strictObject({}).openapi("CompleteUploadRequest") },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: "The video, queued for processing",
+        content: { "application/json": { schema: VideoSchema } },
+      },
+    },
+  },
+);
+
+/** POST /videos/{video_id}/upload/complete */
+export function registerCompleteUpload(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const { video_id } = c.req.valid("param");
+    const { workspaceId } = c.var.auth;
+    unwrap(await c.env.UPLOAD_SESSIONS.getByName(video_id).complete(workspaceId));
+    const video = await findVideo(database(c.env.DB), workspaceId, video_id);
+    if (!video) throw notFound("Video", video_id);
+    return c.json(
+      presentVideo(video, {
+        thumbnailUrl: await thumbnailUrl(c.var.ports, video, new URL(c.req.url).origin),
+      }),
+      200,
+    );
+  });
+}

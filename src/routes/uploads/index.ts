@@ -1,0 +1,18 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { HonoEnv } from "../../env";
+import { registerAbortUpload } from "./abort-upload";
+import { registerCompleteUpload } from "./complete-upload";
+import { registerCreateUpload } from "./create-upload";
+import { registerGetUpload } from "./get-upload";
+import { registerMintTargets } from "./mint-targets";
+import { registerRecordParts } from "./record-parts";
+
+/** Registers the upload routes (spec section 4.5). */
+export function registerUploadRoutes(app: OpenAPIHono<HonoEnv>) {
+  registerCreateUpload(app);
+  registerGetUpload(app);
+  registerRecordParts(app);
+  registerMintTargets(app);
+  registerCompleteUpload(app);
+  registerAbortUpload(app);
+}

@@ -1,0 +1,36 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { HonoEnv } from "../../env";
+import { alphaRoute } from "../define";
+import { presentSession, UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
+
+const route = alphaRoute(
+  { permission: "UPLOAD_VIDEOS", idempotent: true },
+  {
+    method: "post",
+    path: "/videos/{video_id}/upload/targets",
+    tags: ["Videos"],
+    summary: "Mint fresh storage targets",
+    description:
+      "Mints new presigned targets (valid 1 hour) for every part not yet recorded, or the single target of a direct upload, and returns the session. Call it whenever targets expire while the session lives.",
+    request: { params: VideoIdParamsSchema },
+    responses: {
+      200: {
+        description: "The upload session with fresh targets",
+        content: { "application/json": { schema: UploadSessionSchema } },
+      },
+    },
+  },
+);
+
+/** POST /videos/{video_id}/upload/targets */
+export function registerMintTargets(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const { video_id } = c.req.valid("param");
+    const result = unwrap(
+      await c.env.UPLOAD_SESSIONS.getByName(video_id).targets(c.var.auth.workspaceId, {
+        origin: new URL(c.req.url).origin,
+      }),
+    );
+    return c.json(presentSession(result.session, result.parts, result.targets), 200);
+  });
+}

@@ -1,0 +1,34 @@
+import type { VideoRow } from "../db/repos/videos";
+import type { Ports } from "../ports";
+
+/** Signed media URLs live this long. */
+export const MEDIA_URL_TTL_MS = 60 * 60 * 1000;
+
+/** The facts processing stores about a video beyond its columns. */
+export interface VideoMedia {
+  container?: string;
+  fps?: number;
+  width?: number;
+  height?: number;
+  video_codec?: string;
+  audio?: { codec: string; channels: number; sample_rate: number } | null;
+  thumbnail?: { key: string; content_type: string; source: string };
+  index_key?: string;
+  engine?: string;
+}
+
+/** The video's stored media facts, typed. */
+export function videoMedia(video: Pick<VideoRow, "media">): VideoMedia {
+  return (video.media ?? {}) as VideoMedia;
+}
+
+/** A signed, expiring URL of the video's thumbnail, when processing made one. */
+export async function thumbnailUrl(
+  ports: Ports,
+  video: Pick<VideoRow, "media">,
+  origin: string,
+): Promise<string | undefined> {
+  const key = videoMedia(video).thumbnail?.key;
+  if (key === undefined) return undefined;
+  return ports.storage.presignGet(key, new Date(Date.now() + MEDIA_URL_TTL_MS), { origin });
+}

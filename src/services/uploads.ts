@@ -1,0 +1,63 @@
+import { invalidRequest } from "../errors/api-error";
+
+/** Files up to this size use one PUT (spec section 8). */
+export const DIRECT_MAX_BYTES = 200 * 1024 * 1024;
+/** Multipart chunk size (spec section 8). */
+export const CHUNK_BYTES = 10 * 1024 * 1024;
+/** Largest accepted video (spec section 8). */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024 * 1024;
+/** Upload sessions live this long (decisions section 3). */
+export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+/** Storage targets expire after this (decisions section 3). */
+export const TARGET_TTL_MS = 60 * 60 * 1000;
+
+/** The video containers the service can probe, by extension. */
+export const VIDEO_CONTENT_TYPES: Record<string, string> = {
+  mp4: "video/mp4",
+  m4v: "video/x-m4v",
+  mov: "video/quicktime",
+  webm: "video/webm",
+  mkv: "video/x-matroska",
+};
+
+/** The content type of a video filename; a 400 naming `filename` when it is not a video. */
+export function contentTypeFor(filename: string): string {
+  const extension = filename.match(/\.([A-Za-z0-9]+)$/)?.[1]?.toLowerCase();
+  const type = extension === undefined ? undefined : VIDEO_CONTENT_TYPES[extension];
+  if (type === undefined) {
+    throw invalidRequest([
+      {
+        path: "filename",
+        message: `must end in a video extension: ${Object.keys(VIDEO_CONTENT_TYPES)
+          .map((ext) => `.${ext}`)
+          .join(", ")}`,
+      },
+    ]);
+  }
+  return type;
+}
+
+/** How an upload of this size is made: strategy, chunk size and number of chunks. */
+export function uploadPlan(fileSize: number): {
+  strategy: "direct" | "multipart";
+  chunkSize: number;
+  totalChunks: number;
+} {
+  if (fileSize <= DIRECT_MAX_BYTES)
+    return { strategy: "direct", chunkSize: fileSize, totalChunks: 1 };
+  return {
+    strategy: "multipart",
+    chunkSize: CHUNK_BYTES,
+    totalChunks: Math.ceil(fileSize / CHUNK_BYTES),
+  };
+}
+
+/** The exact size part `partNumber` must have. */
+export function expectedPartSize(fileSize: number, chunkSize: number, partNumber: number): number {
+  return Math.min(chunkSize, fileSize - (partNumber - 1) * chunkSize);
+}
+
+/** The R2 key of a video's uploaded bytes. */
+export function sourceKey(videoId: string): string {
+  return `videos/${videoId}/source`;
+}

@@ -1,0 +1,322 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import type { SessionRecord } from "../../../durable-objects/upload-session";
+import { gatewayCredentials } from "../../../src/ports/storage/local-gateway";
+import { presignUrl } from "../../../src/ports/storage/sigv4";
+import type { UploadSessionDto } from "../../../src/routes/uploads/schemas";
+import {
+  type Client,
+  client,
+  createKey,
+  expectJson,
+  expectProblem,
+  newTenant,
+} from "../../helpers/harness";
+import { partBytes, putToTarget, startUpload, uploadTo } from "../../helpers/uploads";
+
+const MiB = 1024 * 1024;
+const CHUNK = 10 * MiB;
+/** Just over the direct limit: 20 full parts and a 1-byte last part. */
+const SIZE = 200 * MiB + 1;
+const FULL = partBytes(CHUNK, 1);
+const LAST = partBytes(1, 21);
+
+function bodyFor(partNumber: number): Uint8Array {
+  return partNumber === 21 ? LAST : FULL;
+}
+
+async function uploadParts(
+  api: Client,
+  session: UploadSessionDto,
+  numbers: number[],
+  concurrency = 4,
+) {
+  const targets = new Map(session.targets.map((t) => [t.part_number, t]));
+  const receipts: { part_number: number; etag: string }[] = [];
+  for (let i = 0; i < numbers.length; i += concurrency) {
+    const batch = numbers.slice(i, i + concurrency);
+    const etags = await Promise.all(
+      batch.map((n) => uploadTo(targets.get(n) ?? { url: "", headers: {} }, bodyFor(n))),
+    );
+    for (const [j, n] of batch.entries()) receipts.push({ part_number: n, etag: etags[j] ?? "" });
+  }
+  return receipts;
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+function ledgerCount(session: UploadSessionDto): Promise<number> {
+  const uploadId = new URL(session.targets[0]?.url ?? "").searchParams.get("uploadId");
+  return env.MEDIA_BUCKET.list({ prefix: `__gateway/multipart/${uploadId}/` }).then(
+    (l) => l.objects.length,
+  );
+}
+
+describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 }, () => {
+  it("uploads parts in parallel, records receipts, completes and starts processing once", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
+    const session = await startUpload(api, "long.mov", SIZE);
+    expect(session).toMatchObject({
+      strategy: "multipart",
+      chunk_size: CHUNK,
+      total_chunks: 21,
+      content_type: "video/quicktime",
+    });
+    expect(session.targets.map((t) => t.part_number)).toEqual(range(1, 21));
+    expect(
+      session.targets.every(
+        (t) => new URL(t.url).searchParams.get("partNumber") === String(t.part_number),
+      ),
+    ).toBe(true);
+
+    const receipts = await uploadParts(api, session, range(1, 21));
+    const recorded = await expectJson<UploadSessionDto>(
+      await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
+        body: { parts: receipts },
+      }),
+      200,
+    );
+    expect(recorded).toMatchObject({
+      completed_parts: 21,
+      uploaded_bytes: SIZE,
+      reported_bytes: SIZE,
+      verified_bytes: 0,
+    });
+    expect(recorded.received_parts).toEqual(range(1, 21));
+
+    const send = vi.spyOn(env.PROCESSING_QUEUE, "send");
+    const completions = await Promise.all(
+      Array.from({ length: 5 }, () => api.post(`/videos/${session.video_id}/upload/complete`, {})),
+    );
+    const bodies = await Promise.all(completions.map((res) => res.json<Record<string, unknown>>()));
+    expect(completions.map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(bodies.map((body) => JSON.stringify({ ...body, updated_at: null }))).size).toBe(
+      1,
+    );
+    expect((await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`))?.size).toBe(SIZE);
+    await runInDurableObject(env.UPLOAD_SESSIONS.getByName(session.video_id), async (_o, state) => {
+      expect((await state.storage.get<SessionRecord>("session"))?.processingQueued).toBe(true);
+    });
+    expect(
+      send.mock.calls.filter(([message]) => JSON.stringify(message).includes(session.video_id)),
+    ).toHaveLength(1);
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({
+      state: "completed",
+      verified_bytes: SIZE,
+    });
+  });
+
+  it("resumes after a crash: a new client reads the progress and finishes", async () => {
+    const { api, workspaceId } = await newTenant(["UPLOAD_VIDEOS"]);
+    const session = await startUpload(api, "resume.mp4", SIZE);
+    const firstHalf = await uploadParts(api, session, range(1, 10));
+    await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
+      body: { parts: firstHalf },
+    });
+
+    const other = client((await createKey(workspaceId, { permissions: ["UPLOAD_VIDEOS"] })).key);
+    const progress = await expectJson<UploadSessionDto>(
+      await other.get(`/videos/${session.video_id}/upload`),
+      200,
+    );
+    expect(progress).toMatchObject({
+      state: "open",
+      completed_parts: 10,
+      uploaded_bytes: 10 * CHUNK,
+      targets: [],
+    });
+    expect(progress.target).toBeUndefined();
+    const fresh = await expectJson<UploadSessionDto>(
+      await other.post(`/videos/${session.video_id}/upload/targets`),
+      200,
+    );
+    expect(fresh.targets.map((t) => t.part_number)).toEqual(range(11, 21));
+    const rest = await uploadParts(other, fresh, range(11, 21));
+    await other.request("PUT", `/videos/${session.video_id}/upload/parts`, {
+      body: { parts: rest },
+    });
+    expect((await other.post(`/videos/${session.video_id}/upload/complete`, {})).status).toBe(200);
+  });
+
+  it("refuses to complete with a missing part, and changes nothing", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS"]);
+    const session = await startUpload(api, "gap.mp4", SIZE);
+    const receipts = await uploadParts(
+      api,
+      session,
+      range(1, 21).filter((n) => n !== 7),
+    );
+    await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
+      body: { parts: receipts },
+    });
+    const problem = await expectProblem(
+      await api.post(`/videos/${session.video_id}/upload/complete`, {}),
+      409,
+      "upload-incomplete",
+    );
+    expect(problem.detail).toContain("7");
+    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ state: "open", completed_parts: 20 });
+  });
+
+  it("records receipts only as storage confirms them", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS"]);
+    const session = await startUpload(api, "receipts.mp4", SIZE);
+    const [one] = await uploadParts(api, session, [1]);
+    const record = (parts: unknown) =>
+      api.request("PUT", `/videos/${session.video_id}/upload/parts`, { body: { parts } });
+    await expectProblem(await record([{ part_number: 2, etag: "made-up" }]), 409, "conflict");
+    await expectProblem(await record([one, { part_number: 2, etag: "made-up" }]), 409, "conflict");
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ completed_parts: 0 });
+    expect((await record([one])).status).toBe(200);
+    expect(await expectJson(await record([one]), 200)).toMatchObject({
+      completed_parts: 1,
+      received_parts: [1],
+    });
+    await expectProblem(await record([{ part_number: 1, etag: "other" }]), 409, "conflict");
+    const again = await uploadParts(api, session, [1]);
+    expect(again[0]?.etag).not.toBe(one?.etag);
+    expect(await expectJson(await record(again), 200)).toMatchObject({ completed_parts: 1 });
+    const invalid = await expectProblem(
+      await record([{ part_number: 22, etag: "x" }]),
+      400,
+      "invalid-request",
+    );
+    expect(invalid.errors?.[0]?.path).toBe("parts[0].part_number");
+    const empty = await expectProblem(await record([]), 400, "invalid-request");
+    expect(empty.errors?.[0]?.path).toBe("parts");
+  });
+
+  it("refuses a part of the wrong size", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS"]);
+    const session = await startUpload(api, "sizes.mp4", SIZE);
+    const last = session.targets.find((t) => t.part_number === 21) ?? { url: "", headers: {} };
+    const etag = await uploadTo(last, "two");
+    await expectProblem(
+      await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
+        body: { parts: [{ part_number: 21, etag }] },
+      }),
+      409,
+      "upload-size-mismatch",
+    );
+  });
+
+  it("aborts: storage session gone, video failed, every later change 409", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
+    const session = await startUpload(api, "abort.mp4", SIZE);
+    const receipts = await uploadParts(api, session, [1, 2]);
+    const aborted = await expectJson(
+      await api.request("DELETE", `/videos/${session.video_id}/upload`),
+      200,
+    );
+    expect(aborted).toMatchObject({ state: "aborted" });
+    expect(await ledgerCount(session)).toBe(0);
+    const late = await putToTarget(session.targets[2] ?? { url: "", headers: {} }, FULL);
+    expect(late.status).toBe(404);
+    expect(await late.text()).toContain("NoSuchUpload");
+    await expectProblem(
+      await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
+        body: { parts: receipts },
+      }),
+      409,
+      "conflict",
+    );
+    await expectProblem(
+      await api.post(`/videos/${session.video_id}/upload/targets`),
+      409,
+      "conflict",
+    );
+    await expectProblem(
+      await api.post(`/videos/${session.video_id}/upload/complete`, {}),
+      409,
+      "conflict",
+    );
+    await expectProblem(
+      await api.request("DELETE", `/videos/${session.video_id}/upload`),
+      409,
+      "conflict",
+    );
+    expect(await expectJson(await api.get(`/videos/${session.video_id}`), 200)).toMatchObject({
+      status: "failed",
+      error: { code: "upload-aborted" },
+    });
+  });
+
+  it("expires after 24 hours through the alarm: 410, storage aborted, video failed", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
+    const session = await startUpload(api, "late.mp4", SIZE);
+    const stub = env.UPLOAD_SESSIONS.getByName(session.video_id);
+    await runInDurableObject(stub, async (_o, state) => {
+      const record = await state.storage.get<SessionRecord>("session");
+      await state.storage.put("session", { ...record, expiresAt: Date.now() - 1 });
+    });
+    await expectProblem(
+      await api.post(`/videos/${session.video_id}/upload/complete`, {}),
+      410,
+      "upload-expired",
+    );
+    await expectProblem(
+      await api.post(`/videos/${session.video_id}/upload/targets`),
+      410,
+      "upload-expired",
+    );
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ state: "expired" });
+    expect(await expectJson(await api.get(`/videos/${session.video_id}`), 200)).toMatchObject({
+      status: "failed",
+      error: { code: "upload-expired" },
+    });
+    expect(await ledgerCount(session)).toBe(0);
+  });
+
+  it("refuses an expired target URL", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS"]);
+    const session = await startUpload(api, "old.mp4", 5);
+    const url = new URL(session.targets[0]?.url ?? "");
+    for (const param of [...url.searchParams.keys()].filter((k) => k.startsWith("X-Amz-")))
+      url.searchParams.delete(param);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    const expired = await presignUrl(
+      await gatewayCredentials(env.SIGNING_SECRET ?? ""),
+      "PUT",
+      url,
+      new Date(twoHoursAgo.getTime() + 3600_000),
+      twoHoursAgo,
+    );
+    const res = await putToTarget({ url: expired, headers: {} }, "12345");
+    expect(res.status).toBe(403);
+    expect(await res.text()).toMatch(/<Code>AccessDenied<\/Code><Message>Request has expired/);
+  });
+
+  it("keeps sessions inside their workspace", async () => {
+    const mine = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
+    const theirs = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
+    const session = await startUpload(mine.api, "private.mp4", 5);
+    for (const res of [
+      await theirs.api.get(`/videos/${session.video_id}/upload`),
+      await theirs.api.post(`/videos/${session.video_id}/upload/targets`),
+      await theirs.api.post(`/videos/${session.video_id}/upload/complete`, {}),
+      await theirs.api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
+        body: { parts: [{ part_number: 1, etag: "x" }] },
+      }),
+      await theirs.api.request("DELETE", `/videos/${session.video_id}/upload`),
+      await theirs.api.get(`/videos/${session.video_id}`),
+    ]) {
+      await expectProblem(res, 404, "resource-not-found");
+    }
+    expect(
+      await expectJson(await mine.api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ state: "open" });
+  });
+});
