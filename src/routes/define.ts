@@ -27,17 +27,12 @@ export function problemResponses(statuses: readonly number[]) {
 
 /** The Idempotency-Key header of spec section 4. */
 export const IdempotencyHeaderSchema = z.object({
-  "idempotency-key": z
-    .string()
-    .min(1)
-    .max(IDEMPOTENCY_KEY_MAX)
-    .optional()
-    .openapi({
-      param: { name: "Idempotency-Key", in: "header" },
-      description:
-        "Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422.",
-      example: "8e0f6c1a-5b7e-4a43-9f3e-7a5d2a1c9b10",
-    }),
+  // Documentation only: the idempotency middleware reads and checks the header itself.
+  "Idempotency-Key": z.string().min(1).max(IDEMPOTENCY_KEY_MAX).optional().openapi({
+    description:
+      "Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422.",
+    example: "8e0f6c1a-5b7e-4a43-9f3e-7a5d2a1c9b10",
+  }),
 });
 
 interface AlphaRouteOptions {

@@ -14,7 +14,7 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Turns zod issues into field errors named by their dotted path. */
-export function fieldErrors(issues: readonly z.core.$ZodIssue[], target?: string): FieldError[] {
+export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
   const errors: FieldError[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
@@ -23,8 +23,7 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], target?: string
       }
       continue;
     }
-    let path = formatPath(issue.path);
-    if (target === "header" && path === "idempotency-key") path = "Idempotency-Key";
+    const path = formatPath(issue.path);
     errors.push({ path: path === "" ? "body" : path, message: issue.message });
   }
   return errors;
@@ -32,5 +31,5 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[], target?: string
 
 /** The defaultHook of every OpenAPIHono: a failed validation is a 400 naming the fields. */
 export const validationHook: Hook<unknown, HonoEnv, string, unknown> = (result) => {
-  if (!result.success) throw invalidRequest(fieldErrors(result.error.issues, result.target));
+  if (!result.success) throw invalidRequest(fieldErrors(result.error.issues));
 };
