@@ -28,6 +28,20 @@ export default defineConfig(async () => {
           // Media fixtures load as `?inline` data URLs; Vite knows .mp4/.mov/.webm as assets
           // but not .mkv.
           assetsInclude: ["**/*.mkv"],
+          resolve: {
+            // mediabunny's ESM entry imports node:fs/promises for its Node-only file source.
+            // Wrangler's bundler drops that file through the package's "browser" field; Vite's
+            // workerd runner does not, so tests load the package's self-contained ESM bundle.
+            alias: [
+              {
+                find: /^mediabunny$/,
+                replacement: path.join(
+                  import.meta.dirname,
+                  "node_modules/mediabunny/dist/bundles/mediabunny.mjs",
+                ),
+              },
+            ],
+          },
           test: {
             name: "workers",
             testTimeout: 30_000,

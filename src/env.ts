@@ -1,6 +1,7 @@
 import type { IdempotencyKey } from "../durable-objects/idempotency-key";
 import type { UploadSession } from "../durable-objects/upload-session";
 import type { Ports } from "./ports";
+import type { MediaBindingLike } from "./ports/media-understanding/edge-media";
 import type { AuthContext } from "./services/auth";
 
 /** Bindings and variables of the Worker, as declared in wrangler.toml and .dev.vars. */
@@ -17,6 +18,8 @@ export interface Env {
   VECTORIZE?: VectorizeIndex;
   /** Production only. */
   AI?: Ai;
+  /** Production only: Media Transformations (frames and audio cut at the edge). */
+  MEDIA?: MediaBindingLike;
   /** "local" or "production": picks the adapter behind every port. */
   DEPLOYMENT: string;
   /** Operator token for /admin/v1; when unset the admin API answers 404. */

@@ -1,19 +1,27 @@
 import type { Hono } from "hono";
+import { handleQueue } from "../queues";
 import { createApp } from "./app";
 import type { Env, HonoEnv } from "./env";
-import { createPorts } from "./ports";
+import { createPorts, type Ports } from "./ports";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";
 export { UploadSession } from "../durable-objects/upload-session";
 
+let ports: Ports | undefined;
 let app: Hono<HonoEnv> | undefined;
 
-/** The app is built once per isolate, from the first request's configuration. */
+/** Adapters and app are built once per isolate, from the first event's configuration. */
+function portsFor(env: Env): Ports {
+  ports ??= createPorts(env);
+  return ports;
+}
+
 function appFor(env: Env): Hono<HonoEnv> {
-  app ??= createApp({ ports: createPorts(env), benchRoutes: env.BENCH_ROUTES === "1" });
+  app ??= createApp({ ports: portsFor(env), benchRoutes: env.BENCH_ROUTES === "1" });
   return app;
 }
 
 export default {
   fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
+  queue: (batch, env) => handleQueue(batch, env, portsFor(env)),
 } satisfies ExportedHandler<Env>;

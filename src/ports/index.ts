@@ -1,5 +1,8 @@
 import type { Env } from "../env";
 import { signingSecret } from "../services/secrets";
+import { LocalMediaUnderstanding } from "./media-understanding/local";
+import type { MediaUnderstanding } from "./media-understanding/port";
+import { WorkersAiMediaUnderstanding } from "./media-understanding/workers-ai";
 import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway";
 import type { UploadStorage } from "./storage/port";
 import { R2S3Storage } from "./storage/r2-s3";
@@ -8,6 +11,8 @@ import type { S3Credentials } from "./storage/sigv4";
 /** The adapters behind every port, chosen once from the deployment's configuration. */
 export interface Ports {
   storage: UploadStorage;
+  /** Turns a probed video into index segments. */
+  understanding: MediaUnderstanding;
   /** Credentials of the local storage gateway this Worker serves; null in production. */
   storageGateway: Promise<S3Credentials> | null;
 }
@@ -17,6 +22,12 @@ function required(env: Env, name: keyof Env): string {
   if (typeof value !== "string" || value === "")
     throw new Error(`${name} must be configured for DEPLOYMENT=production`);
   return value;
+}
+
+function requiredBinding<T>(binding: T | undefined, name: string): T {
+  if (binding === undefined)
+    throw new Error(`the ${name} binding must be configured for DEPLOYMENT=production`);
+  return binding;
 }
 
 /** Builds the adapters for `env.DEPLOYMENT` ("local" or "production"). */
@@ -30,6 +41,11 @@ export function createPorts(env: Env): Ports {
           secretAccessKey: required(env, "R2_SECRET_ACCESS_KEY"),
         },
       ),
+      understanding: new WorkersAiMediaUnderstanding({
+        ai: requiredBinding(env.AI, "AI"),
+        media: requiredBinding(env.MEDIA, "MEDIA"),
+        bucket: env.MEDIA_BUCKET,
+      }),
       storageGateway: null,
     };
   }
@@ -38,6 +54,7 @@ export function createPorts(env: Env): Ports {
   const credentials = gatewayCredentials(signingSecret(env));
   return {
     storage: new LocalGatewayStorage(env.MEDIA_BUCKET, credentials),
+    understanding: new LocalMediaUnderstanding(),
     storageGateway: credentials,
   };
 }

@@ -46,17 +46,19 @@ export async function insertVideo(db: Database, row: typeof videos.$inferInsert)
   await db.insert(videos).values(row);
 }
 
+/** A change to a video's processing state and measurements. */
+export type VideoChange = Partial<
+  Pick<VideoRow, "status" | "progress" | "duration" | "frameCount" | "media" | "error">
+> & { updatedAt: string };
+
 /** Changes a video's processing state and measurements. */
-export async function updateVideo(
-  db: Database,
-  id: string,
-  change: Partial<
-    Pick<VideoRow, "status" | "progress" | "duration" | "frameCount" | "media" | "error">
-  > & {
-    updatedAt: string;
-  },
-): Promise<void> {
-  await db.update(videos).set(change).where(eq(videos.id, id));
+export async function updateVideo(db: Database, id: string, change: VideoChange): Promise<void> {
+  await updateVideoStatement(db, id, change);
+}
+
+/** The statement of updateVideo, for batching with other writes. */
+export function updateVideoStatement(db: Database, id: string, change: VideoChange) {
+  return db.update(videos).set(change).where(eq(videos.id, id));
 }
 
 /** One video by id, whatever its workspace (for consumers that carry the id). */

@@ -1,2 +1,4 @@
+export * from "./events";
+export * from "./segments";
 export * from "./videos";
 export * from "./workspaces";

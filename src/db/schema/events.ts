@@ -1,0 +1,20 @@
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { workspaces } from "./workspaces";
+
+/**
+ * The event outbox: written in the same D1 batch as the change it announces, delivered
+ * to webhook endpoints from here.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    type: text("type").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [index("events_workspace_idx").on(table.workspaceId, table.id)],
+);

@@ -1,0 +1,63 @@
+import type { TimeRange } from "./segmenter";
+import type { TimedText } from "./timed-text";
+
+const QUOTE_MAX_CHARS = 160;
+
+/** `mm:ss`, or `h:mm:ss` from an hour on; whole seconds, rounded down. */
+export function formatClock(seconds: number): string {
+  const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = String(m).padStart(2, "0");
+  const ss = String(s).padStart(2, "0");
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** `00:10–00:20`: the start rounded down and the end rounded up, so the range covers it. */
+export function formatRange(range: TimeRange): string {
+  return `${formatClock(range.start)}–${formatClock(Math.ceil(range.end))}`;
+}
+
+/** The text in double quotes, cut at a word boundary with an ellipsis when long. */
+export function quote(text: string, max = QUOTE_MAX_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const chars = [...flat];
+  if (chars.length <= max) return `"${flat}"`;
+  const cut = chars.slice(0, max).join("");
+  const space = cut.lastIndexOf(" ");
+  return `"${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…"`;
+}
+
+/** What a segment description is built from: nothing here is inferred. */
+export interface DescriptionParts {
+  range: TimeRange;
+  /** A vision model's description of one frame, with the frame's time. */
+  frame: { time: number; description: string } | null;
+  transcript: { text: string; origin: TimedText["origin"] | null };
+  /** Said when there is neither a frame description nor a transcript. */
+  emptyNote: string;
+}
+
+/**
+ * A segment's scene description, stating the kind of evidence each sentence comes from:
+ * `Frame at 00:12 (vision model): …`, `Captioned speech: "…"`, `Recognised speech: "…"`.
+ */
+export function describeSegment(parts: DescriptionParts): string {
+  const sentences: string[] = [];
+  if (parts.frame) {
+    const d = parts.frame.description.replace(/\s+/g, " ").trim();
+    sentences.push(`Frame at ${formatClock(parts.frame.time)} (vision model): ${endSentence(d)}`);
+  }
+  const { text, origin } = parts.transcript;
+  if (text !== "" && origin !== null) {
+    const label = origin === "caption" ? "Captioned speech" : "Recognised speech";
+    sentences.push(`${label}: ${quote(text)}`);
+  }
+  if (sentences.length === 0) sentences.push(`${parts.emptyNote} (${formatRange(parts.range)}).`);
+  return sentences.join(" ");
+}
+
+function endSentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}

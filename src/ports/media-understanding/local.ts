@@ -1,0 +1,54 @@
+import { assemble, finalLimitations } from "./assemble";
+import type { MediaUnderstanding, UnderstandInput, VideoUnderstanding } from "./port";
+import { planSegments } from "./segmenter";
+import { captionSpans } from "./timed-text";
+
+/** Engine id of the local adapter; bump the suffix when its output rules change. */
+export const LOCAL_ENGINE_ID = "local-media@1";
+
+/**
+ * Understanding from the file alone: text tracks as transcript, container tags as metadata,
+ * cover art or a generated poster as thumbnail. It never looks at pictures or sound, and says so.
+ */
+export class LocalMediaUnderstanding implements MediaUnderstanding {
+  async understand(input: UnderstandInput): Promise<VideoUnderstanding> {
+    const { probe } = input;
+    const captions = captionSpans(probe);
+    const bounds = planSegments({
+      duration: probe.duration,
+      keyframes: probe.keyframes,
+      spans: captions.spans,
+    });
+    const built = assemble({
+      input,
+      bounds,
+      captions,
+      speech: [],
+      scenes: new Map(),
+      frameThumbnail: null,
+      emptyNote: "No timed text in this segment",
+      detectedTags: [],
+      speechLanguages: [],
+    });
+    return {
+      engine: LOCAL_ENGINE_ID,
+      segments: built.segments,
+      tags: built.tags,
+      title: built.title,
+      description: built.description,
+      thumbnail: built.thumbnail,
+      coverage: {
+        transcript: built.hasCaptions,
+        ocr: false,
+        scene: false,
+        metadata: built.hasMetadata,
+      },
+      limitations: finalLimitations([
+        ...built.limitations,
+        "no-speech-recognition",
+        "no-visual-analysis",
+        "no-ocr",
+      ]),
+    };
+  }
+}

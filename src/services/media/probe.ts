@@ -1,0 +1,82 @@
+import { readMoov, topLevelBoxes } from "./bmff-boxes";
+import { readMp4TextTracks } from "./bmff-text";
+import { corruptMedia, unsupportedMedia } from "./errors";
+import { readMatroskaExtras } from "./matroska";
+import { describeLookalike, isEbml, isIsoBmff, isoContainer, SNIFF_BYTES } from "./sniff";
+import { measureStreams, type StreamFacts } from "./streams";
+import { pickCoverArt, toMediaTags } from "./tags";
+import type { MediaProbe, RangeSource, TextTrack } from "./types";
+import { WindowReader } from "./window-reader";
+
+/** Top-level box headers are sparse: a small window keeps the walk to a few KiB. */
+const BOX_WALK_WINDOW_BYTES = 4 * 1024;
+
+/**
+ * Measures an uploaded video by ranged reads: MP4/MOV/M4V (ISO BMFF, `moov` first or last)
+ * and WebM/MKV. Throws MediaError `unsupported-media` for anything else or a file without
+ * video, and `corrupt-media` for a damaged file of a supported container.
+ */
+export async function probeMedia(
+  source: RangeSource,
+  hints: { filename: string; contentType: string },
+): Promise<MediaProbe> {
+  if (source.size === 0) throw unsupportedMedia(`"${hints.filename}" is empty (0 bytes).`);
+  const head = await source.read(0, Math.min(source.size, SNIFF_BYTES));
+  try {
+    if (isEbml(head)) return await probeMatroska(source);
+    if (isIsoBmff(head)) return await probeIsoBmff(source, head, hints.filename);
+  } catch (error) {
+    // Reading past the end of a box or element means its size fields lie: a damaged file.
+    if (error instanceof RangeError) throw corruptMedia(`The file is damaged: ${error.message}`);
+    throw error;
+  }
+  throw unsupportedMedia(
+    `"${hints.filename}" (${hints.contentType}) is ${describeLookalike(head)}, ` +
+      "not an MP4, MOV, M4V, WebM or MKV video.",
+  );
+}
+
+async function probeIsoBmff(
+  source: RangeSource,
+  head: Uint8Array,
+  filename: string,
+): Promise<MediaProbe> {
+  const reader = new WindowReader(source, BOX_WALK_WINDOW_BYTES);
+  const boxes = await topLevelBoxes(reader);
+  const cut = boxes.find((box) => box.end > source.size);
+  if (cut !== undefined) {
+    throw corruptMedia(
+      `The "${cut.type}" box ends at byte ${cut.end} but the file has ${source.size} bytes; ` +
+        "the file is cut short.",
+    );
+  }
+  const moov = await readMoov(reader, boxes);
+  const textTracks = await readMp4TextTracks(source, moov);
+  const streams = await measureStreams(source);
+  return assemble(isoContainer(head, filename), streams, textTracks);
+}
+
+async function probeMatroska(source: RangeSource): Promise<MediaProbe> {
+  const extras = await readMatroskaExtras(source);
+  const streams = await measureStreams(source);
+  const container = extras.docType === "webm" ? "webm" : "mkv";
+  return assemble(container, streams, extras.textTracks, extras.title);
+}
+
+function assemble(
+  container: MediaProbe["container"],
+  streams: StreamFacts,
+  textTracks: TextTrack[],
+  segmentTitle?: string,
+): MediaProbe {
+  return {
+    container,
+    duration: streams.duration,
+    video: streams.video,
+    audio: streams.audio,
+    keyframes: streams.keyframes,
+    textTracks,
+    tags: toMediaTags(streams.tags, segmentTitle),
+    coverArt: pickCoverArt(streams.tags),
+  };
+}

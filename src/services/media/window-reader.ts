@@ -1,0 +1,95 @@
+import type { RangeSource } from "./types";
+
+/** Default window: large enough that walking element headers costs one read per window. */
+const DEFAULT_WINDOW_BYTES = 64 * 1024;
+
+/**
+ * Reads small pieces of a RangeSource through one sliding window, so walking thousands of
+ * box or element headers costs a handful of reads while memory stays at one window.
+ */
+export class WindowReader {
+  private windowStart = 0;
+  private window: Uint8Array = new Uint8Array(0);
+
+  constructor(
+    readonly source: RangeSource,
+    private readonly windowBytes = DEFAULT_WINDOW_BYTES,
+  ) {}
+
+  /** The file's size in bytes. */
+  get size(): number {
+    return this.source.size;
+  }
+
+  /** Up to `length` bytes at `position` (fewer only at the end of the file). */
+  async bytes(position: number, length: number): Promise<Uint8Array> {
+    const end = Math.min(position + length, this.source.size);
+    if (position >= end) return new Uint8Array(0);
+    const windowEnd = this.windowStart + this.window.length;
+    if (position >= this.windowStart && end <= windowEnd) {
+      return this.window.subarray(position - this.windowStart, end - this.windowStart);
+    }
+    // Payloads bigger than a window are read exactly and not kept: they are read once.
+    if (end - position > this.windowBytes) return this.source.read(position, end);
+    this.windowStart = position;
+    this.window = await this.source.read(
+      position,
+      Math.min(position + this.windowBytes, this.size),
+    );
+    return this.window.subarray(0, end - position);
+  }
+}
+
+/** Big-endian reads over a byte array that never run past its end unnoticed. */
+export class ByteView {
+  private readonly view: DataView;
+
+  constructor(readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** The number of bytes. */
+  get length(): number {
+    return this.bytes.length;
+  }
+
+  /** Unsigned 8-bit value at `offset`. */
+  u8(offset: number): number {
+    return this.view.getUint8(offset);
+  }
+
+  /** Unsigned 16-bit big-endian value at `offset`. */
+  u16(offset: number): number {
+    return this.view.getUint16(offset);
+  }
+
+  /** Signed 16-bit big-endian value at `offset`. */
+  i16(offset: number): number {
+    return this.view.getInt16(offset);
+  }
+
+  /** Unsigned 32-bit big-endian value at `offset`. */
+  u32(offset: number): number {
+    return this.view.getUint32(offset);
+  }
+
+  /** Signed 32-bit big-endian value at `offset`. */
+  i32(offset: number): number {
+    return this.view.getInt32(offset);
+  }
+
+  /** Unsigned 64-bit big-endian value at `offset`, exact up to 2^53. */
+  u64(offset: number): number {
+    return this.u32(offset) * 2 ** 32 + this.u32(offset + 4);
+  }
+
+  /** Four ASCII characters at `offset` (a box type or brand). */
+  fourCc(offset: number): string {
+    return String.fromCharCode(
+      this.u8(offset),
+      this.u8(offset + 1),
+      this.u8(offset + 2),
+      this.u8(offset + 3),
+    );
+  }
+}

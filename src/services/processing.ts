@@ -1,0 +1,194 @@
+import type { IndexVideoMessage, ProcessVideoMessage } from "../../queues/messages";
+import { database } from "../db/client";
+import { insertEventStatement } from "../db/repos/events";
+import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
+import {
+  findVideoById,
+  updateVideo,
+  updateVideoStatement,
+  type VideoRow,
+} from "../db/repos/videos";
+import type { StoredError } from "../db/schema";
+import type { Env } from "../env";
+import { nowIso } from "../lib/clock";
+import type { Ports } from "../ports";
+import type { VideoUnderstanding } from "../ports/media-understanding/port";
+import { presentVideo } from "../routes/videos/schemas";
+import { probeMedia } from "./media/probe";
+import { r2RangeSource } from "./media/r2-source";
+import { MediaError, type MediaProbe } from "./media/types";
+import type { VideoMedia } from "./media-urls";
+import { sourceKey } from "./uploads";
+
+const THUMBNAIL_EXTENSIONS: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+  "image/svg+xml": "svg",
+};
+
+/** The R2 key of a video's index document. */
+export function indexKey(videoId: string): string {
+  return `videos/${videoId}/index.json`;
+}
+
+/** Stable segment ids: the same video and position always give the same id. */
+export function segmentId(videoId: string, position: number): string {
+  return `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`;
+}
+
+function mediaFacts(
+  probe: MediaProbe,
+  understanding: VideoUnderstanding,
+  thumbnail: VideoMedia["thumbnail"],
+): VideoMedia {
+  return {
+    container: probe.container,
+    fps: probe.video?.fps ?? 0,
+    width: probe.video?.width ?? 0,
+    height: probe.video?.height ?? 0,
+    video_codec: probe.video?.codec ?? "",
+    audio: probe.audio
+      ? {
+          codec: probe.audio.codec,
+          channels: probe.audio.channels,
+          sample_rate: probe.audio.sampleRate,
+        }
+      : null,
+    ...(thumbnail ? { thumbnail } : {}),
+    engine: understanding.engine,
+  };
+}
+
+/** Marks a video failed and announces it, in one batch. */
+export async function failVideo(env: Env, video: VideoRow, error: StoredError): Promise<void> {
+  const db = database(env.DB);
+  const updatedAt = nowIso();
+  const failed: VideoRow = { ...video, status: "failed", error, updatedAt };
+  await db.batch([
+    updateVideoStatement(db, video.id, { status: "failed", error, updatedAt }),
+    insertEventStatement(db, video.workspaceId, "video.failed", { video: presentVideo(failed) }),
+  ]);
+}
+
+function isFinal(video: VideoRow): boolean {
+  return video.status === "completed" || video.status === "failed";
+}
+
+/**
+ * Probes an uploaded video by ranged reads, builds its index through the
+ * media-understanding port, stores it (segments in D1, the document and thumbnail in R2)
+ * and hands it to the search indexer. Safe to run again for the same message.
+ */
+export async function processVideo(
+  env: Env,
+  ports: Ports,
+  message: ProcessVideoMessage,
+): Promise<void> {
+  const db = database(env.DB);
+  const video = await findVideoById(db, message.video_id);
+  if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
+  await updateVideo(db, video.id, { status: "processing", progress: 10, updatedAt: nowIso() });
+
+  const source = r2RangeSource(env.MEDIA_BUCKET, sourceKey(video.id), video.fileSize);
+  let probe: MediaProbe;
+  try {
+    probe = await probeMedia(source, { filename: video.filename, contentType: video.contentType });
+  } catch (error) {
+    if (!(error instanceof MediaError)) throw error;
+    const title =
+      error.code === "unsupported-media"
+        ? "The file is not a supported video"
+        : "The video file is damaged";
+    await failVideo(env, video, {
+      code: error.code,
+      title,
+      detail: error.message,
+      next_action: error.nextAction,
+    });
+    return;
+  }
+  await updateVideo(db, video.id, {
+    progress: 30,
+    duration: probe.duration,
+    frameCount: probe.video?.frameCount ?? 0,
+    updatedAt: nowIso(),
+  });
+
+  const understanding = await ports.understanding.understand({
+    videoId: video.id,
+    filename: video.filename,
+    contentType: video.contentType,
+    objectKey: sourceKey(video.id),
+    probe,
+    source,
+  });
+  const { thumbnail } = understanding;
+  const thumbnailKey = `videos/${video.id}/thumbnail.${THUMBNAIL_EXTENSIONS[thumbnail.contentType] ?? "bin"}`;
+  await env.MEDIA_BUCKET.put(thumbnailKey, thumbnail.bytes, {
+    httpMetadata: { contentType: thumbnail.contentType },
+  });
+  const { coverArt: _cover, ...probeSummary } = probe;
+  await env.MEDIA_BUCKET.put(
+    indexKey(video.id),
+    JSON.stringify({
+      video_id: video.id,
+      probe: probeSummary,
+      ...understanding,
+      thumbnail: { key: thumbnailKey, source: thumbnail.source },
+    }),
+    { httpMetadata: { contentType: "application/json" } },
+  );
+
+  const createdAt = nowIso();
+  const rows: SegmentRow[] = understanding.segments.map((segment) => ({
+    id: segmentId(video.id, segment.index),
+    videoId: video.id,
+    workspaceId: video.workspaceId,
+    position: segment.index,
+    startTime: segment.start,
+    endTime: segment.end,
+    sceneDescription: segment.sceneDescription,
+    transcript: segment.transcript,
+    tags: segment.tags,
+    evidence: segment.evidence,
+    createdAt,
+  }));
+  const media = {
+    ...mediaFacts(probe, understanding, {
+      key: thumbnailKey,
+      content_type: thumbnail.contentType,
+      source: thumbnail.source,
+    }),
+    index_key: indexKey(video.id),
+    coverage: understanding.coverage,
+    limitations: understanding.limitations,
+    tags: understanding.tags,
+    title: understanding.title,
+  };
+  await db.batch([
+    ...replaceSegmentsStatements(db, video.id, rows),
+    updateVideoStatement(db, video.id, { progress: 80, media, updatedAt: createdAt }),
+  ] as [ReturnType<typeof updateVideoStatement>]);
+  const next: IndexVideoMessage = {
+    type: "index-video",
+    video_id: video.id,
+    workspace_id: video.workspaceId,
+  };
+  await env.INDEXING_QUEUE.send(next);
+}
+
+/** Makes a processed video searchable, then marks it completed and announces it. */
+export async function indexVideo(env: Env, message: IndexVideoMessage): Promise<void> {
+  const db = database(env.DB);
+  const video = await findVideoById(db, message.video_id);
+  if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
+  const updatedAt = nowIso();
+  const completed: VideoRow = { ...video, status: "completed", progress: 100, updatedAt };
+  await db.batch([
+    updateVideoStatement(db, video.id, { status: "completed", progress: 100, updatedAt }),
+    insertEventStatement(db, video.workspaceId, "video.indexed", {
+      video: presentVideo(completed),
+    }),
+  ]);
+}

@@ -1,0 +1,41 @@
+import audioOnlyMp4 from "../fixtures/media/audio-only.mp4?inline";
+import captionsWebm from "../fixtures/media/captions.webm?inline";
+import corruptMp4 from "../fixtures/media/corrupt.mp4?inline";
+import minuteMp4 from "../fixtures/media/minute.mp4?inline";
+import moovAtEndMov from "../fixtures/media/moov-at-end.mov?inline";
+import notAVideoMp4 from "../fixtures/media/not-a-video.mp4?inline";
+import silentMp4 from "../fixtures/media/silent.mp4?inline";
+import subtitlesMkv from "../fixtures/media/subtitles.mkv?inline";
+import talkMp4 from "../fixtures/media/talk.mp4?inline";
+import zlibSubtitlesMkv from "../fixtures/media/zlib-subtitles.mkv?inline";
+
+// Vite inlines these as data URLs at transform time, the one way to get binary fixtures into
+// workerd without a filesystem or config-time bindings. `.mkv` needs `assetsInclude` in
+// vitest.config.ts; the others are Vite assets already.
+const DATA_URLS = {
+  "audio-only.mp4": audioOnlyMp4,
+  "captions.webm": captionsWebm,
+  "corrupt.mp4": corruptMp4,
+  "minute.mp4": minuteMp4,
+  "moov-at-end.mov": moovAtEndMov,
+  "not-a-video.mp4": notAVideoMp4,
+  "silent.mp4": silentMp4,
+  "subtitles.mkv": subtitlesMkv,
+  "talk.mp4": talkMp4,
+  "zlib-subtitles.mkv": zlibSubtitlesMkv,
+} as const;
+
+/** The name of a file in test/fixtures/media (see its README.md for what each holds). */
+export type MediaFixture = keyof typeof DATA_URLS;
+
+/** Every media fixture's name. */
+export const MEDIA_FIXTURES = Object.keys(DATA_URLS) as MediaFixture[];
+
+/** The bytes of a media fixture (a fresh copy each call, so tests cannot disturb each other). */
+export function fixtureBytes(name: MediaFixture): Uint8Array {
+  const dataUrl = DATA_URLS[name];
+  const binary = atob(dataUrl.slice(dataUrl.indexOf(",") + 1));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

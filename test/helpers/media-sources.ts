@@ -1,0 +1,79 @@
+import type { RangeSource } from "../../src/services/media/types";
+
+/** A piece of a synthetic file: real bytes, or a run of zeros that is never allocated. */
+export type FilePart = Uint8Array | { zeros: number };
+
+/** No probe has any business reading this much at once; a read this big is a bug. */
+const MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/** What went through a counting RangeSource. */
+export interface ReadLog {
+  calls: number;
+  bytes: number;
+  largestRead: number;
+  ranges: [number, number][];
+}
+
+/** A RangeSource over bytes in memory; each read returns a fresh copy, as R2 would. */
+export function bytesSource(bytes: Uint8Array): RangeSource {
+  return {
+    size: bytes.length,
+    read: async (start, end) => bytes.slice(start, Math.min(end, bytes.length)),
+  };
+}
+
+/** Wraps a RangeSource and records every read, to assert how little a probe reads. */
+export function countingSource(source: RangeSource): RangeSource & { log: ReadLog } {
+  const log: ReadLog = { calls: 0, bytes: 0, largestRead: 0, ranges: [] };
+  return {
+    size: source.size,
+    log,
+    read: async (start, end) => {
+      const bytes = await source.read(start, end);
+      log.calls++;
+      log.bytes += bytes.length;
+      log.largestRead = Math.max(log.largestRead, bytes.length);
+      log.ranges.push([start, start + bytes.length]);
+      return bytes;
+    },
+  };
+}
+
+/** The total size of a list of parts. */
+export function partsSize(parts: FilePart[]): number {
+  return parts.reduce((total, part) => total + partLength(part), 0);
+}
+
+/**
+ * A RangeSource serving a file laid out from parts, allocating only what each read asks for,
+ * so a 2 GiB (or 5 GiB) file costs nothing until someone reads its middle.
+ */
+export function partsSource(parts: FilePart[]): RangeSource {
+  const size = partsSize(parts);
+  return {
+    size,
+    read: async (start, end) => {
+      const stop = Math.min(end, size);
+      if (stop - start > MAX_READ_BYTES) {
+        throw new Error(`A read of ${stop - start} bytes at ${start}: the probe reads too much.`);
+      }
+      const out = new Uint8Array(Math.max(0, stop - start));
+      let offset = 0;
+      for (const part of parts) {
+        const length = partLength(part);
+        const from = Math.max(start, offset);
+        const to = Math.min(stop, offset + length);
+        if (from < to && part instanceof Uint8Array) {
+          out.set(part.subarray(from - offset, to - offset), from - start);
+        }
+        offset += length;
+        if (offset >= stop) break;
+      }
+      return out;
+    },
+  };
+}
+
+function partLength(part: FilePart): number {
+  return part instanceof Uint8Array ? part.length : part.zeros;
+}
