@@ -6,8 +6,9 @@ import path from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { startService } from "./lib.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
+import * as uploads from "./suites/uploads.mjs";
 
-const SUITES = [listVideos];
+const SUITES = [listVideos, uploads];
 const wanted = process.argv.slice(2);
 const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));
 if (suites.length === 0) {

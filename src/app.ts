@@ -12,7 +12,7 @@ import { requestId } from "./middleware/request-id";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
-import { registerBenchRoutes } from "./routes/bench";
+import { registerBenchRoutes, registerBenchUploadRoutes } from "./routes/bench";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerStorageGateway } from "./routes/storage-gateway";
 import { registerUploadRoutes } from "./routes/uploads";
@@ -86,7 +86,10 @@ function methodNotAllowed(app: Hono<HonoEnv>, method: string, path: string): str
 export function createApp(options: AppOptions): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>();
   // Before any middleware: the bench routes measure the bare ceiling.
-  if (options.benchRoutes) registerBenchRoutes(app);
+  if (options.benchRoutes) {
+    registerBenchRoutes(app);
+    registerBenchUploadRoutes(app);
+  }
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("ports", options.ports);

@@ -1,4 +1,5 @@
 import type { IdempotencyKey } from "../durable-objects/idempotency-key";
+import type { LocalVectorIndex } from "../durable-objects/local-vector-index";
 import type { UploadSession } from "../durable-objects/upload-session";
 import type { Ports } from "./ports";
 import type { MediaBindingLike } from "./ports/media-understanding/edge-media";
@@ -10,12 +11,14 @@ export interface Env {
   MEDIA_BUCKET: R2Bucket;
   IDEMPOTENCY_KEYS: DurableObjectNamespace<IdempotencyKey>;
   UPLOAD_SESSIONS: DurableObjectNamespace<UploadSession>;
+  /** Local deployments only: the embedded vector index, one object per workspace. */
+  LOCAL_INDEX: DurableObjectNamespace<LocalVectorIndex>;
   PROCESSING_QUEUE: Queue;
   INDEXING_QUEUE: Queue;
   ANALYSIS_QUEUE: Queue;
   WEBHOOK_QUEUE: Queue;
   /** Production only. */
-  VECTORIZE?: VectorizeIndex;
+  VECTORIZE?: Vectorize;
   /** Production only. */
   AI?: Ai;
   /** Production only: Media Transformations (frames and audio cut at the edge). */

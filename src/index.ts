@@ -5,6 +5,7 @@ import type { Env, HonoEnv } from "./env";
 import { createPorts, type Ports } from "./ports";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";
+export { LocalVectorIndex } from "../durable-objects/local-vector-index";
 export { UploadSession } from "../durable-objects/upload-session";
 
 let ports: Ports | undefined;

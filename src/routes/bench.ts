@@ -6,6 +6,8 @@ import type { HonoEnv } from "../env";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { pageQuery, toPage } from "../lib/pagination";
+import { probeMedia } from "../services/media/probe";
+import { r2RangeSource } from "../services/media/r2-source";
 import { signingSecret } from "../services/secrets";
 import { presentVideo } from "./videos/schemas";
 
@@ -51,5 +53,59 @@ export function registerBenchRoutes(app: Hono<HonoEnv>) {
     }));
     for (let i = 0; i < rows.length; i += 5) await db.insert(videos).values(rows.slice(i, i + 5));
     return c.json({ inserted: rows.length });
+  });
+}
+
+/**
+ * The upload ceiling for `npm run bench`: parts written straight into the R2 binding, with
+ * no API, no signature check and no ledger.
+ */
+export function registerBenchUploadRoutes(app: Hono<HonoEnv>) {
+  app.post("/__bench/multipart", async (c) => {
+    const upload = await c.env.MEDIA_BUCKET.createMultipartUpload(
+      c.req.query("key") ?? "bench/object",
+    );
+    return c.json({ upload_id: upload.uploadId });
+  });
+
+  app.put("/__bench/multipart/part", async (c) => {
+    const upload = c.env.MEDIA_BUCKET.resumeMultipartUpload(
+      c.req.query("key") ?? "",
+      c.req.query("upload_id") ?? "",
+    );
+    if (!c.req.raw.body) return c.json({ error: "no body" }, 400);
+    const part = await upload.uploadPart(Number(c.req.query("part_number")), c.req.raw.body);
+    return c.json(part);
+  });
+
+  app.post("/__bench/multipart/complete", async (c) => {
+    const upload = c.env.MEDIA_BUCKET.resumeMultipartUpload(
+      c.req.query("key") ?? "",
+      c.req.query("upload_id") ?? "",
+    );
+    const object = await upload.complete(await c.req.json<R2UploadedPart[]>());
+    return c.json({ size: object.size });
+  });
+
+  app.post("/__bench/probe", async (c) => {
+    const key = c.req.query("key") ?? "";
+    const head = await c.env.MEDIA_BUCKET.head(key);
+    if (!head) return c.json({ error: "no such object" }, 404);
+    let gets = 0;
+    let bytesRead = 0;
+    const counting = {
+      get: async (objectKey: string, options: { range: { offset: number; length: number } }) => {
+        gets += 1;
+        bytesRead += options.range.length;
+        return c.env.MEDIA_BUCKET.get(objectKey, options);
+      },
+    };
+    const started = performance.now();
+    const probe = await probeMedia(r2RangeSource(counting, key, head.size), {
+      filename: key,
+      contentType: "video/mp4",
+    });
+    const ms = performance.now() - started;
+    return c.json({ ms, gets, bytes_read: bytesRead, size: head.size, duration: probe.duration });
   });
 }

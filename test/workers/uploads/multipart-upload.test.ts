@@ -5,14 +5,7 @@ import type { SessionRecord } from "../../../durable-objects/upload-session";
 import { gatewayCredentials } from "../../../src/ports/storage/local-gateway";
 import { presignUrl } from "../../../src/ports/storage/sigv4";
 import type { UploadSessionDto } from "../../../src/routes/uploads/schemas";
-import {
-  type Client,
-  client,
-  createKey,
-  expectJson,
-  expectProblem,
-  newTenant,
-} from "../../helpers/harness";
+import { client, createKey, expectJson, expectProblem, newTenant } from "../../helpers/harness";
 import { partBytes, putToTarget, startUpload, uploadTo } from "../../helpers/uploads";
 
 const MiB = 1024 * 1024;
@@ -26,12 +19,7 @@ function bodyFor(partNumber: number): Uint8Array {
   return partNumber === 21 ? LAST : FULL;
 }
 
-async function uploadParts(
-  api: Client,
-  session: UploadSessionDto,
-  numbers: number[],
-  concurrency = 4,
-) {
+async function uploadParts(session: UploadSessionDto, numbers: number[], concurrency = 4) {
   const targets = new Map(session.targets.map((t) => [t.part_number, t]));
   const receipts: { part_number: number; etag: string }[] = [];
   for (let i = 0; i < numbers.length; i += concurrency) {
@@ -72,7 +60,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
       ),
     ).toBe(true);
 
-    const receipts = await uploadParts(api, session, range(1, 21));
+    const receipts = await uploadParts(session, range(1, 21));
     const recorded = await expectJson<UploadSessionDto>(
       await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
         body: { parts: receipts },
@@ -114,7 +102,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
   it("resumes after a crash: a new client reads the progress and finishes", async () => {
     const { api, workspaceId } = await newTenant(["UPLOAD_VIDEOS"]);
     const session = await startUpload(api, "resume.mp4", SIZE);
-    const firstHalf = await uploadParts(api, session, range(1, 10));
+    const firstHalf = await uploadParts(session, range(1, 10));
     await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
       body: { parts: firstHalf },
     });
@@ -136,7 +124,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
       200,
     );
     expect(fresh.targets.map((t) => t.part_number)).toEqual(range(11, 21));
-    const rest = await uploadParts(other, fresh, range(11, 21));
+    const rest = await uploadParts(fresh, range(11, 21));
     await other.request("PUT", `/videos/${session.video_id}/upload/parts`, {
       body: { parts: rest },
     });
@@ -147,7 +135,6 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     const { api } = await newTenant(["UPLOAD_VIDEOS"]);
     const session = await startUpload(api, "gap.mp4", SIZE);
     const receipts = await uploadParts(
-      api,
       session,
       range(1, 21).filter((n) => n !== 7),
     );
@@ -169,7 +156,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
   it("records receipts only as storage confirms them", async () => {
     const { api } = await newTenant(["UPLOAD_VIDEOS"]);
     const session = await startUpload(api, "receipts.mp4", SIZE);
-    const [one] = await uploadParts(api, session, [1]);
+    const [one] = await uploadParts(session, [1]);
     const record = (parts: unknown) =>
       api.request("PUT", `/videos/${session.video_id}/upload/parts`, { body: { parts } });
     await expectProblem(await record([{ part_number: 2, etag: "made-up" }]), 409, "conflict");
@@ -183,7 +170,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
       received_parts: [1],
     });
     await expectProblem(await record([{ part_number: 1, etag: "other" }]), 409, "conflict");
-    const again = await uploadParts(api, session, [1]);
+    const again = await uploadParts(session, [1]);
     expect(again[0]?.etag).not.toBe(one?.etag);
     expect(await expectJson(await record(again), 200)).toMatchObject({ completed_parts: 1 });
     const invalid = await expectProblem(
@@ -213,7 +200,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
   it("aborts: storage session gone, video failed, every later change 409", async () => {
     const { api } = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
     const session = await startUpload(api, "abort.mp4", SIZE);
-    const receipts = await uploadParts(api, session, [1, 2]);
+    const receipts = await uploadParts(session, [1, 2]);
     const aborted = await expectJson(
       await api.request("DELETE", `/videos/${session.video_id}/upload`),
       200,

@@ -1,0 +1,177 @@
+import type { VectorIndex, VectorMatch, VectorQuery, VectorRecord } from "./port";
+
+/** The methods of the Vectorize (V2) binding this adapter uses; `env.VECTORIZE` satisfies it. */
+export type VectorizeBinding = Pick<
+  Vectorize,
+  "upsert" | "query" | "deleteByIds" | "describe" | "getByIds"
+>;
+
+/** How long to wait for a mutation to become visible, and how to wait (injectable for tests). */
+export interface VisibilityOptions {
+  /** Give up after this long (default 30 s; the queue consumer retries). */
+  timeoutMs?: number;
+  /** First pause between `describe()` polls, doubled up to `maxPollMs` (defaults 250 ms, 2 s). */
+  pollMs?: number;
+  maxPollMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/** A write was accepted but not yet applied within the wait; retrying the message is safe. */
+export class VectorizeNotVisibleError extends Error {
+  override readonly name = "VectorizeNotVisibleError";
+  readonly retryable = true;
+
+  constructor(
+    readonly mutationId: string,
+    waitedMs: number,
+  ) {
+    super(`Vectorize mutation ${mutationId} not visible after ${waitedMs} ms; retry later`);
+  }
+}
+
+/** Vectorize's limits (developers.cloudflare.com/vectorize/platform/limits). */
+const MAX_BATCH = 1000;
+const MAX_TOP_K = 100;
+const MAX_NAME_BYTES = 64;
+const MAX_FILTER_BYTES = 2048;
+
+const encoder = new TextEncoder();
+
+/**
+ * The production vector index: one Vectorize namespace per workspace, `video_id` as indexed
+ * metadata (create the metadata index before the first insert), writes in batches of 1,000
+ * that resolve once `describe()` reports the last mutation processed.
+ */
+export class VectorizeIndex implements VectorIndex {
+  private readonly timeoutMs: number;
+  private readonly pollMs: number;
+  private readonly maxPollMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly binding: VectorizeBinding,
+    options: VisibilityOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 250;
+    this.maxPollMs = options.maxPollMs ?? 2_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.now = options.now ?? Date.now;
+  }
+
+  async upsert(workspaceId: string, records: VectorRecord[]): Promise<void> {
+    checkName("namespace", workspaceId);
+    for (const record of records) checkName("vector id", record.id);
+    let last: string | null = null;
+    for (let start = 0; start < records.length; start += MAX_BATCH) {
+      const batch = records.slice(start, start + MAX_BATCH).map((record) => ({
+        id: record.id,
+        values: record.values,
+        namespace: workspaceId,
+        metadata: { video_id: record.metadata.video_id },
+      }));
+      last = (await this.binding.upsert(batch)).mutationId;
+    }
+    if (last !== null) await this.visible(last);
+  }
+
+  async query(
+    workspaceId: string,
+    vector: Float32Array,
+    options: VectorQuery,
+  ): Promise<VectorMatch[]> {
+    checkName("namespace", workspaceId);
+    const { topK, videoIds } = options;
+    if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
+      throw new RangeError(`topK must be an integer from 1 to ${MAX_TOP_K}`);
+    }
+    if (videoIds?.length === 0) return [];
+    const filters = videoIds === undefined ? [undefined] : videoFilters(videoIds);
+    const answers = await Promise.all(
+      filters.map((filter) =>
+        this.binding.query(vector, {
+          topK,
+          namespace: workspaceId,
+          // "indexed" metadata is free and keeps the 100 limit ("all" would cap topK at 20).
+          returnMetadata: "indexed",
+          ...(filter === undefined ? {} : { filter }),
+        }),
+      ),
+    );
+    const matches = answers
+      .flatMap((answer) => answer.matches)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, topK);
+    return this.withVideoIds(matches);
+  }
+
+  async delete(workspaceId: string, ids: string[]): Promise<void> {
+    checkName("namespace", workspaceId);
+    // Segment ids are unique across workspaces, so deleting by id cannot reach another one.
+    let last: string | null = null;
+    for (let start = 0; start < ids.length; start += MAX_BATCH) {
+      last = (await this.binding.deleteByIds(ids.slice(start, start + MAX_BATCH))).mutationId;
+    }
+    if (last !== null) await this.visible(last);
+  }
+
+  /** Polls until the index has applied `mutationId` (mutations apply in order). */
+  private async visible(mutationId: string): Promise<void> {
+    const started = this.now();
+    let pause = this.pollMs;
+    for (;;) {
+      const info = await this.binding.describe();
+      // Typed as a number, but it is the UUID string that `upsert` returned.
+      if (String(info.processedUpToMutation) === mutationId) return;
+      const waited = this.now() - started;
+      if (waited >= this.timeoutMs) throw new VectorizeNotVisibleError(mutationId, waited);
+      await this.sleep(Math.min(pause, this.timeoutMs - waited));
+      pause = Math.min(pause * 2, this.maxPollMs);
+    }
+  }
+
+  /** Maps matches to the port's shape; vectors whose metadata did not come back are fetched. */
+  private async withVideoIds(matches: VectorizeMatch[]): Promise<VectorMatch[]> {
+    const missing = matches.filter((match) => typeof match.metadata?.video_id !== "string");
+    const fetched = new Map<string, string>();
+    if (missing.length > 0) {
+      for (const vector of await this.binding.getByIds(missing.map((match) => match.id))) {
+        const videoId = vector.metadata?.video_id;
+        if (typeof videoId === "string") fetched.set(vector.id, videoId);
+      }
+    }
+    return matches.map((match) => {
+      const videoId = match.metadata?.video_id;
+      const resolved = typeof videoId === "string" ? videoId : fetched.get(match.id);
+      if (resolved === undefined) throw new Error(`Vectorize vector ${match.id} has no video_id`);
+      return { id: match.id, score: match.score, metadata: { video_id: resolved } };
+    });
+  }
+}
+
+function checkName(what: string, name: string): void {
+  const bytes = encoder.encode(name).length;
+  if (bytes === 0 || bytes > MAX_NAME_BYTES) {
+    throw new RangeError(`${what} must be 1 to ${MAX_NAME_BYTES} bytes: ${name}`);
+  }
+}
+
+/** `$eq` for one video, else `$in` lists split so each filter stays under 2 KB of JSON. */
+function videoFilters(videoIds: string[]): VectorizeVectorMetadataFilter[] {
+  const filter = (ids: string[]): VectorizeVectorMetadataFilter =>
+    ids.length === 1 ? { video_id: { $eq: ids[0] ?? "" } } : { video_id: { $in: ids } };
+  const size = (ids: string[]) => encoder.encode(JSON.stringify(filter(ids))).length;
+  const groups: string[][] = [];
+  let current: string[] = [];
+  for (const videoId of new Set(videoIds)) {
+    if (current.length > 0 && size([...current, videoId]) >= MAX_FILTER_BYTES) {
+      groups.push(current);
+      current = [];
+    }
+    current.push(videoId);
+  }
+  if (current.length > 0) groups.push(current);
+  return groups.map(filter);
+}

@@ -1,0 +1,27 @@
+/**
+ * The LocalVectorIndex object's SQLite schema: append-only steps, the applied ones recorded
+ * in `schema_migrations` (PRAGMA user_version is unavailable in Durable Objects).
+ */
+const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE vectors (id TEXT PRIMARY KEY, video_id TEXT NOT NULL, codes BLOB NOT NULL,
+       scale REAL NOT NULL)`,
+    "CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE TABLE feature_df (chunk INTEGER PRIMARY KEY, counts BLOB NOT NULL)",
+    `CREATE TABLE feature_keys (key TEXT NOT NULL, part INTEGER NOT NULL,
+       documents INTEGER NOT NULL, pairs BLOB NOT NULL, PRIMARY KEY (key, part))`,
+  ],
+];
+
+/** Applies the schema steps not yet recorded; run in the constructor's blockConcurrencyWhile. */
+export function migrate(sql: SqlStorage): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)");
+  const applied =
+    sql
+      .exec<{ version: number }>("SELECT max(version) AS version FROM schema_migrations")
+      .toArray()[0]?.version ?? 0;
+  for (let version = applied + 1; version <= MIGRATIONS.length; version++) {
+    for (const statement of MIGRATIONS[version - 1] ?? []) sql.exec(statement);
+    sql.exec("INSERT INTO schema_migrations (version) VALUES (?)", version);
+  }
+}
