@@ -1,6 +1,6 @@
 // Shared by the benchmark suites: a local service on a free port, autocannon runs, and
 // the Markdown they report.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,7 +35,10 @@ export async function startService() {
     BENCH_ROUTES: "1",
   });
   applyMigrations(config.stateDir);
-  const child = startWrangler(config, { stdio: "ignore" });
+  // wrangler's own output goes to a log beside the state, for diagnosing a failed run.
+  const logFile = path.join(tmpdir(), `vas-bench-wrangler-${Date.now()}.log`);
+  const log = openSync(logFile, "w");
+  const child = startWrangler(config, { stdio: ["ignore", log, log] });
   await waitForReady(config.baseUrl, child);
   const admin = async (method, route, body) => {
     const res = await fetch(`${config.baseUrl}/admin/v1${route}`, {
@@ -48,6 +51,7 @@ export async function startService() {
   };
   return {
     baseUrl: config.baseUrl,
+    logFile,
     admin,
     async stop() {
       child.kill("SIGTERM");
