@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -114,6 +114,53 @@ describe("npm run dev", () => {
     const result = await validate(doc);
     expect(result.valid, JSON.stringify(result)).toBe(true);
     expect(Object.keys(doc.paths)).toContain("/videos");
+  });
+
+  it("takes an upload through the storage gateway and processes it to completed", async () => {
+    const workspace = JSON.parse(
+      (await admin(["workspaces", "create", "--name", "Uploads", "--alpha-opt-in"])).stdout,
+    );
+    const { key } = JSON.parse(
+      (await admin(["keys", "create", "--workspace", workspace.id])).stdout,
+    );
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const bytes = readFileSync(path.join(ROOT, "test/fixtures/media/talk.mp4"));
+    const created = await fetch(`${baseUrl}/api/v1alpha1/videos`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ filename: "talk.mp4", file_size: bytes.length }),
+    });
+    expect(created.status).toBe(201);
+    const session = await created.json();
+    expect(session.target.url.startsWith(`${baseUrl}/storage/`)).toBe(true);
+    const put = await fetch(session.target.url, {
+      method: "PUT",
+      headers: session.target.headers,
+      body: bytes,
+    });
+    expect(put.status).toBe(200);
+    expect(put.headers.get("etag")).toBeTruthy();
+    const complete = await fetch(
+      `${baseUrl}/api/v1alpha1/videos/${session.video_id}/upload/complete`,
+      {
+        method: "POST",
+        headers,
+        body: "{}",
+      },
+    );
+    expect(complete.status).toBe(200);
+    let video = await complete.json();
+    const deadline = Date.now() + 30_000;
+    while (video.status !== "completed" && video.status !== "failed" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      video = await (
+        await fetch(`${baseUrl}/api/v1alpha1/videos/${session.video_id}`, { headers })
+      ).json();
+    }
+    expect(video).toMatchObject({ status: "completed", duration: 24, frame_count: 600 });
+    const thumbnail = await fetch(video.thumbnail_url);
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers.get("content-type")).toBe("image/png");
   });
 
   it("never prints the admin token or keys", () => {
