@@ -8,7 +8,7 @@ export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): 
     case "video-processing":
       return consumeProcessing(batch, env, ports);
     case "search-indexing":
-      return consumeIndexing(batch, env);
+      return consumeIndexing(batch, env, ports);
     case "video-processing-dlq":
     case "search-indexing-dlq":
       return consumeVideoDeadLetters(batch, env);

@@ -2,7 +2,8 @@ import { database } from "../src/db/client";
 import { findVideoById } from "../src/db/repos/videos";
 import type { Env } from "../src/env";
 import type { Ports } from "../src/ports";
-import { failVideo, indexVideo, processVideo } from "../src/services/processing";
+import { failVideo, processVideo } from "../src/services/processing";
+import { indexVideo } from "../src/services/search-index";
 import { IndexVideoMessageSchema, ProcessVideoMessageSchema } from "./messages";
 
 /** Backoff for a retried message: 5 s, 10 s, 20 s, ... at most 5 minutes. */
@@ -47,7 +48,7 @@ export async function consumeProcessing(
 }
 
 /** The indexing queue: make processed videos searchable and mark them completed. */
-export async function consumeIndexing(batch: MessageBatch, env: Env): Promise<void> {
+export async function consumeIndexing(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
   for (const message of batch.messages) {
     const parsed = IndexVideoMessageSchema.safeParse(message.body);
     if (!parsed.success) {
@@ -57,7 +58,7 @@ export async function consumeIndexing(batch: MessageBatch, env: Env): Promise<vo
       message.ack();
       continue;
     }
-    await settle(message, () => indexVideo(env, parsed.data));
+    await settle(message, () => indexVideo(env, ports, parsed.data));
   }
 }
 

@@ -13,7 +13,9 @@ import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
 import { registerBenchRoutes, registerBenchUploadRoutes } from "./routes/bench";
+import { registerBenchSearchRoutes } from "./routes/bench-search";
 import { registerProblemRoutes } from "./routes/problems";
+import { registerSearch } from "./routes/search/search";
 import { registerStorageGateway } from "./routes/storage-gateway";
 import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
@@ -68,6 +70,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   api.use("*", authenticate, rejectTenantFields);
   registerVideoRoutes(api);
   registerUploadRoutes(api);
+  registerSearch(api);
   options.extendAlpha?.(api);
   return api;
 }
@@ -89,6 +92,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   if (options.benchRoutes) {
     registerBenchRoutes(app);
     registerBenchUploadRoutes(app);
+    registerBenchSearchRoutes(app, options.ports);
   }
   app.use("*", requestId);
   app.use("*", async (c, next) => {

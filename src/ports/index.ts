@@ -1,5 +1,8 @@
 import type { Env } from "../env";
 import { signingSecret } from "../services/secrets";
+import { LocalHashEmbedder } from "./embedder/local-hash";
+import type { Embedder } from "./embedder/port";
+import { WorkersAiEmbedder } from "./embedder/workers-ai";
 import { LocalMediaUnderstanding } from "./media-understanding/local";
 import type { MediaUnderstanding } from "./media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "./media-understanding/workers-ai";
@@ -7,12 +10,19 @@ import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway
 import type { UploadStorage } from "./storage/port";
 import { R2S3Storage } from "./storage/r2-s3";
 import type { S3Credentials } from "./storage/sigv4";
+import { LocalIndexFeatureStats, LocalVectorIndexAdapter } from "./vector-index/local-do";
+import type { VectorIndex } from "./vector-index/port";
+import { VectorizeIndex } from "./vector-index/vectorize";
 
 /** The adapters behind every port, chosen once from the deployment's configuration. */
 export interface Ports {
   storage: UploadStorage;
   /** Turns a probed video into index segments. */
   understanding: MediaUnderstanding;
+  /** Embeds segment text and queries. */
+  embedder: Embedder;
+  /** Per-workspace nearest-neighbour search over segment vectors. */
+  vectorIndex: VectorIndex;
   /** Credentials of the local storage gateway this Worker serves; null in production. */
   storageGateway: Promise<S3Credentials> | null;
 }
@@ -46,6 +56,8 @@ export function createPorts(env: Env): Ports {
         media: requiredBinding(env.MEDIA, "MEDIA"),
         bucket: env.MEDIA_BUCKET,
       }),
+      embedder: new WorkersAiEmbedder(requiredBinding(env.AI, "AI")),
+      vectorIndex: new VectorizeIndex(requiredBinding(env.VECTORIZE, "VECTORIZE")),
       storageGateway: null,
     };
   }
@@ -55,6 +67,8 @@ export function createPorts(env: Env): Ports {
   return {
     storage: new LocalGatewayStorage(env.MEDIA_BUCKET, credentials),
     understanding: new LocalMediaUnderstanding(),
+    embedder: new LocalHashEmbedder(new LocalIndexFeatureStats(env.LOCAL_INDEX)),
+    vectorIndex: new LocalVectorIndexAdapter(env.LOCAL_INDEX),
     storageGateway: credentials,
   };
 }

@@ -16,7 +16,7 @@ import type { VideoUnderstanding } from "../ports/media-understanding/port";
 import { presentVideo } from "../routes/videos/schemas";
 import { probeMedia } from "./media/probe";
 import { r2RangeSource } from "./media/r2-source";
-import { MediaError, type MediaProbe } from "./media/types";
+import { MediaError, type MediaProbe, type RangeSource } from "./media/types";
 import type { VideoMedia } from "./media-urls";
 import { sourceKey } from "./uploads";
 
@@ -114,7 +114,27 @@ export async function processVideo(
     frameCount: probe.video?.frameCount ?? 0,
     updatedAt: nowIso(),
   });
+  await buildIndex(env, ports, video, probe, source);
+  const next: IndexVideoMessage = {
+    type: "index-video",
+    video_id: video.id,
+    workspace_id: video.workspaceId,
+  };
+  await env.INDEXING_QUEUE.send(next);
+}
 
+/**
+ * Understands a probed video and stores its index: thumbnail and index document in R2,
+ * segments and measured facts in D1 (one batch, replacing earlier segments).
+ */
+export async function buildIndex(
+  env: Env,
+  ports: Ports,
+  video: VideoRow,
+  probe: MediaProbe,
+  source: RangeSource,
+): Promise<void> {
+  const db = database(env.DB);
   const understanding = await ports.understanding.understand({
     videoId: video.id,
     filename: video.filename,
@@ -170,25 +190,4 @@ export async function processVideo(
     ...replaceSegmentsStatements(db, video.id, rows),
     updateVideoStatement(db, video.id, { progress: 80, media, updatedAt: createdAt }),
   ] as [ReturnType<typeof updateVideoStatement>]);
-  const next: IndexVideoMessage = {
-    type: "index-video",
-    video_id: video.id,
-    workspace_id: video.workspaceId,
-  };
-  await env.INDEXING_QUEUE.send(next);
-}
-
-/** Makes a processed video searchable, then marks it completed and announces it. */
-export async function indexVideo(env: Env, message: IndexVideoMessage): Promise<void> {
-  const db = database(env.DB);
-  const video = await findVideoById(db, message.video_id);
-  if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
-  const updatedAt = nowIso();
-  const completed: VideoRow = { ...video, status: "completed", progress: 100, updatedAt };
-  await db.batch([
-    updateVideoStatement(db, video.id, { status: "completed", progress: 100, updatedAt }),
-    insertEventStatement(db, video.workspaceId, "video.indexed", {
-      video: presentVideo(completed),
-    }),
-  ]);
 }

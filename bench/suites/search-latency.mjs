@@ -1,0 +1,117 @@
+// Issue 4's speed figures: search latency (median, p95) with 1k, 10k and 100k segments in
+// the local index, the index Durable Object's memory, and one search against one plain
+// authenticated GET /videos measured in the same run.
+import { fmt } from "../lib.mjs";
+
+export const name = "search-latency";
+
+const WORDS =
+  "forklift pallet ladder valve helmet crane trailer sensor battery freezer wrench harness".split(
+    " ",
+  );
+
+async function json(res) {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
+}
+
+async function timed(request, times) {
+  const samples = [];
+  const phases = {};
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const res = await request(i);
+    await json(res);
+    samples.push(performance.now() - started);
+    for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
+      const match = part.trim().match(/^(\w+);dur=([\d.]+)$/);
+      if (!match) continue;
+      phases[match[1]] ??= [];
+      phases[match[1]].push(Number(match[2]));
+    }
+  }
+  const breakdown = Object.entries(phases)
+    .map(([phase, values]) => `${phase} ${percentile(values, 0.5).toFixed(1)}`)
+    .join(", ");
+  return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95), breakdown };
+}
+
+export async function run(service) {
+  const workspace = await service.admin("POST", "/workspaces", {
+    name: "bench search latency",
+    alpha_opt_in: true,
+  });
+  const { key } = await service.admin("POST", "/keys", {
+    workspace_id: workspace.id,
+    type: "alpha",
+    permissions: ["*"],
+  });
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const rows = [];
+  let seeded = 0;
+  let seed = 1;
+  for (const target of [1_000, 10_000, 100_000]) {
+    const started = performance.now();
+    while (seeded < target) {
+      const videos = Math.min(50, (target - seeded) / 100);
+      await json(
+        await fetch(
+          `${service.baseUrl}/__bench/seed-segments?workspace_id=${workspace.id}&videos=${videos}&segments=100&seed=${seed++}`,
+          {
+            method: "POST",
+          },
+        ),
+      );
+      seeded += videos * 100;
+    }
+    const seedSeconds = (performance.now() - started) / 1000;
+    // The first query loads the index into the object's memory; it is reported apart.
+    const coldStart = performance.now();
+    await json(
+      await fetch(`${service.baseUrl}/api/v1alpha1/search`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ query: "warm up", threshold: 0 }),
+      }),
+    );
+    const cold = performance.now() - coldStart;
+    const search = await timed(
+      (i) =>
+        fetch(`${service.baseUrl}/api/v1alpha1/search`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({
+            query: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} check`,
+            threshold: 0,
+            limit: 25,
+          }),
+        }),
+      100,
+    );
+    const list = await timed(
+      () => fetch(`${service.baseUrl}/api/v1alpha1/videos?limit=25`, { headers }),
+      100,
+    );
+    const stats = await json(
+      await fetch(`${service.baseUrl}/__bench/index-stats?workspace_id=${workspace.id}`),
+    );
+    rows.push(
+      `| ${target.toLocaleString("en")} | ${fmt(search.median)} | ${fmt(search.p95)} | ${fmt(cold, 0)} | ${fmt(stats.bytes / 1024 / 1024)} | ${fmt(list.median)} | ${fmt(search.median / list.median, 2)} | ${fmt(seedSeconds, 0)} | ${search.breakdown} |`,
+    );
+  }
+  return [
+    "### Search latency over the local index",
+    "",
+    "Synthetic segments (14 random words each, 100 per video) indexed through the real indexing step. 100 sequential POST /search (2-3 word queries, threshold 0, limit 25) and 100 sequential GET /videos?limit=25 with the same key, per size. Memory is what the workspace's index Durable Object holds (its own accounting).",
+    "",
+    "| segments | search median ms | search p95 ms | first search ms (loads index) | index DO memory MiB | GET /videos median ms | search / GET /videos | seeding s | median ms per phase (Server-Timing) |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ...rows,
+  ].join("\n");
+}

@@ -1,0 +1,132 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Database } from "../client";
+import { videoSegments, videos } from "../schema";
+import type { SegmentRow } from "./segments";
+
+/**
+ * The FTS5 table of migration 0002, described for queries only. It lives here, not in
+ * src/db/schema, so drizzle-kit never tries to create it as a plain table.
+ */
+const segmentSearch = sqliteTable("segment_search", {
+  body: text("body").notNull(),
+  segmentId: text("segment_id").notNull(),
+  workspaceId: text("workspace_id").notNull(),
+  videoId: text("video_id").notNull(),
+});
+
+/** One row of the full-text index. */
+export interface SearchTextRow {
+  segmentId: string;
+  workspaceId: string;
+  videoId: string;
+  body: string;
+}
+
+/** Four bound parameters per row: stay under D1's 100 per statement. */
+const ROWS_PER_INSERT = 24;
+
+/** Statements that replace a video's rows in the full-text index (batch them). */
+export function replaceSearchTextStatements(
+  db: Database,
+  videoId: string,
+  rows: SearchTextRow[],
+): BatchItem<"sqlite">[] {
+  const statements: BatchItem<"sqlite">[] = [
+    db.delete(segmentSearch).where(eq(segmentSearch.videoId, videoId)),
+  ];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    statements.push(db.insert(segmentSearch).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  }
+  return statements;
+}
+
+/** A keyword hit: the segment and its BM25 rank (lower is better). */
+export interface KeywordHit {
+  segmentId: string;
+  videoId: string;
+  rank: number;
+}
+
+/** The best keyword hits of a workspace for an FTS5 query, optionally within some videos. */
+export async function keywordHits(
+  db: Database,
+  workspaceId: string,
+  matchQuery: string,
+  videoIds: string[] | undefined,
+  limit: number,
+): Promise<KeywordHit[]> {
+  const videoFilter =
+    videoIds === undefined
+      ? sql``
+      : sql` AND video_id IN (${sql.join(
+          videoIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`;
+  const rows = await db.all<{ segment_id: string; video_id: string; rank: number }>(
+    sql`SELECT segment_id, video_id, rank FROM segment_search WHERE segment_search MATCH ${matchQuery} AND workspace_id = ${workspaceId}${videoFilter} ORDER BY rank LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({ segmentId: row.segment_id, videoId: row.video_id, rank: row.rank }));
+}
+
+/** A segment together with what search shows of its video. */
+export interface SegmentWithVideo {
+  segment: SegmentRow;
+  video: { id: string; filename: string; media: Record<string, unknown> | null };
+}
+
+/** Segments of completed videos of a workspace, by id (unknown or unfinished ones are left out). */
+export async function completedSegments(
+  db: Database,
+  workspaceId: string,
+  ids: string[],
+): Promise<SegmentWithVideo[]> {
+  const found: SegmentWithVideo[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    // Only the primary key in the WHERE: given a workspace condition, SQLite prefers the
+    // workspace index and scans every segment of the workspace instead.
+    const rows = await db
+      .select({
+        segment: videoSegments,
+        id: videos.id,
+        filename: videos.filename,
+        media: videos.media,
+        status: videos.status,
+        videoWorkspace: videos.workspaceId,
+      })
+      .from(videoSegments)
+      .innerJoin(videos, eq(videos.id, videoSegments.videoId))
+      .where(inArray(videoSegments.id, ids.slice(i, i + 90)));
+    for (const row of rows) {
+      if (
+        row.segment.workspaceId !== workspaceId ||
+        row.videoWorkspace !== workspaceId ||
+        row.status !== "completed"
+      )
+        continue;
+      found.push({
+        segment: row.segment,
+        video: { id: row.id, filename: row.filename, media: row.media },
+      });
+    }
+  }
+  return found;
+}
+
+/** Which of these video ids exist in the workspace (any status). */
+export async function existingVideoIds(
+  db: Database,
+  workspaceId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, ids.slice(i, i + 90))));
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}

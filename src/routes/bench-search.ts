@@ -1,0 +1,155 @@
+import type { Hono } from "hono";
+import { database } from "../db/client";
+import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
+import { findVideoById, insertVideo } from "../db/repos/videos";
+import type { HonoEnv } from "../env";
+import { nowIso } from "../lib/clock";
+import { newId } from "../lib/ids";
+import type { Ports } from "../ports";
+import type { MediaProbe, TextCue } from "../services/media/types";
+import { buildIndex, segmentId } from "../services/processing";
+import { indexVideo } from "../services/search-index";
+
+interface Transcript {
+  title: string;
+  keywords: string[];
+  duration: number;
+  cues: TextCue[];
+}
+
+/** What probing a captioned MP4 with this transcript would measure. */
+function transcriptProbe(transcript: Transcript): MediaProbe {
+  const keyframes = Array.from({ length: Math.ceil(transcript.duration / 2) }, (_, i) => i * 2);
+  return {
+    container: "mp4",
+    duration: transcript.duration,
+    video: {
+      codec: "avc1",
+      width: 160,
+      height: 90,
+      rotation: 0,
+      frameCount: Math.round(transcript.duration * 25),
+      fps: 25,
+    },
+    audio: null,
+    keyframes,
+    textTracks: [{ index: 0, codec: "tx3g", language: "eng", cues: transcript.cues }],
+    tags: { title: transcript.title, keywords: transcript.keywords, other: {} },
+    coverArt: null,
+  };
+}
+
+const WORDS =
+  "account active address adjust advice agenda alarm amount angle answer apple area arrow asset audit balance basket battery beam belt bench blade block board boiler bolt bottle bracket brake branch brick bridge bucket budget cable cabinet camera canvas carbon carton ceiling chain chart chassis circuit clamp client clock coat column compass copper cotton counter crane crate customer cylinder damage dealer delivery desk diesel dock drawer drill engine entry fabric fence filter flange floor fluid folder forklift frame freezer fuel gauge gear glove grease hammer handle harness helmet hinge hose invoice jacket joint kettle label ladder lamp lever license loader lock lumber machine magnet manual marker meter mirror motor nail needle nozzle office oven packet paint pallet panel paper pedal pipe plank plate pliers plug pocket pole pump rack radio rail ramp receipt roller rope rubber saddle safety sample scale screw sensor shelf shift shovel signal socket spanner spring stack steel strap switch tablet tank tape timber tire tool tower trailer tray truck tube valve vest wagon washer wheel winch wire wrench".split(
+    " ",
+  );
+
+function generator(seed: number) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x100000000;
+  };
+}
+
+/**
+ * Bench-only routes for search (BENCH_ROUTES=1): index a synthetic transcript the way a
+ * captioned upload is indexed, seed many synthetic segments, and read the local index's size.
+ */
+export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: Ports) {
+  app.post("/__bench/index-transcript", async (c) => {
+    const workspaceId = c.req.query("workspace_id") ?? "";
+    const transcript = await c.req.json<Transcript>();
+    const db = database(c.env.DB);
+    const id = newId("vid");
+    const now = nowIso();
+    await insertVideo(db, {
+      id,
+      workspaceId,
+      filename: `${transcript.title}.mp4`,
+      contentType: "video/mp4",
+      fileSize: 1,
+      status: "processing",
+      progress: 30,
+      duration: transcript.duration,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const video = await findVideoById(db, id);
+    if (!video) throw new Error("video vanished");
+    const empty = { size: 0, read: async () => new Uint8Array(0) };
+    await buildIndex(c.env, ports, video, transcriptProbe(transcript), empty);
+    await indexVideo(c.env, ports, {
+      type: "index-video",
+      video_id: id,
+      workspace_id: workspaceId,
+    });
+    return c.json({ video_id: id });
+  });
+
+  app.post("/__bench/seed-segments", async (c) => {
+    const workspaceId = c.req.query("workspace_id") ?? "";
+    const videoCount = Number(c.req.query("videos") ?? 10);
+    const perVideo = Number(c.req.query("segments") ?? 100);
+    const random = generator(Number(c.req.query("seed") ?? 1));
+    const db = database(c.env.DB);
+    for (let v = 0; v < videoCount; v++) {
+      const id = newId("vid");
+      const now = nowIso();
+      await insertVideo(db, {
+        id,
+        workspaceId,
+        filename: `synthetic-${v}.mp4`,
+        contentType: "video/mp4",
+        fileSize: 1,
+        status: "processing",
+        progress: 80,
+        duration: perVideo * 8,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const rows: SegmentRow[] = Array.from({ length: perVideo }, (_, position) => {
+        const words = Array.from(
+          { length: 14 },
+          () => WORDS[Math.floor(random() * WORDS.length)] ?? "tool",
+        );
+        const transcript = `${words.join(" ")}.`;
+        return {
+          id: segmentId(id, position),
+          videoId: id,
+          workspaceId,
+          position,
+          startTime: position * 8,
+          endTime: position * 8 + 8,
+          sceneDescription: `Captioned speech: "${transcript}"`,
+          transcript,
+          tags: [],
+          evidence: [
+            {
+              kind: "transcript",
+              start: position * 8,
+              end: position * 8 + 8,
+              text: transcript,
+              source: "text-track:0",
+            },
+          ],
+          createdAt: now,
+        };
+      });
+      const [first, ...rest] = replaceSegmentsStatements(db, id, rows);
+      if (first) await db.batch([first, ...rest]);
+      await indexVideo(c.env, ports, {
+        type: "index-video",
+        video_id: id,
+        workspace_id: workspaceId,
+      });
+    }
+    return c.json({ videos: videoCount, segments: videoCount * perVideo });
+  });
+
+  app.get("/__bench/index-stats", async (c) => {
+    return c.json(await c.env.LOCAL_INDEX.getByName(c.req.query("workspace_id") ?? "").stats());
+  });
+}

@@ -1,0 +1,74 @@
+import type { IndexVideoMessage } from "../../queues/messages";
+import { database } from "../db/client";
+import { insertEventStatement } from "../db/repos/events";
+import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/search";
+import { listSegments } from "../db/repos/segments";
+import { findVideoById, updateVideoStatement, type VideoRow } from "../db/repos/videos";
+import type { Env } from "../env";
+import { nowIso } from "../lib/clock";
+import type { Ports } from "../ports";
+import type { VectorRecord } from "../ports/vector-index/port";
+import { presentVideo } from "../routes/videos/schemas";
+import { searchText } from "./search-text";
+
+/** Segments embedded per call, so a long video does not make one huge request. */
+const EMBED_BATCH = 64;
+
+/**
+ * Makes a processed video searchable: learns and embeds its segments, upserts the vectors,
+ * then in one D1 batch writes the full-text rows, marks the video completed and announces
+ * `video.indexed`. A video is searchable only once all of that is in. Safe to redeliver.
+ */
+export async function indexVideo(
+  env: Env,
+  ports: Ports,
+  message: IndexVideoMessage,
+): Promise<void> {
+  const db = database(env.DB);
+  const video = await findVideoById(db, message.video_id);
+  if (!video || video.workspaceId !== message.workspace_id) return;
+  if (video.status === "completed" || video.status === "failed") return;
+  const segments = await listSegments(db, video.id);
+  const texts = segments
+    .map((segment) => ({ segment, text: searchText(segment) }))
+    .filter((entry) => entry.text !== "");
+
+  await ports.embedder.learn(
+    video.workspaceId,
+    video.id,
+    texts.map((entry) => entry.text),
+  );
+  const records: VectorRecord[] = [];
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    const batch = texts.slice(i, i + EMBED_BATCH);
+    const vectors = await ports.embedder.embed(
+      video.workspaceId,
+      batch.map((entry) => entry.text),
+      "document",
+    );
+    batch.forEach((entry, j) => {
+      const values = vectors[j];
+      if (values) records.push({ id: entry.segment.id, values, metadata: { video_id: video.id } });
+    });
+  }
+  if (records.length > 0) await ports.vectorIndex.upsert(video.workspaceId, records);
+
+  const rows: SearchTextRow[] = texts.map((entry) => ({
+    segmentId: entry.segment.id,
+    workspaceId: video.workspaceId,
+    videoId: video.id,
+    body: entry.text,
+  }));
+  const updatedAt = nowIso();
+  const completed: VideoRow = { ...video, status: "completed", progress: 100, updatedAt };
+  const [first, ...rest] = replaceSearchTextStatements(db, video.id, rows);
+  if (!first) throw new Error("no full-text statements");
+  await db.batch([
+    first,
+    ...rest,
+    updateVideoStatement(db, video.id, { status: "completed", progress: 100, updatedAt }),
+    insertEventStatement(db, video.workspaceId, "video.indexed", {
+      video: presentVideo(completed),
+    }),
+  ]);
+}

@@ -1,0 +1,95 @@
+import { isStopword, stemEnglish, tokenize } from "../ports/embedder/text-features";
+
+/**
+ * Maps an embedder's cosine similarity onto the 0-1 score scale search reports. Each model
+ * has its own spread of cosines, so each gets the cosine at which a match starts to count
+ * (`low`) and the cosine of a near-paraphrase (`high`); see docs/decisions.md.
+ */
+const CALIBRATION: Record<string, { low: number; high: number }> = {
+  "local-hash@1": { low: 0.1, high: 0.6 },
+  "@cf/baai/bge-m3": { low: 0.4, high: 0.78 },
+};
+const DEFAULT_CALIBRATION = { low: 0.3, high: 0.8 };
+/** A vector match alone never reaches certainty: words the user typed must be present for that. */
+const VECTOR_CEILING = 0.9;
+/** Score of a segment holding the query (or each quoted phrase) word for word. */
+const PHRASE_SCORE = 0.97;
+/** Score of a segment holding every query word, not in order. */
+const ALL_WORDS_SCORE = 0.85;
+
+function clamp01(value: number): number {
+  return Math.min(1, Math.max(0, value));
+}
+
+/** The calibrated 0-1 score of a cosine similarity from `model`. */
+export function vectorScore(model: string, cosine: number): number {
+  const { low, high } = CALIBRATION[model] ?? DEFAULT_CALIBRATION;
+  return VECTOR_CEILING * clamp01((cosine - low) / (high - low));
+}
+
+/** Stems of a text's words, in order. */
+export function stems(text: string): string[] {
+  return tokenize(text).map(stemEnglish);
+}
+
+/** A parsed query: its content words and the phrases that must appear as written. */
+export interface ParsedQuery {
+  terms: string[];
+  phrases: string[][];
+}
+
+/** Splits a query into content-word stems and phrases (quoted parts, or the whole query). */
+export function parseQuery(query: string): ParsedQuery {
+  const tokens = tokenize(query);
+  const content = tokens.filter((token) => !isStopword(token));
+  const terms = [...new Set((content.length > 0 ? content : tokens).map(stemEnglish))];
+  const quoted = [...query.matchAll(/"([^"]+)"/g)]
+    .map((match) => stems(match[1] ?? ""))
+    .filter((p) => p.length > 0);
+  return { terms, phrases: quoted.length > 0 ? quoted : [tokens.map(stemEnglish)] };
+}
+
+function containsSequence(haystack: string[], needle: string[]): boolean {
+  if (needle.length === 0) return false;
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Share of the query's content words found in a text, 0-1. */
+export function termCoverage(query: ParsedQuery, text: string): number {
+  if (query.terms.length === 0) return 0;
+  const present = new Set(stems(text));
+  return query.terms.filter((term) => present.has(term)).length / query.terms.length;
+}
+
+/**
+ * How well a text matches the words of a query, 0-1: the phrase as written scores highest,
+ * all words in any order next, then the share of words present (squared, so one stray
+ * common word does not pass a threshold).
+ */
+export function lexicalScore(query: ParsedQuery, text: string): number {
+  const words = stems(text);
+  if (query.phrases.every((phrase) => containsSequence(words, phrase))) return PHRASE_SCORE;
+  const coverage = termCoverage(query, text);
+  return ALL_WORDS_SCORE * coverage * coverage;
+}
+
+/** Vector and keyword evidence combined: either can carry a match, both make it stronger. */
+export function fuse(vector: number, lexical: number): number {
+  return Math.round((1 - (1 - vector) * (1 - lexical)) * 10_000) / 10_000;
+}
+
+/** An FTS5 MATCH expression: any content word, or any quoted phrase. */
+export function matchExpression(query: string): string | null {
+  const tokens = tokenize(query);
+  const content = tokens.filter((token) => !isStopword(token));
+  const words = content.length > 0 ? content : tokens;
+  const phrases = [...query.matchAll(/"([^"]+)"/g)]
+    .map((match) => tokenize(match[1] ?? "").join(" "))
+    .filter(Boolean);
+  const parts = [...new Set([...words, ...phrases])].map((part) => `"${part.replace(/"/g, '""')}"`);
+  return parts.length === 0 ? null : parts.join(" OR ");
+}

@@ -1,0 +1,173 @@
+import { database } from "../db/client";
+import {
+  completedSegments,
+  existingVideoIds,
+  keywordHits,
+  type SegmentWithVideo,
+} from "../db/repos/search";
+import type { Env } from "../env";
+import { notFound } from "../errors/api-error";
+import { sha256Hex } from "../lib/crypto";
+import { decodeCursor, encodeCursor } from "../lib/cursor";
+import type { Page } from "../lib/pagination";
+import type { Ports } from "../ports";
+import { MEDIA_URL_TTL_MS, videoMedia } from "./media-urls";
+import {
+  fuse,
+  lexicalScore,
+  matchExpression,
+  type ParsedQuery,
+  parseQuery,
+  termCoverage,
+  vectorScore,
+} from "./search-scoring";
+import { searchText } from "./search-text";
+import { signingSecret } from "./secrets";
+import { sourceKey } from "./uploads";
+
+/** Candidates taken from each retriever before fusion. */
+const CANDIDATES = 100;
+
+/** A search as the route validated it. */
+export interface SearchRequest {
+  query: string;
+  videoIds: string[] | undefined;
+  limit: number;
+  threshold: number;
+  cursor: string | undefined;
+}
+
+/** One ranked match (spec section 2.10). */
+export interface SearchResult {
+  id: string;
+  video_id: string;
+  title: string;
+  score: number;
+  scene_description: string;
+  tags: string[];
+  time_position: number;
+  image?: string;
+  video_url?: string;
+}
+
+interface Ranked {
+  hit: SegmentWithVideo;
+  score: number;
+}
+
+/** Where inside a segment the query matches best: the start of its best span, else its start. */
+function timePosition(hit: SegmentWithVideo, query: ParsedQuery): number {
+  const { segment } = hit;
+  let best: { coverage: number; start: number } | null = null;
+  for (const span of segment.evidence) {
+    if (span.kind === "thumbnail") continue;
+    const coverage = termCoverage(query, span.text);
+    if (coverage > 0 && (!best || coverage > best.coverage)) best = { coverage, start: span.start };
+  }
+  const start = best?.start ?? segment.startTime;
+  return Math.round(Math.min(Math.max(start, segment.startTime), segment.endTime) * 1000) / 1000;
+}
+
+function title(hit: SegmentWithVideo): string {
+  const named = (hit.video.media as { title?: unknown } | null)?.title;
+  return typeof named === "string" && named !== "" ? named : hit.video.filename;
+}
+
+async function scopeOf(workspaceId: string, request: SearchRequest): Promise<string> {
+  const videos = request.videoIds === undefined ? "*" : [...request.videoIds].sort().join(",");
+  return `search|${workspaceId}|${await sha256Hex(request.query)}|${videos}|${request.threshold}`;
+}
+
+/**
+ * Hybrid search over a workspace's completed videos: nearest segment vectors and full-text
+ * keyword hits are merged, each scored by calibrated vector similarity fused with how many
+ * of the query's words (or its exact phrase) the segment holds, then cut at the threshold.
+ */
+export async function searchSegments(
+  env: Env,
+  ports: Ports,
+  workspaceId: string,
+  request: SearchRequest,
+  origin: string,
+  timings: Record<string, number> = {},
+): Promise<Page<SearchResult>> {
+  const db = database(env.DB);
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = now - mark;
+    mark = now;
+  };
+  const secret = signingSecret(env);
+  const scope = await scopeOf(workspaceId, request);
+  const offset =
+    request.cursor === undefined
+      ? 0
+      : Number((await decodeCursor(secret, scope, request.cursor))[0]);
+  if (request.videoIds !== undefined) {
+    const found = await existingVideoIds(db, workspaceId, request.videoIds);
+    const missing = request.videoIds.find((id) => !found.has(id));
+    if (missing !== undefined) throw notFound("Video", missing);
+  }
+
+  lap("check");
+  const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
+  lap("embed");
+  const options =
+    request.videoIds === undefined
+      ? { topK: CANDIDATES }
+      : { topK: CANDIDATES, videoIds: request.videoIds };
+  const vectorMatches = queryVector
+    ? await ports.vectorIndex.query(workspaceId, queryVector, options)
+    : [];
+  lap("vector");
+  const expression = matchExpression(request.query);
+  const keywords =
+    expression === null
+      ? []
+      : await keywordHits(db, workspaceId, expression, request.videoIds, CANDIDATES);
+
+  lap("keyword");
+  const cosines = new Map(vectorMatches.map((match) => [match.id, match.score]));
+  const ids = [...new Set([...cosines.keys(), ...keywords.map((hit) => hit.segmentId)])];
+  const parsed = parseQuery(request.query);
+  const ranked: Ranked[] = (await completedSegments(db, workspaceId, ids))
+    .map((hit) => {
+      const cosine = cosines.get(hit.segment.id);
+      const vector = cosine === undefined ? 0 : vectorScore(ports.embedder.model, cosine);
+      return { hit, score: fuse(vector, lexicalScore(parsed, searchText(hit.segment))) };
+    })
+    .filter((entry) => entry.score >= request.threshold)
+    .sort((a, b) => b.score - a.score || a.hit.segment.id.localeCompare(b.hit.segment.id));
+
+  lap("rank");
+  const page = ranked.slice(offset, offset + request.limit);
+  const expiresAt = new Date(Date.now() + MEDIA_URL_TTL_MS);
+  const data = await Promise.all(
+    page.map(async ({ hit, score }): Promise<SearchResult> => {
+      const position = timePosition(hit, parsed);
+      const result: SearchResult = {
+        id: hit.segment.id,
+        video_id: hit.video.id,
+        title: title(hit),
+        score,
+        scene_description: hit.segment.sceneDescription,
+        tags: hit.segment.tags,
+        time_position: position,
+      };
+      const thumbnail = videoMedia(hit.video).thumbnail?.key;
+      if (thumbnail)
+        result.image = await ports.storage.presignGet(thumbnail, expiresAt, { origin });
+      const source = await ports.storage.presignGet(sourceKey(hit.video.id), expiresAt, { origin });
+      result.video_url = `${source}#t=${position}`;
+      return result;
+    }),
+  );
+  lap("urls");
+  const hasMore = offset + request.limit < ranked.length;
+  return {
+    data,
+    has_more: hasMore,
+    next_cursor: hasMore ? await encodeCursor(secret, scope, [offset + request.limit]) : null,
+  };
+}
