@@ -1,0 +1,64 @@
+import type { AnswerPayload, AnswerType, EvidenceRef, ResultState } from "../../ports/answer-engine/port";
+
+/** A block of a report template version (spec 2.8). */
+export interface TemplateBlock {
+  type: string;
+  answer_key?: string;
+  label?: string;
+  field_labels?: { key: string; label: string }[];
+  columns?: { key: string; label: string }[];
+  group_by?: string;
+  sort_by?: string;
+  sort_direction?: "asc" | "desc";
+  mapping?: Record<string, string>;
+}
+
+/** The template a report is rendered from: a stored version or an inline one. */
+export interface RenderTemplate {
+  /** `tpl_…` for stored templates, the inline template's own id otherwise. */
+  id: string;
+  version: number;
+  language: string;
+  blocks: TemplateBlock[];
+}
+
+/** A stored answer of a run (spec 2.2), as rendering reads it. */
+export interface StoredAnswer {
+  id: string;
+  key: string;
+  type: AnswerType;
+  result_state: ResultState;
+  coverage: { state: string; scope: string };
+  event_count: number;
+  evidence_count: number;
+  answer_payload: AnswerPayload;
+  reason_code?: string;
+}
+
+/** Everything a report is rendered from. Nothing time-dependent: same input, same bytes. */
+export interface RenderInput {
+  run: {
+    id: string;
+    source_ids: string[];
+    /** `prof_…@<version>` of the analysed profile. */
+    profile_ref: string;
+    execution_profile_ref: string;
+    limitations: string[];
+  };
+  videos: { id: string; title: string; duration: number }[];
+  answers: StoredAnswer[];
+  template: RenderTemplate;
+}
+
+/** A rendered report body. */
+export interface RenderedReport {
+  format: "json" | "markdown";
+  content_type: "application/json" | "text/markdown";
+  bytes: Uint8Array;
+}
+
+/** Every evidence reference a report cites, for its manifest (trust bindings). */
+export interface CitedEvidence {
+  answer_id: string;
+  evidence: EvidenceRef;
+}
