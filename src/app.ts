@@ -15,6 +15,10 @@ import { createAdminApp } from "./routes/admin";
 import { registerBenchRoutes, registerBenchUploadRoutes } from "./routes/bench";
 import { registerBenchSearchRoutes } from "./routes/bench-search";
 import { registerProblemRoutes } from "./routes/problems";
+import { registerProfileRoutes } from "./routes/profiles";
+import { registerReportTemplateRoutes } from "./routes/report-templates";
+import { registerReportRoutes } from "./routes/reports";
+import { registerRunRoutes } from "./routes/runs";
 import { registerSearch } from "./routes/search/search";
 import { registerStorageGateway } from "./routes/storage-gateway";
 import { registerUploadRoutes } from "./routes/uploads";
@@ -71,6 +75,10 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   registerVideoRoutes(api);
   registerUploadRoutes(api);
   registerSearch(api);
+  registerProfileRoutes(api);
+  registerReportTemplateRoutes(api);
+  registerRunRoutes(api);
+  registerReportRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }

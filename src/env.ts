@@ -1,5 +1,6 @@
 import type { IdempotencyKey } from "../durable-objects/idempotency-key";
 import type { LocalVectorIndex } from "../durable-objects/local-vector-index";
+import type { RunCoordinator } from "../durable-objects/run-coordinator";
 import type { UploadSession } from "../durable-objects/upload-session";
 import type { Ports } from "./ports";
 import type { MediaBindingLike } from "./ports/media-understanding/edge-media";
@@ -11,6 +12,7 @@ export interface Env {
   MEDIA_BUCKET: R2Bucket;
   IDEMPOTENCY_KEYS: DurableObjectNamespace<IdempotencyKey>;
   UPLOAD_SESSIONS: DurableObjectNamespace<UploadSession>;
+  RUNS: DurableObjectNamespace<RunCoordinator>;
   /** Local deployments only: the embedded vector index, one object per workspace. */
   LOCAL_INDEX: DurableObjectNamespace<LocalVectorIndex>;
   PROCESSING_QUEUE: Queue;

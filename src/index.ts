@@ -6,6 +6,7 @@ import { createPorts, type Ports } from "./ports";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";
 export { LocalVectorIndex } from "../durable-objects/local-vector-index";
+export { RunCoordinator } from "../durable-objects/run-coordinator";
 export { UploadSession } from "../durable-objects/upload-session";
 
 let ports: Ports | undefined;

@@ -1,5 +1,8 @@
 import type { Env } from "../env";
 import { signingSecret } from "../services/secrets";
+import { LocalAnswerEngine } from "./answer-engine/local";
+import type { AnswerEngine } from "./answer-engine/port";
+import { WorkersAiAnswerEngine } from "./answer-engine/workers-ai";
 import { LocalHashEmbedder } from "./embedder/local-hash";
 import type { Embedder } from "./embedder/port";
 import { WorkersAiEmbedder } from "./embedder/workers-ai";
@@ -23,6 +26,8 @@ export interface Ports {
   embedder: Embedder;
   /** Per-workspace nearest-neighbour search over segment vectors. */
   vectorIndex: VectorIndex;
+  /** Answers a profile's answer specs over indexed videos. */
+  answerEngine: AnswerEngine;
   /** Credentials of the local storage gateway this Worker serves; null in production. */
   storageGateway: Promise<S3Credentials> | null;
 }
@@ -58,6 +63,7 @@ export function createPorts(env: Env): Ports {
       }),
       embedder: new WorkersAiEmbedder(requiredBinding(env.AI, "AI")),
       vectorIndex: new VectorizeIndex(requiredBinding(env.VECTORIZE, "VECTORIZE")),
+      answerEngine: new WorkersAiAnswerEngine({ ai: requiredBinding(env.AI, "AI") }),
       storageGateway: null,
     };
   }
@@ -69,6 +75,7 @@ export function createPorts(env: Env): Ports {
     understanding: new LocalMediaUnderstanding(),
     embedder: new LocalHashEmbedder(new LocalIndexFeatureStats(env.LOCAL_INDEX)),
     vectorIndex: new LocalVectorIndexAdapter(env.LOCAL_INDEX),
+    answerEngine: new LocalAnswerEngine(),
     storageGateway: credentials,
   };
 }

@@ -1,4 +1,6 @@
+export * from "./analysis-config";
 export * from "./events";
+export * from "./runs";
 export * from "./segments";
 export * from "./videos";
 export * from "./workspaces";

@@ -1,7 +1,15 @@
 import type { EvidenceKind, ExtractionCoverage } from "../media-understanding/port";
 
 /** Answer types of spec section 2.2. */
-export const ANSWER_TYPES = ["verdict", "measurement", "enumeration", "timeline", "comparison", "retrieval", "synthesis"] as const;
+export const ANSWER_TYPES = [
+  "verdict",
+  "measurement",
+  "enumeration",
+  "timeline",
+  "comparison",
+  "retrieval",
+  "synthesis",
+] as const;
 /** One answer type. */
 export type AnswerType = (typeof ANSWER_TYPES)[number];
 
@@ -19,7 +27,13 @@ export interface AnswerSpec {
   temporal_granularity?: string;
   temporal_scope?: string;
   evidence?: { accepted_types?: string[]; per_field?: boolean; required?: boolean };
-  fields?: { key: string; label: string; description?: string; type?: string; required?: boolean }[];
+  fields?: {
+    key: string;
+    label: string;
+    description?: string;
+    type?: string;
+    required?: boolean;
+  }[];
   /** Free text that says what to look for (optional; the profile instructions also apply). */
   description?: string;
 }

@@ -1,4 +1,9 @@
-import type { AnswerPayload, AnswerType, EvidenceRef, ResultState } from "../../ports/answer-engine/port";
+import type {
+  AnswerPayload,
+  AnswerType,
+  EvidenceRef,
+  ResultState,
+} from "../../ports/answer-engine/port";
 
 /** A block of a report template version (spec 2.8). */
 export interface TemplateBlock {

@@ -1,0 +1,236 @@
+import { DurableObject } from "cloudflare:workers";
+import type { RunAnalysisMessage } from "../queues/analysis-messages";
+import { database } from "../src/db/client";
+import { insertEventStatement } from "../src/db/repos/events";
+import {
+  type AnswerRow,
+  findRunById,
+  insertRunStatements,
+  insertSnapshotStatement,
+  type RunRow,
+  type RunStatus,
+  replaceAnswersStatements,
+  type SnapshotRow,
+  updateRunStatement,
+} from "../src/db/repos/runs";
+import type { RunUsage } from "../src/db/schema/runs";
+import type { StoredError } from "../src/db/schema/videos";
+import type { Env } from "../src/env";
+import { nowIso } from "../src/lib/clock";
+
+/** The state machine's position, persisted in the object. */
+export interface RunState {
+  runId: string;
+  status: RunStatus;
+  cancelRequested: boolean;
+}
+
+/** What the run produced, handed over when it finishes. */
+export interface RunOutcome {
+  answers: AnswerRow[];
+  output: SnapshotRow;
+  usage: RunUsage;
+  limitations: string[];
+  resultState: string;
+  reasonCode: string | null;
+  engine: string;
+}
+
+const FINAL: ReadonlySet<RunStatus> = new Set(["completed", "failed", "canceled"]);
+const SUB_STATE = {
+  queued: "accepted",
+  processing: "running",
+  completed: "completed",
+  failed: "failed",
+  canceled: "canceled",
+} as const;
+
+/** The legal moves of spec section 3: queued → processing → completed | failed | canceled. */
+export function isLegal(from: RunStatus, to: RunStatus): boolean {
+  if (from === "queued") return to === "processing" || to === "failed" || to === "canceled";
+  if (from === "processing") return to === "completed" || to === "failed" || to === "canceled";
+  return false;
+}
+
+/**
+ * One object per run owns its state machine. Every move is checked here, written to D1
+ * (with its event, in one batch) and only then remembered, so nothing is visible before it
+ * is persisted and no illegal move can happen, whatever the interleaving of API calls and
+ * redelivered queue messages.
+ */
+export class RunCoordinator extends DurableObject<Env> {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  private serialized<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(operation, operation);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Creates the run (row and snapshots) and queues it. */
+  create(run: RunRow, snapshots: SnapshotRow[], delaySeconds: number): Promise<RunState> {
+    return this.serialized(async () => {
+      const existing = await this.state();
+      if (existing) return existing;
+      const db = database(this.env.DB);
+      const [first, ...rest] = insertRunStatements(db, run, snapshots);
+      if (!first) throw new Error("no statements");
+      await db.batch([first, ...rest]);
+      const state: RunState = { runId: run.id, status: "queued", cancelRequested: false };
+      await this.ctx.storage.put("state", state);
+      const message: RunAnalysisMessage = {
+        type: "run-analysis",
+        run_id: run.id,
+        workspace_id: run.workspaceId,
+      };
+      await this.env.ANALYSIS_QUEUE.send(message, delaySeconds > 0 ? { delaySeconds } : {});
+      return state;
+    });
+  }
+
+  /** The consumer starts (or, after a crash, resumes) the run; false when it must not run. */
+  begin(): Promise<boolean> {
+    return this.serialized(async () => {
+      const state = await this.state();
+      if (!state) return false;
+      if (state.status === "processing") return true;
+      if (state.status !== "queued") return false;
+      await this.move(state, "processing", {});
+      return true;
+    });
+  }
+
+  /** Between steps: stops a run whose cancellation was requested. Returns whether to go on. */
+  checkpoint(): Promise<boolean> {
+    return this.serialized(async () => {
+      const state = await this.state();
+      if (state?.status !== "processing") return false;
+      if (!state.cancelRequested) return true;
+      await this.move(state, "canceled", {});
+      return false;
+    });
+  }
+
+  /** Records the answers and completes the run (or cancels it, if that was asked meanwhile). */
+  finish(outcome: RunOutcome): Promise<RunStatus> {
+    return this.serialized(async () => {
+      const state = await this.state();
+      if (state?.status !== "processing") return state?.status ?? "failed";
+      if (state.cancelRequested) return (await this.move(state, "canceled", {})).status;
+      const db = database(this.env.DB);
+      const extra = [
+        ...replaceAnswersStatements(db, outcome.output.runId, outcome.answers),
+        insertSnapshotStatement(db, outcome.output),
+      ];
+      return (
+        await this.move(
+          state,
+          "completed",
+          {
+            outputSnapshotId: outcome.output.id,
+            usage: outcome.usage,
+            limitations: outcome.limitations,
+            resultState: outcome.resultState,
+            reasonCode: outcome.reasonCode,
+            engine: outcome.engine,
+          },
+          extra,
+        )
+      ).status;
+    });
+  }
+
+  /** Fails a run that has not ended. */
+  fail(error: StoredError, limitations: string[]): Promise<RunStatus> {
+    return this.serialized(async () => {
+      const state = await this.state();
+      if (!state || FINAL.has(state.status)) return state?.status ?? "failed";
+      return (
+        await this.move(state, "failed", {
+          error,
+          reasonCode: error.code,
+          limitations,
+          resultState: "error",
+        })
+      ).status;
+    });
+  }
+
+  /** Cancels a queued run at once; asks a running one to stop at its next step; leaves ended ones. */
+  cancel(): Promise<RunState | null> {
+    return this.serialized(async () => {
+      const state = await this.state();
+      if (!state || FINAL.has(state.status)) return state;
+      if (state.status === "queued") return this.move(state, "canceled", {});
+      if (state.cancelRequested) return state;
+      const run = await this.run(state);
+      await updateRunStatement(database(this.env.DB), run.id, {
+        cancelRequested: true,
+        updatedAt: nowIso(),
+      });
+      const next = { ...state, cancelRequested: true };
+      await this.ctx.storage.put("state", next);
+      return next;
+    });
+  }
+
+  /** The persisted state, for tests and diagnostics. */
+  async current(): Promise<RunState | null> {
+    return this.state();
+  }
+
+  private async state(): Promise<RunState | null> {
+    return (await this.ctx.storage.get<RunState>("state")) ?? null;
+  }
+
+  private async run(state: RunState): Promise<RunRow> {
+    const run = await findRunById(database(this.env.DB), state.runId);
+    if (!run) throw new Error("the run's row is missing");
+    return run;
+  }
+
+  private async move(
+    state: RunState,
+    to: RunStatus,
+    change: Partial<RunRow>,
+    extra: ReturnType<typeof replaceAnswersStatements> = [],
+  ): Promise<RunState> {
+    if (!isLegal(state.status, to))
+      throw new Error(`illegal run transition ${state.status} → ${to}`);
+    const run = await this.run(state);
+    const db = database(this.env.DB);
+    const updatedAt = nowIso();
+    const moved: RunRow = { ...run, ...change, status: to, subState: SUB_STATE[to], updatedAt };
+    const statements = [
+      ...extra,
+      updateRunStatement(db, run.id, { ...change, status: to, subState: SUB_STATE[to], updatedAt }),
+    ];
+    if (FINAL.has(to)) {
+      statements.push(
+        insertEventStatement(db, run.workspaceId, `run.${to}`, { run: eventRun(moved) }),
+      );
+    }
+    const [first, ...rest] = statements;
+    if (!first) throw new Error("no statements");
+    await db.batch([first, ...rest]);
+    const next: RunState = { ...state, status: to };
+    await this.ctx.storage.put("state", next);
+    return next;
+  }
+}
+
+/** What a run event carries: the run as clients see it, without internals. */
+function eventRun(run: RunRow): Record<string, unknown> {
+  return {
+    id: run.id,
+    kind: run.kind,
+    status: run.status,
+    sub_state: run.subState,
+    source_ids: run.sourceIds,
+    profile_id: run.profileId,
+    profile_version: run.profileVersion,
+    result_state: run.resultState,
+    error: run.error,
+    updated_at: run.updatedAt,
+  };
+}

@@ -1,0 +1,123 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { AnswerPayload, AnswerType, ResultState } from "../../ports/answer-engine/port";
+import type { StoredError } from "./videos";
+import { workspaces } from "./workspaces";
+
+/** Resources a run consumed (spec 2.1 provenance usage). */
+export interface RunUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  total_tokens: number;
+  media_seconds: number;
+}
+
+/** An analysis (or workflow) run: the row lists and reads come from. */
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    kind: text("kind", { enum: ["analysis", "workflow"] }).notNull(),
+    status: text("status", {
+      enum: ["queued", "processing", "completed", "failed", "canceled"],
+    }).notNull(),
+    subState: text("sub_state", {
+      enum: ["accepted", "running", "completed", "failed", "canceled"],
+    }).notNull(),
+    sourceIds: text("source_ids", { mode: "json" }).$type<string[]>().notNull(),
+    executionProfileRef: text("execution_profile_ref").notNull(),
+    locale: text("locale").notNull(),
+    profileId: text("profile_id").notNull(),
+    profileVersion: integer("profile_version").notNull(),
+    reportTemplateId: text("report_template_id"),
+    reportTemplateVersion: integer("report_template_version"),
+    formats: text("formats", { mode: "json" }).$type<string[]>().notNull(),
+    profileSnapshotId: text("profile_snapshot_id").notNull(),
+    inputSnapshotId: text("input_snapshot_id").notNull(),
+    outputSnapshotId: text("output_snapshot_id"),
+    cancelRequested: integer("cancel_requested", { mode: "boolean" }).notNull().default(false),
+    resultState: text("result_state"),
+    reasonCode: text("reason_code"),
+    limitations: text("limitations", { mode: "json" }).$type<string[]>().notNull(),
+    error: text("error", { mode: "json" }).$type<StoredError>(),
+    usage: text("usage", { mode: "json" }).$type<RunUsage>(),
+    engine: text("engine"),
+    requestId: text("request_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [
+    index("runs_workspace_idx").on(table.workspaceId, table.id),
+    index("runs_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+  ],
+);
+
+/** Immutable documents a run recorded: its resolved profile, its inputs, its outputs. */
+export const runSnapshots = sqliteTable(
+  "run_snapshots",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    kind: text("kind", { enum: ["profile", "input", "output"] }).notNull(),
+    content: text("content", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [index("run_snapshots_run_idx").on(table.runId)],
+);
+
+/** The answers of a run, one per answer spec of its profile version. */
+export const answers = sqliteTable(
+  "answers",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    workspaceId: text("workspace_id").notNull(),
+    position: integer("position").notNull(),
+    key: text("key").notNull(),
+    type: text("type").$type<AnswerType>().notNull(),
+    resultState: text("result_state").$type<ResultState>().notNull(),
+    coverage: text("coverage", { mode: "json" })
+      .$type<{ state: string; scope: string }>()
+      .notNull(),
+    eventCount: integer("event_count").notNull(),
+    evidenceCount: integer("evidence_count").notNull(),
+    payload: text("payload", { mode: "json" }).$type<AnswerPayload>().notNull(),
+    reasonCode: text("reason_code"),
+    provenance: text("provenance", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("answers_run_key_idx").on(table.runId, table.key),
+    index("answers_run_idx").on(table.runId, table.position),
+  ],
+);
+
+/** Immutable rendered reports; the bytes live in R2. */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    workspaceId: text("workspace_id").notNull(),
+    requestId: text("request_id").notNull(),
+    format: text("format", { enum: ["json", "markdown"] }).notNull(),
+    contentType: text("content_type").notNull(),
+    objectKey: text("object_key").notNull(),
+    contentIdentity: text("content_identity").notNull(),
+    outputIdentity: text("output_identity").notNull(),
+    analysisProfileRef: text("analysis_profile_ref").notNull(),
+    reportTemplateRef: text("report_template_ref").notNull(),
+    manifest: text("manifest", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [index("reports_run_idx").on(table.runId, table.id)],
+);

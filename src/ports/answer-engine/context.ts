@@ -1,0 +1,92 @@
+import { type KindRequirement, kindRequirement, missingTypes } from "./evidence-kinds";
+import { type Inspection, inspect } from "./inspection";
+import { matchInspection, type SegmentMatch } from "./matching";
+import type { AnswerRequest } from "./port";
+import { buildProbes, type Probe } from "./probe";
+import type { Decision } from "./states";
+
+/** Everything both engines derive from a request before answering. */
+export interface AnswerContext {
+  request: AnswerRequest;
+  requirement: KindRequirement;
+  probes: Probe[];
+  inspection: Inspection;
+  /** Matches in the segments read, in source order then time order. */
+  matches: SegmentMatch[];
+  /** Video id → position in the request, for stable ordering. */
+  videoOrder: Map<string, number>;
+}
+
+/** Probes, evidence requirement, budgeted reading and matching of one request. */
+export function buildContext(request: AnswerRequest): AnswerContext {
+  const requirement = kindRequirement(request.spec);
+  const probes = buildProbes(request.spec, request.instructions);
+  const inspection = inspect(request.videos, requirement, request.budget.media_seconds);
+  return {
+    request,
+    requirement,
+    probes,
+    inspection,
+    matches: matchInspection(inspection, probes, requirement),
+    videoOrder: new Map(request.videos.map((v, i) => [v.id, i])),
+  };
+}
+
+/** "1 video", "3 videos". */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** mm:ss (h:mm:ss past an hour), for labels. */
+export function clock(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = String(m).padStart(2, "0");
+  const ss = String(s).padStart(2, "0");
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Text cut on a word boundary for labels. */
+export function excerpt(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** One sentence saying why an answer is not found, from its decision. */
+export function reasonSentence(ctx: AnswerContext, decision: Decision): string {
+  const videos = ctx.inspection.videos;
+  const total = videos.length;
+  switch (decision.reason) {
+    case "conflicting_evidence":
+      return "Conflicting evidence: matching segments negate what the answer looks for.";
+    case "below_threshold":
+      return "Only partial matches (most but not all of the words) were found, below the threshold for support.";
+    case "required_evidence_not_extracted": {
+      const missing = videos.filter((v) => !v.extracted);
+      const types = [...new Set(missing.flatMap((v) => missingTypes(v.video, ctx.requirement)))];
+      return `The accepted evidence (${types.join(", ")}) was not extracted for ${missing.length} of ${plural(total, "video")}.`;
+    }
+    case "budget_exhausted": {
+      const unread = videos.filter((v) => !v.fullyRead).length;
+      if (unread === 0) return "The token budget ran out before every relevant segment was sent.";
+      return `The processing budget ran out before ${unread} of ${plural(total, "video")} were fully read.`;
+    }
+    case "context_limit":
+      return "Not every segment with accepted evidence fitted the prompt, so an absence cannot be claimed.";
+    case "no_probe_terms":
+      return "The answer spec names nothing to look for, so an absence proves nothing.";
+    case "no_sources":
+      return "The run has no videos.";
+    case "no_supporting_evidence": {
+      const kinds = ctx.requirement.groups.map((g) => g.type).join(", ");
+      return `No supporting evidence (${kinds}) in ${plural(total, "video")}.`;
+    }
+    default:
+      return "The evidence is insufficient.";
+  }
+}

@@ -1,0 +1,82 @@
+import { type KindRequirement, requiredExtracted } from "./evidence-kinds";
+import type { EngineSegment, EngineVideo } from "./port";
+
+/** What the engine read of one video. */
+export interface VideoInspection {
+  index: number;
+  video: EngineVideo;
+  /** All segments, in time order. */
+  segments: EngineSegment[];
+  /** The segments read within the budget: a prefix of `segments`. */
+  read: EngineSegment[];
+  /** Every segment was read. */
+  fullyRead: boolean;
+  /** Every accepted evidence type was extracted for the whole video. */
+  extracted: boolean;
+  /** Some segment read holds a span of an accepted kind: something was looked at. */
+  touched: boolean;
+}
+
+/** What one answer read of all its videos, and what that cost. */
+export interface Inspection {
+  videos: VideoInspection[];
+  mediaSeconds: number;
+  /** The media budget stopped the engine before it read everything. */
+  budgetExhausted: boolean;
+}
+
+// Floating-point sums of segment lengths must not fail a budget that exactly covers them.
+const EPSILON = 1e-9;
+
+function byTime(a: EngineSegment, b: EngineSegment): number {
+  return a.start - b.start || a.end - b.end || a.id.localeCompare(b.id);
+}
+
+/**
+ * Reads videos in source order, each segment in time order, while the media budget covers the
+ * segment's length; the first segment it does not cover stops the reading. A video is then
+ * fully read, read in part, or not read at all; what was not read is never an absence.
+ */
+export function inspect(
+  videos: EngineVideo[],
+  requirement: KindRequirement,
+  mediaSecondsBudget: number,
+): Inspection {
+  let remaining = Math.max(0, mediaSecondsBudget);
+  let used = 0;
+  let exhausted = false;
+  const inspections = videos.map((video, index): VideoInspection => {
+    const segments = [...video.segments].sort(byTime);
+    const read: EngineSegment[] = [];
+    for (const segment of segments) {
+      if (exhausted) break;
+      const cost = Math.max(0, segment.end - segment.start);
+      if (cost > remaining + EPSILON) {
+        exhausted = true;
+        break;
+      }
+      remaining -= cost;
+      used += cost;
+      read.push(segment);
+    }
+    return {
+      index,
+      video,
+      segments,
+      read,
+      fullyRead: !exhausted && read.length === segments.length,
+      extracted: requiredExtracted(video, requirement),
+      touched: read.some((s) => s.evidence.some((e) => requirement.kinds.has(e.kind))),
+    };
+  });
+  return {
+    videos: inspections,
+    mediaSeconds: Math.round(used * 1000) / 1000,
+    budgetExhausted: exhausted,
+  };
+}
+
+/** A video was inspected completely: everything read, every accepted type extracted. */
+export function isComplete(inspection: VideoInspection): boolean {
+  return inspection.fullyRead && inspection.extracted;
+}

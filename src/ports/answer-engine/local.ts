@@ -1,0 +1,59 @@
+import { answerComparison } from "./answer-types/comparison";
+import { answerEnumeration } from "./answer-types/enumeration";
+import { answerMeasurement } from "./answer-types/measurement";
+import { answerRetrieval } from "./answer-types/retrieval";
+import { answerSynthesis } from "./answer-types/synthesis";
+import { answerTimeline } from "./answer-types/timeline";
+import { answerVerdict } from "./answer-types/verdict";
+import { type AnswerContext, buildContext } from "./context";
+import { BORDERLINE_SCORE, STRONG_SCORE } from "./matching";
+import { NEGATION_WINDOW } from "./negation";
+import { type AnswerDraft, finishAnswer } from "./payload";
+import type { AnswerEngine, AnswerRequest, AnswerType, EngineAnswer } from "./port";
+
+/** Engine id of the local rules; bump the suffix whenever a rule or threshold changes. */
+export const LOCAL_ANSWER_ENGINE_ID = "local-rules@1";
+
+/** The rules and thresholds in force, recorded in every answer's provenance. */
+export const LOCAL_RULES = `strong>=${STRONG_SCORE} borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW}`;
+
+const BY_TYPE: Record<AnswerType, (ctx: AnswerContext) => AnswerDraft> = {
+  verdict: answerVerdict,
+  measurement: answerMeasurement,
+  enumeration: answerEnumeration,
+  timeline: answerTimeline,
+  comparison: answerComparison,
+  retrieval: answerRetrieval,
+  synthesis: answerSynthesis,
+};
+
+/**
+ * Deterministic answers from the video index alone (docs/answer-engine.md): segments are
+ * scored with the search's lexical scoring against probes built from the spec, within the
+ * media budget, and every answer cites only spans that exist in the index. No I/O, no model,
+ * no tokens.
+ */
+export class LocalAnswerEngine implements AnswerEngine {
+  readonly id = LOCAL_ANSWER_ENGINE_ID;
+
+  async answer(request: AnswerRequest): Promise<EngineAnswer> {
+    return answerLocally(request);
+  }
+}
+
+/** The local engine's answer, synchronously (the class only satisfies the async port). */
+export function answerLocally(request: AnswerRequest): EngineAnswer {
+  const ctx = buildContext(request);
+  const draft = BY_TYPE[request.spec.answer_type](ctx);
+  return finishAnswer(
+    {
+      runId: request.run_id,
+      answerKey: request.spec.answer_key,
+      inspection: ctx.inspection,
+      videoOrder: ctx.videoOrder,
+      provenance: { engine: LOCAL_ANSWER_ENGINE_ID, rules: LOCAL_RULES },
+      tokens: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 },
+    },
+    draft,
+  );
+}

@@ -1,0 +1,116 @@
+import { type ParsedQuery, parseQuery } from "../../services/search-scoring";
+import { isStopword, tokenize } from "../embedder/text-features";
+import { isNegationCue, negatedNear } from "./negation";
+import type { AnswerSpec } from "./port";
+
+/** One thing an answer looks for: a cleaned query, and whether it is itself negative. */
+export interface Probe {
+  /** The query as matched: content words, quoted phrases kept in quotes. */
+  text: string;
+  query: ParsedQuery;
+  /** "Do operators work without gloves?" looks for a negated statement. */
+  negated: boolean;
+}
+
+// Words that say what to do with the evidence (count it, say when, summarise), not what to
+// find in it. Left in, they would have to appear in the transcript for anything to match.
+const FRAMING_WORDS = new Set(
+  (
+    "video videos clip clips footage recording recordings segment segments speaker speakers " +
+    "presenter narrator someone anyone person people mention mentions mentioned mentioning " +
+    "say says said saying tell tells told talk talks talked discuss discusses discussed " +
+    "state states stated check checks checked whether show shows shown appear appears " +
+    "appeared occur occurs occurred happen happens happened list lists enumerate identify " +
+    "find return give count counts counted number numbers many much long duration total " +
+    "times time first last earliest latest final timestamp timestamps second seconds minute " +
+    "minutes compare comparison versus vs half halves summary summarise summarize summarises " +
+    "summarizes describe describes overview key main point points topic topics event events " +
+    "timeline moment moments look looks looking search see seen watch verify confirm ensure " +
+    "determine detect yes true false"
+  ).split(" "),
+);
+
+const QUOTED = /"([^"]+)"/g;
+
+function normaliseQuotes(text: string): string {
+  return text.replace(/[“”„‟]/g, '"');
+}
+
+/** A probe from free text, or null when nothing but framing words is left. */
+export function probeFrom(raw: string): Probe | null {
+  const text = normaliseQuotes(raw);
+  const phrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? "").trim()).filter(Boolean);
+  const loose = tokenize(text.replace(QUOTED, " ")).filter(
+    (t) => !FRAMING_WORDS.has(t) && !isNegationCue(t),
+  );
+  // Function words alone ("Check the video." → "the") would match every segment.
+  const words = loose.filter((t) => !isStopword(t));
+  if (words.length === 0 && phrases.length === 0) return null;
+  const cleaned = [...words, ...phrases.map((p) => `"${p}"`)].join(" ");
+  const query = parseQuery(cleaned);
+  if (query.terms.length === 0) return null;
+  return { text: cleaned, query, negated: negatedNear(text, new Set(query.terms)) };
+}
+
+/** The answer key's words: `vest_check` → "vest check". */
+export function keyWords(answerKey: string): string {
+  return answerKey.replace(/[_\-.]+/g, " ").trim();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Lines of the profile instructions that name this answer key (as a whole word, as written or
+ * with `_` as spaces), with the key taken out.
+ */
+export function instructionLines(instructions: string, answerKey: string): string[] {
+  const forms = [...new Set([answerKey, keyWords(answerKey)])].filter((f) => f !== "");
+  if (forms.length === 0) return [];
+  // Whole words only: the key `check` must not pick up a line about a "checklist".
+  const source = `(?<![\\p{L}\\p{N}_])(?:${forms.map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}_])`;
+  return instructions
+    .split(/\r?\n/)
+    .filter((line) => new RegExp(source, "iu").test(line))
+    .map((line) => line.replace(new RegExp(source, "giu"), " ").trim());
+}
+
+/** Quoted phrases anywhere in the instructions, each as its own source. */
+function quotedPhrases(instructions: string): string[] {
+  return [...normaliseQuotes(instructions).matchAll(QUOTED)].map((m) => `"${m[1] ?? ""}"`);
+}
+
+/**
+ * The texts an answer looks for, most specific first: the spec's description and the
+ * instruction lines naming its key; failing those, its fields' descriptions and labels, the
+ * key's words and the instructions' quoted phrases. Instructions are shared by every spec of
+ * the profile, so only lines naming the key are specific to this one.
+ */
+export function probeSources(spec: AnswerSpec, instructions: string): string[] {
+  const primary = [spec.description ?? "", ...instructionLines(instructions, spec.answer_key)];
+  if (primary.some((s) => probeFrom(s) !== null)) return primary;
+  return [
+    ...(spec.fields ?? []).flatMap((f) => [f.description ?? "", f.label]),
+    keyWords(spec.answer_key),
+    ...quotedPhrases(instructions),
+  ];
+}
+
+/** Every distinct probe of a spec, in source order. */
+export function buildProbes(spec: AnswerSpec, instructions: string): Probe[] {
+  const seen = new Set<string>();
+  const probes: Probe[] = [];
+  for (const source of probeSources(spec, instructions)) {
+    const probe = probeFrom(source);
+    if (probe === null || seen.has(probe.text)) continue;
+    seen.add(probe.text);
+    probes.push(probe);
+  }
+  return probes;
+}
+
+/** Stems of a probe's content words, for citing and negation. */
+export function probeStems(probe: Probe): Set<string> {
+  return new Set(probe.query.terms);
+}

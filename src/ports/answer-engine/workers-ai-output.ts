@@ -1,0 +1,193 @@
+import { z } from "zod";
+import { attribute } from "./answer-types/shared";
+import { type AnswerContext, plural, reasonSentence } from "./context";
+import { distinctRefs } from "./evidence-ids";
+import { isComplete } from "./inspection";
+import type { AnswerDraft } from "./payload";
+import { type AnswerItem, type EvidenceRef, RESULT_STATES } from "./port";
+import { type Decision, incompleteReason, type ReasonCode } from "./states";
+import { MODEL_REASONS, type SentSegment } from "./workers-ai-prompt";
+
+const ValueSchema = z.union([z.string(), z.number(), z.boolean()]).nullish();
+
+const ModelItemSchema = z.object({
+  label: z.string().trim().min(1).max(500),
+  result_state: z.enum(RESULT_STATES),
+  value: ValueSchema,
+  evidence_ids: z.array(z.string()).default([]),
+});
+
+/** What the model must return (the JSON schema of the request, validated). */
+export const ModelAnswerSchema = z.object({
+  result_state: z.enum(RESULT_STATES),
+  reason_code: z.enum(MODEL_REASONS).nullish(),
+  summary: z.string().max(4000),
+  value: ValueSchema,
+  unit: z.string().max(40).nullish(),
+  evidence_ids: z.array(z.string()),
+  items: z.array(ModelItemSchema).max(100).default([]),
+});
+/** A validated model answer. */
+export type ModelAnswer = z.infer<typeof ModelAnswerSchema>;
+
+/** The model's JSON: `response` as an object (JSON mode) or a string, code fences tolerated. */
+export function parseModelOutput(output: unknown): ModelAnswer | null {
+  let body: unknown =
+    typeof output === "object" && output !== null && "response" in output
+      ? (output as { response: unknown }).response
+      : output;
+  if (typeof body === "string") {
+    const text = body
+      .trim()
+      .replace(/^```(?:json)?\s*/i, "")
+      .replace(/\s*```$/, "");
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return null;
+    }
+  }
+  const parsed = ModelAnswerSchema.safeParse(body);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Token counts the model reported, when it did. */
+export function reportedUsage(output: unknown): { input?: number; output?: number } {
+  const usage =
+    typeof output === "object" && output !== null && "usage" in output
+      ? (output as { usage: unknown }).usage
+      : undefined;
+  const parsed = z
+    .object({
+      prompt_tokens: z.number().int().min(0).optional(),
+      completion_tokens: z.number().int().min(0).optional(),
+    })
+    .safeParse(usage);
+  if (!parsed.success) return {};
+  return { input: parsed.data.prompt_tokens, output: parsed.data.completion_tokens };
+}
+
+/** What the engine knows about completeness when it reads the model's answer. */
+export interface SendFacts {
+  sent: SentSegment[];
+  /** Segments with accepted evidence that were read but not sent, and why. */
+  unsent: "none" | "budget" | "context";
+}
+
+/**
+ * Turns a validated model answer into a draft: cited ids not among the segments sent are
+ * dropped; a found (answer or item) left with no valid citation becomes uncertain; a
+ * not_found is only kept when every video was read completely with its evidence extracted and
+ * every candidate segment was sent (otherwise not_checked). States are never upgraded.
+ */
+export function draftFromModel(
+  ctx: AnswerContext,
+  model: ModelAnswer,
+  facts: SendFacts,
+): AnswerDraft {
+  const known = new Map(facts.sent.flatMap((s) => s.refs.map((r) => [r.evidence_id, r] as const)));
+  let dropped = 0;
+  const keep = (ids: string[]): EvidenceRef[] =>
+    distinctRefs(
+      ids.flatMap((id) => {
+        const ref = known.get(id);
+        if (ref === undefined) dropped++;
+        return ref === undefined ? [] : [ref];
+      }),
+    );
+  const isVerdict = ctx.request.spec.answer_type === "verdict";
+  const items = model.items.map((item, i): AnswerItem => {
+    const evidence = keep(item.evidence_ids);
+    const state =
+      item.result_state === "found" && evidence.length === 0 ? "uncertain" : item.result_state;
+    const value = settledValue(state, item.value, isVerdict);
+    // Times come from what the item cites, never from the model.
+    const times =
+      evidence.length > 0
+        ? [
+            attribute(
+              "start_time",
+              "Start",
+              Math.min(...evidence.map((r) => r.start_time)),
+              "seconds",
+            ),
+            attribute("end_time", "End", Math.max(...evidence.map((r) => r.end_time)), "seconds"),
+          ]
+        : [];
+    return {
+      item_id: `item_${i + 1}`,
+      label: item.label,
+      result_state: state,
+      ...(value === undefined ? {} : { value }),
+      attributes: times,
+      evidence,
+    };
+  });
+  const found = items.filter((i) => i.result_state === "found");
+  const cited = distinctRefs([...keep(model.evidence_ids), ...found.flatMap((i) => i.evidence)]);
+
+  let decision: Decision = { state: model.result_state, reason: modelReason(model) };
+  let summary = model.summary.trim().slice(0, 500);
+  if (decision.state === "found" && cited.length === 0) {
+    decision = {
+      state: "uncertain",
+      reason: dropped > 0 ? "evidence_not_in_index" : "no_cited_evidence",
+    };
+    summary =
+      "The model's answer cited no evidence that exists in the index, so it is not reported as found.";
+  } else if (decision.state === "not_found") {
+    const gap = absenceGap(ctx, facts);
+    if (gap !== undefined) {
+      decision = { state: "not_checked", reason: gap };
+      summary = reasonSentence(ctx, decision);
+    }
+  }
+  if (decision.state === "found") decision = { state: "found" };
+  if (dropped > 0)
+    summary = `${summary} ${plural(dropped, "cited evidence id")} not in the index dropped.`;
+
+  const value = settledValue(decision.state, model.value, isVerdict);
+  return {
+    decision,
+    summary,
+    ...(value === undefined ? {} : { value }),
+    ...(model.unit ? { unit: model.unit } : {}),
+    items,
+    contributing:
+      decision.state === "found"
+        ? cited
+        : decision.state === "uncertain"
+          ? distinctRefs([...cited, ...items.flatMap((i) => i.evidence)])
+          : [],
+    eventCount: found.length > 0 ? found.length : new Set(cited.map((r) => r.segment_id)).size,
+  };
+}
+
+function modelReason(model: ModelAnswer): ReasonCode | undefined {
+  if (model.result_state === "found") return undefined;
+  if (model.reason_code) return model.reason_code;
+  if (model.result_state === "not_found") return "no_supporting_evidence";
+  if (model.result_state === "not_checked") return "required_evidence_not_extracted";
+  return "insufficient_evidence";
+}
+
+/** Why an absence cannot be claimed: something was not extracted, read or sent. */
+function absenceGap(ctx: AnswerContext, facts: SendFacts): ReasonCode | undefined {
+  const reasons = ctx.inspection.videos
+    .filter((v) => !isComplete(v))
+    .flatMap((v) => incompleteReason(v) ?? []);
+  if (reasons.includes("budget_exhausted")) return "budget_exhausted";
+  if (reasons.includes("required_evidence_not_extracted")) return "required_evidence_not_extracted";
+  if (facts.unsent === "budget") return "budget_exhausted";
+  if (facts.unsent === "context") return "context_limit";
+  return undefined;
+}
+
+/** A verdict's value follows its state; other values survive only a found or not_found. */
+function settledValue(state: string, value: unknown, isVerdict: boolean) {
+  if (isVerdict) return state === "found" ? true : state === "not_found" ? false : undefined;
+  if (state !== "found" && state !== "not_found") return undefined;
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? value
+    : undefined;
+}

@@ -1,0 +1,173 @@
+import { type AnswerContext, buildContext, reasonSentence } from "./context";
+import { type AnswerDraft, type AnswerFrame, finishAnswer } from "./payload";
+import type { AnswerEngine, AnswerRequest, EngineAnswer } from "./port";
+import { aggregateAny, type Decision, decideVideos } from "./states";
+import {
+  draftFromModel,
+  parseModelOutput,
+  reportedUsage,
+  type SendFacts,
+} from "./workers-ai-output";
+import {
+  ANSWER_MODEL,
+  type AnswerAi,
+  estimateTokens,
+  modelInput,
+  promptTokens,
+  rankSegments,
+  type SentSegment,
+} from "./workers-ai-prompt";
+
+/** Engine id of the production adapter; bump the suffix when the model or the rules change. */
+export const WORKERS_AI_ANSWER_ENGINE_ID = "workers-ai-answers@1";
+
+/** What the production answer engine needs, passed once when the consumer is built. */
+export interface WorkersAiAnswerDependencies {
+  ai: AnswerAi;
+  /** Most segments sent in one prompt (default 60). */
+  maxSegments?: number;
+  /** Largest prompt sent, in estimated tokens (default 16,000; the model's context is larger). */
+  maxPromptTokens?: number;
+  /** Tokens reserved for, and allowed to, the model's answer (default 1,024). */
+  maxOutputTokens?: number;
+}
+
+interface Selection {
+  sent: SentSegment[];
+  input: Ai_Cf_Meta_Llama_3_3_70B_Instruct_Fp8_Fast_Messages;
+  promptTokens: number;
+  unsent: SendFacts["unsent"];
+}
+
+/**
+ * Answers with a Workers AI instruction model in JSON mode. The segments are pre-selected by
+ * the local retrieval (same probes, media budget and evidence requirement as the local engine)
+ * within the token budget; the model's answer is validated, its citations checked against the
+ * segments sent, and its state only ever downgraded. See docs/answer-engine.md.
+ */
+export class WorkersAiAnswerEngine implements AnswerEngine {
+  readonly id = WORKERS_AI_ANSWER_ENGINE_ID;
+  private readonly maxSegments: number;
+  private readonly maxPromptTokens: number;
+  private readonly maxOutputTokens: number;
+
+  constructor(private readonly deps: WorkersAiAnswerDependencies) {
+    this.maxSegments = deps.maxSegments ?? 60;
+    this.maxPromptTokens = deps.maxPromptTokens ?? 16_000;
+    this.maxOutputTokens = deps.maxOutputTokens ?? 1_024;
+  }
+
+  async answer(request: AnswerRequest): Promise<EngineAnswer> {
+    const ctx = buildContext(request);
+    const ranked = rankSegments(ctx);
+    if (ranked.length === 0) return this.finish(ctx, noEvidence(ctx), 0, 0, false);
+
+    const selection = this.select(ctx, ranked);
+    if (selection.sent.length === 0) {
+      const decision: Decision = {
+        state: "not_checked",
+        reason: selection.unsent === "budget" ? "budget_exhausted" : "context_limit",
+      };
+      const draft = { ...emptyDraft(reasonSentence(ctx, decision)), decision };
+      return this.finish(ctx, draft, 0, 0, selection.unsent === "budget");
+    }
+
+    const facts: SendFacts = { sent: selection.sent, unsent: selection.unsent };
+    const tokenCut = selection.unsent === "budget";
+    let output: unknown;
+    try {
+      output = await this.deps.ai.run(ANSWER_MODEL, selection.input);
+    } catch (error) {
+      // The call may have been billed: count the prompt, so the budget never under-counts.
+      const message = error instanceof Error ? error.message : String(error);
+      return this.finish(
+        ctx,
+        failed(`The model call failed: ${message.slice(0, 200)}`),
+        selection.promptTokens,
+        0,
+        tokenCut,
+      );
+    }
+    const usage = reportedUsage(output);
+    const inputTokens = usage.input ?? selection.promptTokens;
+    const outputTokens = usage.output ?? estimateTokens(rawText(output));
+    const model = parseModelOutput(output);
+    if (model === null) {
+      return this.finish(
+        ctx,
+        failed("The model's answer was not valid JSON of the answer schema."),
+        inputTokens,
+        outputTokens,
+        tokenCut,
+      );
+    }
+    return this.finish(ctx, draftFromModel(ctx, model, facts), inputTokens, outputTokens, tokenCut);
+  }
+
+  /** The best-ranked segments that fit both the prompt cap and the token budget. */
+  private select(ctx: AnswerContext, ranked: SentSegment[]): Selection {
+    const budgetLimit = ctx.request.budget.tokens - this.maxOutputTokens;
+    const limit = Math.min(this.maxPromptTokens, budgetLimit);
+    const binding: SendFacts["unsent"] = budgetLimit < this.maxPromptTokens ? "budget" : "context";
+    let sent: SentSegment[] = [];
+    let input = modelInput(ctx, sent, this.maxOutputTokens);
+    let tokens = promptTokens(input);
+    for (const segment of ranked.slice(0, this.maxSegments)) {
+      const nextInput = modelInput(ctx, [...sent, segment], this.maxOutputTokens);
+      const next = promptTokens(nextInput);
+      if (next > limit) break;
+      sent = [...sent, segment];
+      input = nextInput;
+      tokens = next;
+    }
+    const unsent =
+      sent.length === ranked.length
+        ? "none"
+        : sent.length < Math.min(ranked.length, this.maxSegments)
+          ? binding
+          : "context";
+    return { sent, input, promptTokens: tokens, unsent };
+  }
+
+  private finish(
+    ctx: AnswerContext,
+    draft: AnswerDraft,
+    inputTokens: number,
+    outputTokens: number,
+    tokenBudgetExhausted: boolean,
+  ): EngineAnswer {
+    const frame: AnswerFrame = {
+      runId: ctx.request.run_id,
+      answerKey: ctx.request.spec.answer_key,
+      inspection: ctx.inspection,
+      videoOrder: ctx.videoOrder,
+      provenance: { engine: WORKERS_AI_ANSWER_ENGINE_ID, model: ANSWER_MODEL },
+      tokens: { input_tokens: inputTokens, output_tokens: outputTokens, cached_input_tokens: 0 },
+      tokenBudgetExhausted,
+    };
+    return finishAnswer(frame, draft);
+  }
+}
+
+function emptyDraft(summary: string): Omit<AnswerDraft, "decision"> {
+  return { summary, items: [], contributing: [], eventCount: 0 };
+}
+
+/** Nothing to send: the videos decide alone (not_checked when unextracted or unread). */
+function noEvidence(ctx: AnswerContext): AnswerDraft {
+  const decision = aggregateAny(decideVideos(ctx.inspection.videos, []));
+  return { ...emptyDraft(reasonSentence(ctx, decision)), decision };
+}
+
+function failed(summary: string): AnswerDraft {
+  return { ...emptyDraft(summary), decision: { state: "uncertain", reason: "model_failed" } };
+}
+
+function rawText(output: unknown): string {
+  if (typeof output === "string") return output;
+  const response =
+    typeof output === "object" && output !== null && "response" in output
+      ? output.response
+      : output;
+  return typeof response === "string" ? response : JSON.stringify(response ?? "");
+}

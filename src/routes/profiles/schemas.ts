@@ -1,0 +1,185 @@
+import { z } from "@hono/zod-openapi";
+import type { ProfileRow, ProfileVersionRow, ProfileWithLatest } from "../../db/repos/profiles";
+import { ANSWER_TYPES } from "../../ports/answer-engine/port";
+import { idParam } from "../../schemas/common";
+import {
+  HeadDescriptionSchema,
+  HeadNameSchema,
+  headFields,
+  presentHead,
+  rejectDuplicates,
+  versionAuthorFields,
+} from "./heads";
+
+/** `answer_key` and field keys: lowercase snake or kebab case, 1-64 characters. */
+export const ANSWER_KEY_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
+const KEY_MESSAGE = "must be 1-64 lowercase letters, digits, _ or -, starting with a letter";
+const TOKEN_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+const TOKEN_MESSAGE = "must be 1-64 lowercase letters, digits or _, starting with a letter";
+
+/** Evidence kinds an answer spec may accept (`clip` is a cut of the video itself). */
+export const EVIDENCE_TYPES = [
+  "clip",
+  "transcript",
+  "ocr",
+  "scene",
+  "thumbnail",
+  "metadata",
+] as const;
+/** Value types of an answer field. */
+export const FIELD_TYPES = ["string", "number", "integer", "boolean"] as const;
+
+function token(description: string, example: string) {
+  return z
+    .string()
+    .regex(TOKEN_PATTERN, TOKEN_MESSAGE)
+    .optional()
+    .openapi({ description, example });
+}
+
+const AnswerFieldSchema = z
+  .strictObject({
+    key: z.string().regex(ANSWER_KEY_PATTERN, KEY_MESSAGE).openapi({ example: "door_state" }),
+    label: z.string().trim().min(1).max(200).openapi({ example: "Door state" }),
+    description: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .optional()
+      .openapi({ example: "Whether the dock door is open or closed" }),
+    type: z.enum(FIELD_TYPES).optional().openapi({ description: "Value type", example: "string" }),
+    required: z.boolean().optional().openapi({ example: true }),
+  })
+  .openapi("AnswerField");
+
+const AnswerEvidencePolicySchema = z
+  .strictObject({
+    accepted_types: z
+      .array(z.enum(EVIDENCE_TYPES))
+      .min(1)
+      .max(EVIDENCE_TYPES.length)
+      .refine((types) => new Set(types).size === types.length, "must not repeat a type")
+      .optional()
+      .openapi({ description: "Evidence kinds the answer may cite", example: ["clip"] }),
+    per_field: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Each field cites its own evidence", example: false }),
+    required: z
+      .boolean()
+      .optional()
+      .openapi({ description: "An answer without evidence is not accepted", example: true }),
+  })
+  .openapi("AnswerEvidencePolicy");
+
+/** One answer specification of a profile version (spec 2.8); stored as `AnswerSpec`. */
+export const AnswerSpecSchema = z
+  .strictObject({
+    answer_key: z.string().regex(ANSWER_KEY_PATTERN, KEY_MESSAGE).openapi({
+      description: "Unique within the version; names the answer in runs and report blocks",
+      example: "dock_door_events",
+    }),
+    answer_type: z.enum(ANSWER_TYPES).openapi({ example: "timeline" }),
+    aggregation_level: token("What one answer covers", "video"),
+    coverage: token("How much of the media must be inspected", "complete"),
+    temporal_granularity: token("Unit of time the answer is built from", "semantic_segment"),
+    temporal_scope: token("Which part of the timeline the answer covers", "windowed"),
+    evidence: AnswerEvidencePolicySchema.optional(),
+    fields: z
+      .array(AnswerFieldSchema)
+      .max(50)
+      .superRefine((fields, ctx) => rejectDuplicates(fields, "key", (f) => f.key, ctx))
+      .optional()
+      .openapi({ description: "Typed fields of each answer item, at most 50, keys unique" }),
+    description: z.string().trim().min(1).max(2000).optional().openapi({
+      description: "What to look for (the profile's instructions also apply)",
+      example: "Every time a dock door opens or closes, with who operated it.",
+    }),
+  })
+  .openapi("AnswerSpec");
+
+/** 1-50 answer specs with unique `answer_key`s. */
+export const AnswerSpecsSchema = z
+  .array(AnswerSpecSchema)
+  .min(1)
+  .max(50)
+  .superRefine((specs, ctx) => rejectDuplicates(specs, "answer_key", (s) => s.answer_key, ctx))
+  .openapi({ description: "1-50 answer specs; `answer_key` unique within the version" });
+
+const InstructionsSchema = z
+  .string()
+  .max(20_000)
+  .refine((text) => text.trim() !== "", "must not be blank")
+  .openapi({
+    description: "What the analysis is for and how to answer, up to 20,000 characters",
+    example: "Review the loading dock footage for safety practice.",
+  });
+
+/** The body of a new profile version; also what a profile version holds. */
+export const ProfileVersionBodySchema = z
+  .strictObject({ instructions: InstructionsSchema, answer_specs: AnswerSpecsSchema })
+  .openapi("CreateProfileVersionRequest");
+
+/** The body of POST /profiles. */
+export const CreateProfileBodySchema = z
+  .strictObject({
+    name: HeadNameSchema,
+    description: HeadDescriptionSchema,
+    instructions: InstructionsSchema,
+    answer_specs: AnswerSpecsSchema,
+  })
+  .openapi("CreateProfileRequest");
+
+/** The `{profile_id}` path parameter. */
+export const ProfileIdParamsSchema = z.object({
+  profile_id: idParam("profile_id", "prof_01jd3m6t8y0c7x4k2n9q5r1s3v"),
+});
+
+/** An immutable profile version (spec 2.8). */
+export const ProfileVersionSchema = z
+  .object({
+    profile_id: z.string().openapi({ example: "prof_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    version: z.number().int().openapi({ description: "From 1, appended", example: 1 }),
+    instructions: z.string(),
+    answer_specs: z.array(AnswerSpecSchema),
+    ...versionAuthorFields,
+  })
+  .openapi("ProfileVersion");
+
+/** A profile head (spec 2.8), as lists show it. */
+export const ProfileSchema = z
+  .object(headFields("prof_01jd3m6t8y0c7x4k2n9q5r1s3v"))
+  .openapi("Profile");
+
+/** A profile head with its latest version, as single reads and changes answer. */
+export const ProfileWithLatestSchema = ProfileSchema.extend({
+  latest: ProfileVersionSchema.openapi({ description: "The version `latest_version`, in full" }),
+}).openapi("ProfileWithLatestVersion");
+
+/** Renders a profile head. */
+export function presentProfile(row: ProfileRow): z.infer<typeof ProfileSchema> {
+  return presentHead(row);
+}
+
+/** Renders a profile version. */
+export function presentProfileVersion(
+  row: ProfileVersionRow,
+): z.infer<typeof ProfileVersionSchema> {
+  return {
+    profile_id: row.profileId,
+    version: row.version,
+    instructions: row.instructions,
+    // Written only through AnswerSpecSchema, so the stored specs hold its narrower types.
+    answer_specs: row.answerSpecs as z.infer<typeof AnswerSpecSchema>[],
+    created_by: row.createdBy,
+    created_at: row.createdAt,
+  };
+}
+
+/** Renders a profile head with its latest version. */
+export function presentProfileWithLatest(
+  found: ProfileWithLatest,
+): z.infer<typeof ProfileWithLatestSchema> {
+  return { ...presentHead(found.head), latest: presentProfileVersion(found.latest) };
+}

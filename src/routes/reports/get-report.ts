@@ -1,0 +1,46 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { findReport } from "../../db/repos/runs";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { idParam } from "../../schemas/common";
+import { expandQuerySchema, parseExpand } from "../../schemas/expand";
+import { alphaRoute } from "../define";
+import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
+
+const route = alphaRoute(
+  { permission: "VIEW_INSIGHTS" },
+  {
+    method: "get",
+    path: "/reports/{report_id}",
+    tags: ["Reports"],
+    summary: "Get a report",
+    description:
+      "One immutable report; `expand[]=content` adds the rendered content, `expand[]=manifest` the trust bindings with signed evidence URLs.",
+    request: {
+      params: z.object({ report_id: idParam("report_id", "rep_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
+      query: z.object({ "expand[]": expandQuerySchema(REPORT_EXPANDABLE) }),
+    },
+    responses: {
+      200: { description: "The report", content: { "application/json": { schema: ReportSchema } } },
+    },
+  },
+);
+
+/** GET /reports/{report_id} */
+export function registerGetReport(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const { report_id } = c.req.valid("param");
+    const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
+    const row = await findReport(database(c.env.DB), c.var.auth.workspaceId, report_id);
+    if (!row) throw notFound("Report", report_id);
+    return c.json(
+      await presentReport(row, expand, {
+        bucket: c.env.MEDIA_BUCKET,
+        ports: c.var.ports,
+        origin: new URL(c.req.url).origin,
+      }),
+      200,
+    );
+  });
+}

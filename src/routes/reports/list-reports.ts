@@ -1,0 +1,67 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { findRun, listReports } from "../../db/repos/runs";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { pageQuery, toPage } from "../../lib/pagination";
+import { expandQuerySchema, parseExpand } from "../../schemas/expand";
+import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { signingSecret } from "../../services/secrets";
+import { alphaRoute } from "../define";
+import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
+
+const route = alphaRoute(
+  { permission: "VIEW_INSIGHTS" },
+  {
+    method: "get",
+    path: "/reports",
+    tags: ["Reports"],
+    summary: "List a run's reports",
+    description: "The reports of one run, newest first.",
+    request: {
+      query: PageQuerySchema.extend({
+        run_id: z.string().min(1).max(128).openapi({ description: "Required: the run" }),
+        "expand[]": expandQuerySchema(REPORT_EXPANDABLE),
+      }),
+    },
+    responses: {
+      200: {
+        description: "A page of reports",
+        content: { "application/json": { schema: pageSchema(ReportSchema, "ReportListPage") } },
+      },
+    },
+  },
+);
+
+/** GET /reports */
+export function registerListReports(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
+    const db = database(c.env.DB);
+    const { workspaceId } = c.var.auth;
+    if (!(await findRun(db, workspaceId, query.run_id))) throw notFound("Run", query.run_id);
+    const list = { secret: signingSecret(c.env), scope: `reports|${workspaceId}|${query.run_id}` };
+    const page = await pageQuery(list, query);
+    const rows = await listReports(db, workspaceId, query.run_id, page);
+    const envelope = await toPage(
+      list,
+      rows,
+      page.limit,
+      (row) => [row.id],
+      (row) => row,
+    );
+    const context = {
+      bucket: c.env.MEDIA_BUCKET,
+      ports: c.var.ports,
+      origin: new URL(c.req.url).origin,
+    };
+    return c.json(
+      {
+        ...envelope,
+        data: await Promise.all(envelope.data.map((row) => presentReport(row, expand, context))),
+      },
+      200,
+    );
+  });
+}

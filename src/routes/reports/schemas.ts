@@ -1,0 +1,113 @@
+import { z } from "@hono/zod-openapi";
+import type { ReportRow } from "../../db/repos/runs";
+import type { Ports } from "../../ports";
+import type { EvidenceRef } from "../../ports/answer-engine/port";
+import { TimestampSchema } from "../../schemas/common";
+import { EvidenceLinker } from "../../services/evidence-urls";
+
+/** Expand values of report reads. */
+export const REPORT_EXPANDABLE = ["content", "manifest"] as const;
+
+const ManifestSchema = z
+  .object({
+    content_identity: z.string(),
+    answers: z.array(
+      z.object({ answer_id: z.string(), answer_key: z.string(), result_state: z.string() }),
+    ),
+    evidence: z.array(
+      z.object({
+        answer_id: z.string(),
+        evidence_id: z.string(),
+        video_id: z.string(),
+        segment_id: z.string(),
+        kind: z.string(),
+        start_time: z.number(),
+        end_time: z.number(),
+        text: z.string(),
+        clip_url: z.string().openapi({ description: "Signed URL playing the span, valid 1 hour" }),
+      }),
+    ),
+  })
+  .openapi("ReportManifest");
+
+/** A report (spec 2.9). */
+export const ReportSchema = z
+  .object({
+    id: z.string().openapi({ example: "rep_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    run_id: z.string(),
+    request_id: z.string().openapi({ description: "The request that created the report" }),
+    format: z.enum(["json", "markdown"]),
+    content_type: z.enum(["application/json", "text/markdown"]),
+    content_ref: z
+      .string()
+      .openapi({ description: "Where the content is read: this report with expand[]=content" }),
+    content_identity: z
+      .string()
+      .openapi({ description: "sha256:<hex> of the content bytes", example: "sha256:9f86d0…" }),
+    output_identity: z
+      .string()
+      .openapi({ description: "sha256 of the rendering inputs (run, format, template, answers)" }),
+    analysis_profile_ref: z
+      .string()
+      .openapi({ description: "The run's profile snapshot identity" }),
+    report_template_ref: z.string().openapi({
+      description: "name@version of the template rendered",
+      example: "tpl_01jd3m6t8y0c7x4k2n9q5r1s3v@2",
+    }),
+    content: z
+      .string()
+      .optional()
+      .openapi({ description: "The rendered content (expand[]=content)" }),
+    manifest: ManifestSchema.optional().openapi({
+      description: "Trust bindings (expand[]=manifest)",
+    }),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi("Report");
+
+/** The wire type of a report. */
+export type ReportDto = z.infer<typeof ReportSchema>;
+
+type StoredManifest = Omit<z.infer<typeof ManifestSchema>, "evidence"> & {
+  evidence: (EvidenceRef & { answer_id: string })[];
+};
+
+/** Renders a report, reading its content from R2 and signing evidence URLs only when expanded. */
+export async function presentReport(
+  row: ReportRow,
+  expand: ReadonlySet<string>,
+  context: { bucket: R2Bucket; ports: Ports; origin: string },
+): Promise<ReportDto> {
+  const dto: ReportDto = {
+    id: row.id,
+    run_id: row.runId,
+    request_id: row.requestId,
+    format: row.format,
+    content_type: row.contentType as ReportDto["content_type"],
+    content_ref: `/api/v1alpha1/reports/${row.id}?expand[]=content`,
+    content_identity: row.contentIdentity,
+    output_identity: row.outputIdentity,
+    analysis_profile_ref: row.analysisProfileRef,
+    report_template_ref: row.reportTemplateRef,
+    created_at: row.createdAt,
+    updated_at: row.createdAt,
+  };
+  if (expand.has("content")) {
+    const object = await context.bucket.get(row.objectKey);
+    if (!object) throw new Error(`the content of report ${row.id} is missing`);
+    dto.content = await object.text();
+  }
+  if (expand.has("manifest")) {
+    const manifest = row.manifest as StoredManifest;
+    const linker = new EvidenceLinker(context.ports, context.origin);
+    dto.manifest = {
+      content_identity: manifest.content_identity,
+      answers: manifest.answers,
+      evidence: await Promise.all(
+        manifest.evidence.map(async (ref) => ({ ...ref, clip_url: await linker.clipUrl(ref) })),
+      ),
+    };
+  }
+  return dto;
+}

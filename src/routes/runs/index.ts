@@ -1,0 +1,16 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { HonoEnv } from "../../env";
+import { registerCancelRun } from "./cancel-run";
+import { registerCreateRun } from "./create-run";
+import { registerGetRun } from "./get-run";
+import { registerListAnswers } from "./list-answers";
+import { registerListRuns } from "./list-runs";
+
+/** Registers the run routes (spec section 4.1). */
+export function registerRunRoutes(app: OpenAPIHono<HonoEnv>) {
+  registerCreateRun(app);
+  registerListRuns(app);
+  registerGetRun(app);
+  registerCancelRun(app);
+  registerListAnswers(app);
+}

@@ -1,0 +1,140 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { type AnswerRow, findRun, listAnswers } from "../../db/repos/runs";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { pageQuery, toPage } from "../../lib/pagination";
+import { ANSWER_TYPES, RESULT_STATES } from "../../ports/answer-engine/port";
+import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { EvidenceLinker } from "../../services/evidence-urls";
+import { signingSecret } from "../../services/secrets";
+import { alphaRoute } from "../define";
+import { RunIdParamsSchema } from "./schemas";
+
+const EvidenceRefSchema = z
+  .object({
+    evidence_id: z.string(),
+    video_id: z.string(),
+    segment_id: z.string(),
+    kind: z.enum(["transcript", "ocr", "scene", "thumbnail", "metadata"]),
+    start_time: z.number().openapi({ description: "Seconds" }),
+    end_time: z.number(),
+    text: z.string(),
+    clip_url: z
+      .string()
+      .optional()
+      .openapi({ description: "Signed URL of the video playing the span (#t=start,end), 1 hour" }),
+  })
+  .openapi("EvidenceRef");
+
+const AttributeSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  unit: z.string().optional(),
+  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  evidence: z.array(EvidenceRefSchema).optional(),
+});
+
+/** An answer (spec 2.2, AlphaAnswerDto). */
+export const AnswerSchema = z
+  .object({
+    id: z.string().openapi({ example: "ans_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    key: z.string(),
+    type: z.enum(ANSWER_TYPES),
+    result_state: z.enum(RESULT_STATES),
+    coverage: z.object({ state: z.string(), scope: z.string() }),
+    event_count: z.number().int().min(0),
+    evidence_count: z.number().int().min(0),
+    answer_payload: z.object({
+      summary: z.string(),
+      value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+      unit: z.string().optional(),
+      items: z.array(
+        z.object({
+          item_id: z.string(),
+          label: z.string(),
+          result_state: z.enum(RESULT_STATES),
+          attributes: z.array(AttributeSchema),
+          evidence: z.array(EvidenceRefSchema),
+          value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+        }),
+      ),
+      evidence_summary: z.object({
+        contributing_count: z.number().int().min(0),
+        drill_down_path: z.string(),
+        precision: z.enum(["exact", "limited", "unknown"]),
+        representative: z.array(EvidenceRefSchema),
+      }),
+    }),
+    provenance: z.record(z.string(), z.unknown()),
+    reason_code: z.string().optional(),
+  })
+  .openapi("Answer");
+
+/** Renders an answer with signed clip URLs on its evidence. */
+export async function presentAnswer(
+  answer: AnswerRow,
+  linker: EvidenceLinker,
+): Promise<z.infer<typeof AnswerSchema>> {
+  const dto: z.infer<typeof AnswerSchema> = {
+    id: answer.id,
+    key: answer.key,
+    type: answer.type,
+    result_state: answer.resultState,
+    coverage: answer.coverage,
+    event_count: answer.eventCount,
+    evidence_count: answer.evidenceCount,
+    answer_payload: await linker.linkPayload(answer.payload),
+    provenance: answer.provenance,
+  };
+  if (answer.reasonCode !== null) dto.reason_code = answer.reasonCode;
+  return dto;
+}
+
+const route = alphaRoute(
+  { permission: "VIEW_INSIGHTS" },
+  {
+    method: "get",
+    path: "/runs/{run_id}/answers",
+    tags: ["Runs"],
+    summary: "Read a run's answers",
+    description:
+      "The answers of a completed run, one per answer spec, in profile order (empty until the run completes).",
+    request: { params: RunIdParamsSchema, query: PageQuerySchema },
+    responses: {
+      200: {
+        description: "A page of answers",
+        content: { "application/json": { schema: pageSchema(AnswerSchema, "AnswerPage") } },
+      },
+    },
+  },
+);
+
+/** GET /runs/{run_id}/answers */
+export function registerListAnswers(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const { run_id } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const db = database(c.env.DB);
+    const run = await findRun(db, c.var.auth.workspaceId, run_id);
+    if (!run) throw notFound("Run", run_id);
+    const list = { secret: signingSecret(c.env), scope: `answers|${run.id}` };
+    const page = await pageQuery(list, query);
+    const rows = run.status === "completed" ? await listAnswers(db, run.id, page) : [];
+    const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);
+    const envelope = await toPage(
+      list,
+      rows,
+      page.limit,
+      (row) => [row.position],
+      (row) => row,
+    );
+    return c.json(
+      {
+        ...envelope,
+        data: await Promise.all(envelope.data.map((row) => presentAnswer(row, linker))),
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,66 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import { listRuns } from "../../db/repos/runs";
+import type { HonoEnv } from "../../env";
+import { pageQuery, toPage } from "../../lib/pagination";
+import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { signingSecret } from "../../services/secrets";
+import { alphaRoute } from "../define";
+import { presentRun, RUN_STATUSES, RunSchema } from "./schemas";
+
+const route = alphaRoute(
+  { permission: "VIEW_INSIGHTS" },
+  {
+    method: "get",
+    path: "/runs",
+    tags: ["Runs"],
+    summary: "List runs",
+    description: "Analysis and workflow runs of the workspace, newest first.",
+    request: {
+      query: PageQuerySchema.extend({
+        video_id: z
+          .string()
+          .min(1)
+          .max(128)
+          .optional()
+          .openapi({ description: "Runs whose source snapshot contains this video" }),
+        status: z.enum(RUN_STATUSES).optional(),
+      }),
+    },
+    responses: {
+      200: {
+        description: "A page of runs",
+        content: { "application/json": { schema: pageSchema(RunSchema, "RunPage") } },
+      },
+    },
+  },
+);
+
+/** GET /runs */
+export function registerListRuns(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const { workspaceId } = c.var.auth;
+    const list = {
+      secret: signingSecret(c.env),
+      scope: `runs|${workspaceId}|${query.status ?? ""}|${query.video_id ?? ""}`,
+    };
+    const page = await pageQuery(list, query);
+    const rows = await listRuns(
+      database(c.env.DB),
+      workspaceId,
+      { status: query.status, videoId: query.video_id },
+      page,
+    );
+    return c.json(
+      await toPage(
+        list,
+        rows,
+        page.limit,
+        (row) => [row.id],
+        (row) => presentRun(row),
+      ),
+      200,
+    );
+  });
+}

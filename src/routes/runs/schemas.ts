@@ -1,0 +1,176 @@
+import { z } from "@hono/zod-openapi";
+import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
+import { ANSWER_TYPES, RESULT_STATES } from "../../ports/answer-engine/port";
+import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
+import {
+  EXECUTION_PROFILE_REFS,
+  EXECUTION_PROFILES,
+  type ExecutionProfileRef,
+} from "../../services/execution-profiles";
+
+/** Run statuses (spec 2.1). */
+export const RUN_STATUSES = ["queued", "processing", "completed", "failed", "canceled"] as const;
+
+/** The `run_id` path parameter. */
+export const RunIdParamsSchema = z.object({
+  run_id: idParam("run_id", "run_01jd3m6t8y0c7x4k2n9q5r1s3v"),
+});
+
+const UsageSchema = z
+  .object({
+    cached_input_tokens: z.number(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    total_tokens: z.number(),
+    media_seconds: z.number(),
+    provider_returned_cost: z.string(),
+  })
+  .openapi("RunUsage");
+
+const ProvenanceSchema = z
+  .object({
+    engine: z
+      .string()
+      .nullable()
+      .openapi({ description: "The answer engine that produced the answers" }),
+    execution_profile: z.string(),
+    budget: z.object({ media_seconds: z.number(), tokens: z.number() }),
+    usage: UsageSchema,
+  })
+  .openapi("RunProvenance");
+
+const AnalysisDetailSchema = z
+  .object({
+    source_ids: z.array(z.string()),
+    execution_profile_ref: z.enum(EXECUTION_PROFILE_REFS),
+    locale: z.string(),
+    sub_state: z.enum(["accepted", "running", "completed", "failed", "canceled"]),
+    profile_id: z.string(),
+    profile_version: z.number().int().min(1),
+    report_template_id: z.string().optional(),
+    report_template_version: z.number().int().min(1).optional(),
+    formats: z.array(z.enum(["json", "markdown"])),
+    cancel_requested: z
+      .boolean()
+      .openapi({ description: "A stop was asked while the run was processing" }),
+    request_id: z.string(),
+    analysis_profile_snapshot_id: z.string().optional(),
+    input_snapshot_id: z.string().optional(),
+    output_snapshot_id: z.string().optional(),
+    snapshots: z
+      .object({
+        profile: z.record(z.string(), z.unknown()),
+        input: z.record(z.string(), z.unknown()),
+        output: z.record(z.string(), z.unknown()).optional(),
+      })
+      .optional()
+      .openapi({ description: "The immutable snapshot documents (expand[]=snapshots)" }),
+    answer_references: z
+      .array(
+        z.object({
+          answer_id: z.string(),
+          answer_key: z.string(),
+          answer_type: z.enum(ANSWER_TYPES),
+        }),
+      )
+      .optional(),
+    result_id: z.string().optional(),
+    result_state: z.enum([...RESULT_STATES, "error"]).optional(),
+    reason_code: z.string().optional(),
+    limitations: z
+      .array(z.enum(["budget_exhausted", "execution_failed", "required_evidence_not_extracted"]))
+      .optional(),
+    error: AsyncErrorSchema.optional(),
+    error_message: z.string().optional().openapi({ description: "Deprecated: use error" }),
+    provenance: ProvenanceSchema.optional().openapi({ description: "expand[]=provenance" }),
+  })
+  .openapi("AnalysisDetail");
+
+/** A run (spec 2.1, AlphaAnalysisRunDto). */
+export const RunSchema = z
+  .object({
+    id: z.string().openapi({ example: "run_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    kind: z.enum(["analysis", "workflow"]),
+    status: z.enum(RUN_STATUSES),
+    analysis: AnalysisDetailSchema,
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi("Run");
+
+/** The wire type of a run. */
+export type RunDto = z.infer<typeof RunSchema>;
+
+/** Renders a run; snapshots and provenance only when expanded. */
+export function presentRun(
+  run: RunRow,
+  extras: { answers?: AnswerRow[]; snapshots?: SnapshotRow[]; provenance?: boolean } = {},
+): RunDto {
+  const analysis: RunDto["analysis"] = {
+    source_ids: run.sourceIds,
+    execution_profile_ref: run.executionProfileRef as ExecutionProfileRef,
+    locale: run.locale,
+    sub_state: run.subState,
+    profile_id: run.profileId,
+    profile_version: run.profileVersion,
+    formats: run.formats as ("json" | "markdown")[],
+    cancel_requested: run.cancelRequested,
+    request_id: run.requestId,
+  };
+  if (run.reportTemplateId !== null) analysis.report_template_id = run.reportTemplateId;
+  if (run.reportTemplateVersion !== null)
+    analysis.report_template_version = run.reportTemplateVersion;
+  if (run.resultState !== null)
+    analysis.result_state = run.resultState as NonNullable<RunDto["analysis"]["result_state"]>;
+  if (run.reasonCode !== null) analysis.reason_code = run.reasonCode;
+  if (run.limitations.length > 0)
+    analysis.limitations = run.limitations as NonNullable<RunDto["analysis"]["limitations"]>;
+  if (run.outputSnapshotId !== null) analysis.result_id = run.outputSnapshotId;
+  if (run.error !== null) {
+    analysis.error = run.error;
+    analysis.error_message = run.error.detail;
+  }
+  if (extras.answers && extras.answers.length > 0) {
+    analysis.answer_references = extras.answers.map((answer) => ({
+      answer_id: answer.id,
+      answer_key: answer.key,
+      answer_type: answer.type,
+    }));
+  }
+  if (extras.snapshots) {
+    analysis.analysis_profile_snapshot_id = run.profileSnapshotId;
+    analysis.input_snapshot_id = run.inputSnapshotId;
+    if (run.outputSnapshotId !== null) analysis.output_snapshot_id = run.outputSnapshotId;
+    const content = (kind: SnapshotRow["kind"]) =>
+      extras.snapshots?.find((s) => s.kind === kind)?.content;
+    analysis.snapshots = { profile: content("profile") ?? {}, input: content("input") ?? {} };
+    const output = content("output");
+    if (output) analysis.snapshots.output = output;
+  }
+  if (extras.provenance) {
+    const usage = run.usage ?? {
+      input_tokens: 0,
+      output_tokens: 0,
+      cached_input_tokens: 0,
+      total_tokens: 0,
+      media_seconds: 0,
+    };
+    analysis.provenance = {
+      engine: run.engine,
+      execution_profile: run.executionProfileRef,
+      budget: EXECUTION_PROFILES[run.executionProfileRef as ExecutionProfileRef] ?? {
+        media_seconds: 0,
+        tokens: 0,
+      },
+      usage: { ...usage, provider_returned_cost: "0" },
+    };
+  }
+  return {
+    id: run.id,
+    kind: run.kind,
+    status: run.status,
+    analysis,
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+  };
+}

@@ -1,0 +1,61 @@
+import type { Ports } from "../ports";
+import type { AnswerPayload, EvidenceRef } from "../ports/answer-engine/port";
+import { MEDIA_URL_TTL_MS } from "./media-urls";
+import { sourceKey } from "./uploads";
+
+/** An evidence reference as clients read it: with a signed clip URL of its span. */
+export type LinkedEvidence = EvidenceRef & { clip_url: string };
+
+/** Signs one playable URL per video, then points each reference at its span (`#t=start,end`). */
+export class EvidenceLinker {
+  private readonly signed = new Map<string, Promise<string>>();
+  private readonly expiresAt = new Date(Date.now() + MEDIA_URL_TTL_MS);
+
+  constructor(
+    private readonly ports: Ports,
+    private readonly origin: string,
+  ) {}
+
+  /** The signed clip URL of an evidence span. */
+  async clipUrl(ref: Pick<EvidenceRef, "video_id" | "start_time" | "end_time">): Promise<string> {
+    let url = this.signed.get(ref.video_id);
+    if (!url) {
+      url = this.ports.storage.presignGet(sourceKey(ref.video_id), this.expiresAt, {
+        origin: this.origin,
+      });
+      this.signed.set(ref.video_id, url);
+    }
+    return `${await url}#t=${ref.start_time},${ref.end_time}`;
+  }
+
+  /** A reference with its clip URL. */
+  async link(ref: EvidenceRef): Promise<LinkedEvidence> {
+    return { ...ref, clip_url: await this.clipUrl(ref) };
+  }
+
+  /** A payload whose every evidence reference carries its clip URL. */
+  async linkPayload(payload: AnswerPayload): Promise<AnswerPayload> {
+    const links = (refs: EvidenceRef[] | undefined) =>
+      Promise.all((refs ?? []).map((ref) => this.link(ref)));
+    return {
+      ...payload,
+      items: await Promise.all(
+        payload.items.map(async (item) => ({
+          ...item,
+          evidence: await links(item.evidence),
+          attributes: await Promise.all(
+            item.attributes.map(async (attribute) =>
+              attribute.evidence === undefined
+                ? attribute
+                : { ...attribute, evidence: await links(attribute.evidence) },
+            ),
+          ),
+        })),
+      ),
+      evidence_summary: {
+        ...payload.evidence_summary,
+        representative: await links(payload.evidence_summary.representative),
+      },
+    };
+  }
+}

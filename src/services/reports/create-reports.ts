@@ -1,0 +1,197 @@
+import { database } from "../../db/client";
+import { insertEventStatement } from "../../db/repos/events";
+import { findReportTemplateVersion } from "../../db/repos/report-templates";
+import {
+  type AnswerRow,
+  allAnswers,
+  findSnapshots,
+  hasReportsOfRequest,
+  insertReportStatement,
+  type ReportRow,
+  type RunRow,
+} from "../../db/repos/runs";
+import type { Env } from "../../env";
+import { nowIso } from "../../lib/clock";
+import { sha256Hex } from "../../lib/crypto";
+import { newId } from "../../lib/ids";
+import type { Ports } from "../../ports";
+import type { AnswerType } from "../../ports/answer-engine/port";
+import { citedEvidence } from "./cited";
+import { renderReport } from "./render";
+import type { RenderInput, RenderTemplate, StoredAnswer, TemplateBlock } from "./types";
+
+/** The report formats of spec section 2.9. */
+export type ReportFormat = "json" | "markdown";
+
+const EXTENSIONS: Record<ReportFormat, string> = { json: "json", markdown: "md" };
+const DEFAULT_BLOCK: Record<AnswerType, TemplateBlock["type"]> = {
+  verdict: "verdict",
+  measurement: "measurement",
+  timeline: "timeline",
+  enumeration: "table",
+  comparison: "table",
+  retrieval: "table",
+  synthesis: "narrative",
+};
+
+/** The template used when a run names none: one block per answer, chosen by answer type. */
+export function defaultTemplate(answers: AnswerRow[], locale: string): RenderTemplate {
+  return {
+    id: "default",
+    version: 1,
+    language: locale.split("-")[0] === "ja" ? "ja" : "en",
+    blocks: answers.map((answer) => ({
+      type: DEFAULT_BLOCK[answer.type],
+      answer_key: answer.key,
+      label: answer.key,
+    })),
+  };
+}
+
+/** A stored answer as rendering reads it. */
+function storedAnswer(row: AnswerRow): StoredAnswer {
+  const answer: StoredAnswer = {
+    id: row.id,
+    key: row.key,
+    type: row.type,
+    result_state: row.resultState,
+    coverage: row.coverage,
+    event_count: row.eventCount,
+    evidence_count: row.evidenceCount,
+    answer_payload: row.payload,
+  };
+  if (row.reasonCode !== null) answer.reason_code = row.reasonCode;
+  return answer;
+}
+
+async function templateFor(
+  env: Env,
+  run: RunRow,
+  answers: AnswerRow[],
+  inline: RenderTemplate | undefined,
+) {
+  if (inline) return { template: inline, ref: `inline:${inline.id}@${inline.version}` };
+  if (run.reportTemplateId !== null && run.reportTemplateVersion !== null) {
+    const version = await findReportTemplateVersion(
+      database(env.DB),
+      run.workspaceId,
+      run.reportTemplateId,
+      run.reportTemplateVersion,
+    );
+    if (version) {
+      return {
+        template: {
+          id: run.reportTemplateId,
+          version: version.version,
+          language: version.language,
+          blocks: version.blocks,
+        },
+        ref: `${run.reportTemplateId}@${version.version}`,
+      };
+    }
+  }
+  const fallback = defaultTemplate(answers, run.locale);
+  return { template: fallback, ref: `${fallback.id}@${fallback.version}` };
+}
+
+/**
+ * Renders a completed run's stored answers (no re-analysis) into one immutable report per
+ * format: bytes in R2 under a content identity (SHA-256), rows and `report.created` events
+ * in one D1 batch. The same answers and template always give byte-identical content.
+ */
+export async function createReports(
+  env: Env,
+  run: RunRow,
+  options: { formats: ReportFormat[]; inlineTemplate?: RenderTemplate; requestId: string },
+): Promise<ReportRow[]> {
+  const db = database(env.DB);
+  const answers = await allAnswers(db, run.id);
+  const { template, ref } = await templateFor(env, run, answers, options.inlineTemplate);
+  const input = (await findSnapshots(db, run.id)).find((s) => s.kind === "input")?.content as
+    | {
+        sources?: {
+          video_id: string;
+          title: string | null;
+          filename: string;
+          duration: number | null;
+        }[];
+      }
+    | undefined;
+  const renderInput: RenderInput = {
+    run: {
+      id: run.id,
+      source_ids: run.sourceIds,
+      profile_ref: `${run.profileId}@${run.profileVersion}`,
+      execution_profile_ref: run.executionProfileRef,
+      limitations: run.limitations,
+    },
+    videos: (input?.sources ?? []).map((source) => ({
+      id: source.video_id,
+      title: source.title ?? source.filename,
+      duration: source.duration ?? 0,
+    })),
+    answers: answers.map(storedAnswer),
+    template,
+  };
+  const cited = citedEvidence(renderInput);
+  const now = nowIso();
+  const rows: ReportRow[] = [];
+  for (const format of options.formats) {
+    const rendered = renderReport(renderInput, format);
+    const contentIdentity = `sha256:${await sha256Hex(rendered.bytes)}`;
+    const outputIdentity = `sha256:${await sha256Hex(JSON.stringify([run.id, format, ref, answers.map((a) => a.id)]))}`;
+    const id = newId("rep");
+    const objectKey = `reports/${run.id}/${id}.${EXTENSIONS[format]}`;
+    await env.MEDIA_BUCKET.put(objectKey, rendered.bytes, {
+      httpMetadata: { contentType: `${rendered.content_type}; charset=utf-8` },
+      customMetadata: { content_identity: contentIdentity },
+    });
+    rows.push({
+      id,
+      runId: run.id,
+      workspaceId: run.workspaceId,
+      requestId: options.requestId,
+      format,
+      contentType: rendered.content_type,
+      objectKey,
+      contentIdentity,
+      outputIdentity,
+      analysisProfileRef: run.profileSnapshotId,
+      reportTemplateRef: ref,
+      manifest: {
+        content_identity: contentIdentity,
+        answers: answers.map((answer) => ({
+          answer_id: answer.id,
+          answer_key: answer.key,
+          result_state: answer.resultState,
+        })),
+        evidence: cited.map(({ answer_id, evidence }) => ({ answer_id, ...evidence })),
+      },
+      createdAt: now,
+    });
+  }
+  const statements = rows.flatMap((row) => [
+    insertReportStatement(db, row),
+    insertEventStatement(db, run.workspaceId, "report.created", {
+      report: {
+        id: row.id,
+        run_id: row.runId,
+        format: row.format,
+        content_identity: row.contentIdentity,
+      },
+    }),
+  ]);
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
+  return rows;
+}
+
+/** Reports a run asked for with `formats`, made once when it completes (redelivery-safe). */
+export async function ensureAutomaticReports(env: Env, _ports: Ports, run: RunRow): Promise<void> {
+  if (run.formats.length === 0) return;
+  if (await hasReportsOfRequest(database(env.DB), run.id, run.requestId)) return;
+  await createReports(env, run, {
+    formats: run.formats as ReportFormat[],
+    requestId: run.requestId,
+  });
+}

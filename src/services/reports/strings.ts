@@ -1,0 +1,170 @@
+import type { ResultState } from "../../ports/answer-engine/port";
+
+/** The fixed strings of a report in one language. */
+export interface ReportStrings {
+  defaultTitle: string;
+  run: string;
+  profile: string;
+  executionProfile: string;
+  template: string;
+  sources: string;
+  limitations: string;
+  none: string;
+  untitled: string;
+  /** Result states in words, as table cells and result lines show them. */
+  states: Record<ResultState, string>;
+  /** What a verdict (or any yes/no value) says when its check is uncertain. */
+  uncertainVerdict: string;
+  pass: string;
+  fail: string;
+  yes: string;
+  no: string;
+  noItems: string;
+  noAnswers: string;
+  missingAnswer: (answerKey: string) => string;
+  groupLabel: (column: string, value: string) => string;
+  /** Labels of the built-in fields and columns, overridable by `field_labels`. */
+  fieldLabels: Record<string, string>;
+  /** Section headings of blocks without a `label` or `answer_key`. */
+  blockTitles: Record<string, string>;
+  limitationTexts: Record<string, string>;
+}
+
+const EN: ReportStrings = {
+  defaultTitle: "Analysis report",
+  run: "Run",
+  profile: "Profile",
+  executionProfile: "Execution profile",
+  template: "Template",
+  sources: "Sources",
+  limitations: "Limitations",
+  none: "None",
+  untitled: "Untitled",
+  states: {
+    found: "Found",
+    not_found: "Not found",
+    uncertain: "Uncertain",
+    not_checked: "Not checked",
+  },
+  uncertainVerdict: "Uncertain — not a pass",
+  pass: "Pass",
+  fail: "Fail",
+  yes: "Yes",
+  no: "No",
+  noItems: "No items.",
+  noAnswers: "No answers.",
+  missingAnswer: (key) => `Answer "${key}" was not produced.`,
+  groupLabel: (column, value) => `${column}: ${value}`,
+  fieldLabels: {
+    verdict: "Verdict",
+    value: "Value",
+    result_state: "Result",
+    time: "Time",
+    start: "Start",
+    end: "End",
+    label: "Item",
+    item_id: "Item ID",
+    evidence: "Evidence",
+    rank: "Rank",
+    answer_id: "Answer ID",
+    answer_key: "Answer",
+    type: "Type",
+    summary: "Summary",
+  },
+  blockTitles: {
+    verdict: "Verdict",
+    measurement: "Measurement",
+    timeline: "Timeline",
+    table: "Table",
+    narrative: "Summary",
+    enumeration: "Enumeration",
+    comparison: "Comparison",
+    retrieval: "Matches",
+    synthesis: "Summary",
+  },
+  limitationTexts: {
+    budget_exhausted: "The processing budget limited the result",
+    execution_failed: "Execution failed",
+    required_evidence_not_extracted: "Required evidence was not extracted",
+  },
+};
+
+const JA: ReportStrings = {
+  defaultTitle: "分析レポート",
+  run: "実行",
+  profile: "プロファイル",
+  executionProfile: "実行プロファイル",
+  template: "テンプレート",
+  sources: "ソース",
+  limitations: "制限事項",
+  none: "なし",
+  untitled: "無題",
+  states: {
+    found: "検出",
+    not_found: "未検出",
+    uncertain: "不確定",
+    not_checked: "未確認",
+  },
+  uncertainVerdict: "不確定（合格ではありません）",
+  pass: "合格",
+  fail: "不合格",
+  yes: "はい",
+  no: "いいえ",
+  noItems: "項目はありません。",
+  noAnswers: "回答はありません。",
+  missingAnswer: (key) => `回答「${key}」は生成されませんでした。`,
+  groupLabel: (column, value) => `${column}：${value}`,
+  fieldLabels: {
+    verdict: "判定",
+    value: "値",
+    result_state: "結果",
+    time: "時刻",
+    start: "開始",
+    end: "終了",
+    label: "項目",
+    item_id: "項目ID",
+    evidence: "証拠",
+    rank: "順位",
+    answer_id: "回答ID",
+    answer_key: "回答",
+    type: "種類",
+    summary: "概要",
+  },
+  blockTitles: {
+    verdict: "判定",
+    measurement: "測定",
+    timeline: "タイムライン",
+    table: "表",
+    narrative: "概要",
+    enumeration: "列挙",
+    comparison: "比較",
+    retrieval: "検索結果",
+    synthesis: "概要",
+  },
+  limitationTexts: {
+    budget_exhausted: "処理予算により結果が制限されました",
+    execution_failed: "実行に失敗しました",
+    required_evidence_not_extracted: "必要な証拠が抽出されませんでした",
+  },
+};
+
+const BY_LANGUAGE: Record<string, ReportStrings> = { en: EN, ja: JA };
+
+/** Own-property lookup, so template-supplied keys such as `constructor` never hit the prototype. */
+export function lookup<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Strings for a template language (`ja`, `ja-JP`, `EN`...); any other language gets `en`. */
+export function stringsFor(language: string): ReportStrings {
+  const primary = language.trim().toLowerCase().split(/[-_]/)[0] ?? "";
+  return lookup(BY_LANGUAGE, primary) ?? EN;
+}
+
+/**
+ * Every language's word for a pass. A displayed value equal to one of these on a check that is
+ * not `found` is replaced, so a mapping or an engine string cannot turn it into a pass.
+ */
+export const PASS_WORDS: ReadonlySet<string> = new Set(
+  [EN.pass, "passed", JA.pass].map((word) => word.toLowerCase()),
+);

@@ -1,0 +1,147 @@
+import { database } from "../../db/client";
+import { findProfile, findProfileVersion } from "../../db/repos/profiles";
+import { findReportTemplate, findReportTemplateVersion } from "../../db/repos/report-templates";
+import type { RunRow, SnapshotRow } from "../../db/repos/runs";
+import { findVideo } from "../../db/repos/videos";
+import type { Env } from "../../env";
+import { ApiError, notFound } from "../../errors/api-error";
+import { nowIso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../execution-profiles";
+import { videoMedia } from "../media-urls";
+
+/** POST /runs for an analysis, as the route validated it. */
+export interface CreateAnalysisRun {
+  workspaceId: string;
+  keyId: string;
+  requestId: string;
+  sourceIds: string[];
+  profileId: string;
+  profileVersion: number | undefined;
+  reportTemplateId: string | undefined;
+  reportTemplateVersion: number | undefined;
+  formats: ("json" | "markdown")[];
+  executionProfileRef: ExecutionProfileRef;
+  locale: string;
+  executeNow: boolean;
+}
+
+/** Seconds a run created with `execute_now: false` waits in the queue before it starts. */
+export const DEFERRED_START_SECONDS = 60;
+
+function snapshotId(): string {
+  return `snap_${newId("run").slice("run_".length)}`;
+}
+
+/**
+ * Admits an analysis run: every source a completed video of the workspace, the profile and
+ * template versions resolved (latest when omitted) and frozen with the inputs in immutable
+ * snapshots, then handed to the run's object, which persists it and queues it.
+ */
+export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Promise<RunRow> {
+  const db = database(env.DB);
+  const sources = [];
+  for (const id of input.sourceIds) {
+    const video = await findVideo(db, input.workspaceId, id);
+    if (!video) throw notFound("Video", id);
+    if (video.status !== "completed") {
+      throw new ApiError(
+        "conflict",
+        `Video ${id} is ${video.status}; only completed, searchable videos can be analysed.`,
+      );
+    }
+    sources.push(video);
+  }
+
+  const head = await findProfile(db, input.workspaceId, input.profileId);
+  if (!head) throw notFound("Profile", input.profileId);
+  const profileVersion = input.profileVersion ?? head.latestVersion;
+  const profile = await findProfileVersion(db, input.workspaceId, head.id, profileVersion);
+  if (!profile) throw notFound(`Version ${profileVersion} of profile`, head.id);
+
+  let template: { id: string; version: number } | null = null;
+  if (input.reportTemplateId !== undefined) {
+    const templateHead = await findReportTemplate(db, input.workspaceId, input.reportTemplateId);
+    if (!templateHead) throw notFound("Report template", input.reportTemplateId);
+    const version = input.reportTemplateVersion ?? templateHead.latestVersion;
+    if (!(await findReportTemplateVersion(db, input.workspaceId, templateHead.id, version))) {
+      throw notFound(`Version ${version} of report template`, templateHead.id);
+    }
+    template = { id: templateHead.id, version };
+  } else if (input.reportTemplateVersion !== undefined) {
+    throw notFound("Report template", "(report_template_version without report_template_id)");
+  }
+
+  const now = nowIso();
+  const runId = newId("run");
+  const profileSnapshot: SnapshotRow = {
+    id: snapshotId(),
+    runId,
+    kind: "profile",
+    content: {
+      profile_id: head.id,
+      profile_version: profile.version,
+      name: head.name,
+      instructions: profile.instructions,
+      answer_specs: profile.answerSpecs,
+    },
+    createdAt: now,
+  };
+  const inputSnapshot: SnapshotRow = {
+    id: snapshotId(),
+    runId,
+    kind: "input",
+    content: {
+      source_ids: input.sourceIds,
+      sources: sources.map((video) => ({
+        video_id: video.id,
+        filename: video.filename,
+        title: (videoMedia(video) as { title?: string | null }).title ?? null,
+        duration: video.duration,
+        index_engine: videoMedia(video).engine ?? null,
+        updated_at: video.updatedAt,
+      })),
+      execution_profile_ref: input.executionProfileRef,
+      budget: EXECUTION_PROFILES[input.executionProfileRef],
+      locale: input.locale,
+      formats: input.formats,
+      report_template:
+        template === null ? null : { report_template_id: template.id, version: template.version },
+    },
+    createdAt: now,
+  };
+  const run: RunRow = {
+    id: runId,
+    workspaceId: input.workspaceId,
+    kind: "analysis",
+    status: "queued",
+    subState: "accepted",
+    sourceIds: input.sourceIds,
+    executionProfileRef: input.executionProfileRef,
+    locale: input.locale,
+    profileId: head.id,
+    profileVersion: profile.version,
+    reportTemplateId: template?.id ?? null,
+    reportTemplateVersion: template?.version ?? null,
+    formats: input.formats,
+    profileSnapshotId: profileSnapshot.id,
+    inputSnapshotId: inputSnapshot.id,
+    outputSnapshotId: null,
+    cancelRequested: false,
+    resultState: null,
+    reasonCode: null,
+    limitations: [],
+    error: null,
+    usage: null,
+    engine: null,
+    requestId: input.requestId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await env.RUNS.getByName(runId).create(
+    run,
+    [profileSnapshot, inputSnapshot],
+    input.executeNow ? 0 : DEFERRED_START_SECONDS,
+  );
+  return run;
+}

@@ -1,0 +1,158 @@
+import type { RunOutcome } from "../../../durable-objects/run-coordinator";
+import type { RunAnalysisMessage } from "../../../queues/analysis-messages";
+import { database } from "../../db/client";
+import { type AnswerRow, findRunById, findSnapshots } from "../../db/repos/runs";
+import type { RunUsage } from "../../db/schema/runs";
+import type { Env } from "../../env";
+import { nowIso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import type { Ports } from "../../ports";
+import type { AnswerSpec, EngineAnswer, ResultState } from "../../ports/answer-engine/port";
+import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../execution-profiles";
+import { ensureAutomaticReports } from "../reports/create-reports";
+import { loadEngineVideos } from "./engine-input";
+
+/** What was left when the budget ran out: the answer the engine never got to give. */
+function unansweredForBudget(runId: string, engine: string): EngineAnswer {
+  return {
+    result_state: "not_checked",
+    coverage: { state: "none", scope: "budget exhausted before this answer" },
+    event_count: 0,
+    evidence_count: 0,
+    answer_payload: {
+      summary: "Not checked: the run's processing budget ran out before this answer.",
+      items: [],
+      evidence_summary: {
+        contributing_count: 0,
+        drill_down_path: `/runs/${runId}/answers`,
+        precision: "unknown",
+        representative: [],
+      },
+    },
+    reason_code: "budget_exhausted",
+    provenance: { engine },
+    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, media_seconds: 0 },
+    budget_exhausted: true,
+  };
+}
+
+/**
+ * The run's overall result: `found` only when every answer is; otherwise the weakest state
+ * present (uncertain before not_checked before not_found), so a partial run never reads as a pass.
+ */
+export function runResultState(states: ResultState[]): ResultState {
+  if (states.length > 0 && states.every((state) => state === "found")) return "found";
+  for (const state of ["uncertain", "not_checked", "not_found"] as const)
+    if (states.includes(state)) return state;
+  return "not_checked";
+}
+
+/**
+ * Executes an analysis run: answers every spec of the frozen profile version through the
+ * answer-engine port within the execution profile's budget, checking for cancellation
+ * between answers, then hands the answers to the run's object to complete it. Safe to
+ * redeliver: a finished run is not run again.
+ */
+export async function executeRun(
+  env: Env,
+  ports: Ports,
+  message: RunAnalysisMessage,
+): Promise<void> {
+  const db = database(env.DB);
+  const run = await findRunById(db, message.run_id);
+  if (!run || run.workspaceId !== message.workspace_id) return;
+  const coordinator = env.RUNS.getByName(run.id);
+  if (!(await coordinator.begin())) {
+    if (run.status === "completed") await ensureAutomaticReports(env, ports, run);
+    return;
+  }
+  const snapshots = await findSnapshots(db, run.id);
+  const profile = snapshots.find((snapshot) => snapshot.kind === "profile")?.content as
+    | { instructions: string; answer_specs: AnswerSpec[] }
+    | undefined;
+  if (!profile) throw new Error(`run ${run.id} has no profile snapshot`);
+  const videos = await loadEngineVideos(db, run.workspaceId, run.sourceIds);
+
+  const budget = { ...EXECUTION_PROFILES[run.executionProfileRef as ExecutionProfileRef] };
+  const usage: RunUsage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cached_input_tokens: 0,
+    total_tokens: 0,
+    media_seconds: 0,
+  };
+  const limitations = new Set<string>();
+  const rows: AnswerRow[] = [];
+  const createdAt = nowIso();
+  for (const [position, spec] of profile.answer_specs.entries()) {
+    if (!(await coordinator.checkpoint())) return;
+    const exhausted = budget.media_seconds <= 0 || budget.tokens <= 0;
+    const answer = exhausted
+      ? unansweredForBudget(run.id, ports.answerEngine.id)
+      : await ports.answerEngine.answer({
+          run_id: run.id,
+          instructions: profile.instructions,
+          spec,
+          videos,
+          locale: run.locale,
+          budget: { ...budget },
+        });
+    const tokens = answer.usage.input_tokens + answer.usage.output_tokens;
+    budget.media_seconds -= answer.usage.media_seconds;
+    budget.tokens -= tokens;
+    usage.input_tokens += answer.usage.input_tokens;
+    usage.output_tokens += answer.usage.output_tokens;
+    usage.cached_input_tokens += answer.usage.cached_input_tokens;
+    usage.total_tokens += tokens;
+    usage.media_seconds += answer.usage.media_seconds;
+    if (answer.budget_exhausted) limitations.add("budget_exhausted");
+    if (answer.reason_code === "required_evidence_not_extracted")
+      limitations.add("required_evidence_not_extracted");
+    rows.push({
+      id: newId("ans"),
+      runId: run.id,
+      workspaceId: run.workspaceId,
+      position,
+      key: spec.answer_key,
+      type: spec.answer_type,
+      resultState: answer.result_state,
+      coverage: answer.coverage,
+      eventCount: answer.event_count,
+      evidenceCount: answer.evidence_count,
+      payload: answer.answer_payload,
+      reasonCode: answer.reason_code ?? null,
+      provenance: { ...answer.provenance, usage: answer.usage },
+      createdAt,
+    });
+  }
+  const resultState = runResultState(rows.map((row) => row.resultState));
+  const outcome: RunOutcome = {
+    answers: rows,
+    output: {
+      id: `snap_${newId("run").slice("run_".length)}`,
+      runId: run.id,
+      kind: "output",
+      content: {
+        answers: rows.map((row) => ({
+          answer_id: row.id,
+          answer_key: row.key,
+          result_state: row.resultState,
+        })),
+        result_state: resultState,
+        usage,
+        limitations: [...limitations].sort(),
+      },
+      createdAt,
+    },
+    usage,
+    limitations: [...limitations].sort(),
+    resultState,
+    reasonCode: limitations.has("budget_exhausted") ? "budget_exhausted" : null,
+    engine: ports.answerEngine.id,
+  };
+  const status = await coordinator.finish(outcome);
+  if (status === "completed") {
+    const completed = await findRunById(db, run.id);
+    if (completed) await ensureAutomaticReports(env, ports, completed);
+  }
+}

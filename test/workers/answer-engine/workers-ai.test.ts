@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import { evidenceId } from "../../../src/ports/answer-engine/evidence-ids";
+import type { WorkersAiAnswerDependencies } from "../../../src/ports/answer-engine/workers-ai";
+import { ANSWER_MODEL, promptTokens } from "../../../src/ports/answer-engine/workers-ai-prompt";
+import { expectCitesIndex, request, talk } from "./fixtures";
+import { DOCK_ID, jsonMode, modelAnswer, VEST_ID, vestsVerdict, world } from "./recording-ai";
+
+describe("WorkersAiAnswerEngine: request and validation", () => {
+  it("accepts the real binding type", () => {
+    const deps = (ai: Ai): WorkersAiAnswerDependencies => ({ ai });
+    expect(deps).toBeTypeOf("function");
+  });
+  it("asks the JSON-mode model with the instructions, the spec and the segments with their evidence ids", async () => {
+    const { ai, engine } = world(() =>
+      jsonMode(modelAnswer({ evidence_ids: [VEST_ID], value: "yes" })),
+    );
+    const videos = [talk()];
+    const a = await engine.answer(request(vestsVerdict(), videos, { instructions: "Be strict." }));
+
+    expect(ai.calls).toHaveLength(1);
+    const call = ai.calls[0];
+    expect(call?.model).toBe(ANSWER_MODEL);
+    expect(call?.inputs.response_format?.type).toBe("json_schema");
+    expect(call?.inputs.response_format?.json_schema).toMatchObject({
+      required: ["result_state", "summary", "evidence_ids", "items"],
+    });
+    expect(call?.inputs).toMatchObject({ temperature: 0, max_tokens: 1024 });
+    expect(call?.inputs.messages.map((m) => m.role)).toEqual(["system", "user"]);
+    const sent = ai.prompt();
+    expect(sent.instructions).toBe("Be strict.");
+    expect(sent.answer_spec).toMatchObject({
+      answer_key: "vests_worn",
+      answer_type: "verdict",
+      accepted_evidence: ["clip"],
+    });
+    expect(sent.segments.map((s) => s.segment_id)).toEqual([
+      "seg_vid_talk_0",
+      "seg_vid_talk_1",
+      "seg_vid_talk_2",
+    ]);
+    expect(sent.segments[0]?.evidence.map((e) => e.evidence_id)).toEqual([
+      evidenceId("seg_vid_talk_0", "transcript", 1, 4),
+      VEST_ID,
+    ]);
+
+    expect(a.result_state).toBe("found");
+    expect(a.answer_payload.value).toBe(true);
+    expect(a.answer_payload.evidence_summary.representative.map((r) => r.evidence_id)).toEqual([
+      VEST_ID,
+    ]);
+    expect(a.provenance).toEqual({ engine: "workers-ai-answers@1", model: ANSWER_MODEL });
+    expect(a.usage).toEqual({
+      input_tokens: 900,
+      output_tokens: 60,
+      cached_input_tokens: 0,
+      media_seconds: 24,
+    });
+    expect(a.budget_exhausted).toBe(false);
+    expectCitesIndex(a, videos);
+  });
+  it("drops invented evidence ids and downgrades a found left with none", async () => {
+    const { engine } = world(() =>
+      jsonMode(
+        modelAnswer({ evidence_ids: ["evidence_0000000000000000000000invent"], value: true }),
+      ),
+    );
+    const a = await engine.answer(request(vestsVerdict(), [talk()]));
+    expect(a.result_state).toBe("uncertain");
+    expect(a.reason_code).toBe("evidence_not_in_index");
+    expect(a.answer_payload.value).toBeUndefined();
+    expect(a.evidence_count).toBe(0);
+    expect(a.answer_payload.summary).toContain("not in the index");
+  });
+  it("keeps a found on its valid citations, dropping the invented ones", async () => {
+    const { engine } = world(() =>
+      jsonMode(modelAnswer({ evidence_ids: ["evidence_madeup", VEST_ID] })),
+    );
+    const a = await engine.answer(request(vestsVerdict(), [talk()]));
+    expect(a.result_state).toBe("found");
+    expect(a.evidence_count).toBe(1);
+    expect(a.answer_payload.summary).toContain("1 cited evidence id not in the index dropped");
+  });
+  it("downgrades items whose citations are invented, and times items from what they cite", async () => {
+    const { engine } = world(() =>
+      jsonMode(
+        modelAnswer({
+          evidence_ids: [DOCK_ID],
+          items: [
+            {
+              label: "Dock closes at six",
+              result_state: "found",
+              evidence_ids: [DOCK_ID],
+              value: "18:00",
+            },
+            { label: "Dock opens at six", result_state: "found", evidence_ids: ["evidence_nope"] },
+          ],
+        }),
+      ),
+    );
+    const a = await engine.answer(
+      request({ answer_type: "enumeration", description: "loading dock hours" }, [talk()]),
+    );
+    expect(a.answer_payload.items.map((i) => [i.label, i.result_state])).toEqual([
+      ["Dock closes at six", "found"],
+      ["Dock opens at six", "uncertain"],
+    ]);
+    expect(a.answer_payload.items[0]?.attributes.map((x) => [x.key, x.value])).toEqual([
+      ["start_time", 9],
+      ["end_time", 12],
+    ]);
+  });
+  it("never accepts a citation of a segment it did not send", async () => {
+    // Only the best-ranked segment (the vests) fits; the dock cue exists but was not sent.
+    const { ai, engine } = world(() => jsonMode(modelAnswer({ evidence_ids: [DOCK_ID] })), {
+      maxSegments: 1,
+    });
+    const a = await engine.answer(request(vestsVerdict(), [talk()]));
+    expect(ai.prompt().segments.map((s) => s.segment_id)).toEqual(["seg_vid_talk_0"]);
+    expect(a.result_state).toBe("uncertain");
+    expect(a.reason_code).toBe("evidence_not_in_index");
+  });
+  it("answers uncertain / model_failed for malformed JSON, schema violations and model errors", async () => {
+    for (const respond of [
+      () => ({ response: "Sure! Here is the answer: {result_state: found" }),
+      () => jsonMode({ result_state: "yes", summary: "x", evidence_ids: [], items: [] }),
+      () => {
+        throw new Error("5025: JSON Mode couldn't be met");
+      },
+    ]) {
+      const { engine } = world(respond);
+      const a = await engine.answer(request(vestsVerdict(), [talk()]));
+      expect(a.result_state).toBe("uncertain");
+      expect(a.reason_code).toBe("model_failed");
+      expect(a.answer_payload.value).toBeUndefined();
+      expect(a.usage.input_tokens).toBeGreaterThan(0);
+    }
+  });
+  it("reads a JSON string response, code fences tolerated, and estimates tokens without usage", async () => {
+    const text = `\`\`\`json\n${JSON.stringify(modelAnswer({ evidence_ids: [VEST_ID] }))}\n\`\`\``;
+    const { ai, engine } = world(() => ({ response: text }));
+    const a = await engine.answer(request(vestsVerdict(), [talk()]));
+    expect(a.result_state).toBe("found");
+    expect(a.usage.input_tokens).toBe(promptTokens(ai.calls[0]?.inputs ?? { messages: [] }));
+    expect(a.usage.output_tokens).toBeGreaterThan(0);
+  });
+  it("keeps a measurement's value only with a found or not_found", async () => {
+    const spec = {
+      answer_type: "measurement" as const,
+      description: "How many spills are reported?",
+    };
+    const spill = evidenceId("seg_vid_talk_1", "transcript", 13, 16.5);
+    const found = await world(() =>
+      jsonMode(modelAnswer({ evidence_ids: [spill], value: 1, unit: "occurrences" })),
+    ).engine.answer(request(spec, [talk()]));
+    expect(found.answer_payload).toMatchObject({ value: 1, unit: "occurrences" });
+    const unsure = await world(() =>
+      jsonMode(modelAnswer({ result_state: "uncertain", evidence_ids: [spill], value: 4 })),
+    ).engine.answer(request(spec, [talk()]));
+    expect(unsure.result_state).toBe("uncertain");
+    expect(unsure.reason_code).toBe("insufficient_evidence");
+    expect(unsure.answer_payload.value).toBeUndefined();
+  });
+});

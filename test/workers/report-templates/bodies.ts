@@ -1,0 +1,73 @@
+// Request bodies and wire types shared by the report template tests.
+
+/** A report template version as the API answers it. */
+export interface TemplateVersion {
+  report_template_id: string;
+  version: number;
+  language: string;
+  blocks: Record<string, unknown>[];
+  created_by: string;
+  created_at: string;
+}
+
+/** A report template head as the API answers it (`latest` on single reads and changes). */
+export interface Template {
+  id: string;
+  name: string | null;
+  description: string | null;
+  status: "active" | "archived";
+  anonymous: boolean;
+  latest_version: number;
+  created_by: string;
+  updated_by: string;
+  created_at: string;
+  updated_at: string;
+  latest?: TemplateVersion;
+}
+
+/** A paged list of report templates. */
+export interface TemplatePage {
+  data: Template[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** A block using every field of spec 2.8. */
+export function fullBlock(): Record<string, unknown> {
+  return {
+    type: "table",
+    answer_key: "dock_door_events",
+    label: "Dock doors",
+    field_labels: [{ key: "door_state", label: "State" }],
+    columns: [
+      { key: "start_time", label: "At" },
+      { key: "door_state", label: "State" },
+    ],
+    group_by: "door",
+    sort_by: "start_time",
+    sort_direction: "asc",
+    mapping: { open: "Open", closed: "Closed" },
+  };
+}
+
+/** A valid version body; `n` varies the content so versions can be told apart. */
+export function versionBody(n = 1, language = "en"): Record<string, unknown> {
+  return {
+    language,
+    blocks: [
+      { type: "heading", label: `Weekly dock review (revision ${n})` },
+      fullBlock(),
+      { type: "narrative", answer_key: "summary" },
+    ],
+  };
+}
+
+/** A valid create body. */
+export function createBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: "Weekly dock review",
+    description: "One table per dock.",
+    ...versionBody(1),
+    ...overrides,
+  };
+}
