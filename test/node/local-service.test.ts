@@ -161,6 +161,62 @@ describe("npm run dev", () => {
     const thumbnail = await fetch(video.thumbnail_url);
     expect(thumbnail.status).toBe(200);
     expect(thumbnail.headers.get("content-type")).toBe("image/png");
+
+    const api = `${baseUrl}/api/v1alpha1`;
+    const search = await (
+      await fetch(`${api}/search`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ query: '"loading dock"' }),
+      })
+    ).json();
+    expect(search.data[0]).toMatchObject({ video_id: session.video_id });
+
+    const profile = await (
+      await fetch(`${api}/profiles`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          name: "Vests",
+          instructions: "Check the rule.",
+          answer_specs: [
+            {
+              answer_key: "vests",
+              answer_type: "verdict",
+              description: "operators must wear high visibility vests",
+              evidence: { accepted_types: ["transcript"], required: true },
+            },
+          ],
+        }),
+      })
+    ).json();
+    const accepted = await fetch(`${api}/runs`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        source_ids: [session.video_id],
+        profile_id: profile.id,
+        formats: ["markdown"],
+      }),
+    });
+    expect(accepted.status).toBe(202);
+    let run = await accepted.json();
+    const runDeadline = Date.now() + 30_000;
+    while (!["completed", "failed", "canceled"].includes(run.status) && Date.now() < runDeadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      run = await (await fetch(`${api}/runs/${run.id}`, { headers })).json();
+    }
+    expect(run.status).toBe("completed");
+    const answers = await (await fetch(`${api}/runs/${run.id}/answers`, { headers })).json();
+    expect(answers.data[0]).toMatchObject({ key: "vests", result_state: "found" });
+    let reports = { data: [] as { content: string }[] };
+    for (let i = 0; i < 50 && reports.data.length === 0; i++) {
+      reports = await (
+        await fetch(`${api}/reports?run_id=${run.id}&expand[]=content`, { headers })
+      ).json();
+      if (reports.data.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(reports.data[0]?.content).toContain("Pass");
   });
 
   it("never prints the admin token or keys", () => {
