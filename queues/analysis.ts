@@ -4,33 +4,11 @@ import type { Env } from "../src/env";
 import type { Ports } from "../src/ports";
 import { executeRun } from "../src/services/runs/execute-run";
 import { RunAnalysisMessageSchema } from "./analysis-messages";
-import { retryDelaySeconds } from "./processing";
+import { consumeEach } from "./consume";
 
 /** The analysis queue: execute runs; failures retry with backoff. */
-export async function consumeAnalysis(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
-  for (const message of batch.messages) {
-    const parsed = RunAnalysisMessageSchema.safeParse(message.body);
-    if (!parsed.success) {
-      console.error(
-        JSON.stringify({ queue: batch.queue, dropped: message.id, reason: "malformed message" }),
-      );
-      message.ack();
-      continue;
-    }
-    try {
-      await executeRun(env, ports, parsed.data);
-      message.ack();
-    } catch (error) {
-      console.error(
-        JSON.stringify({
-          queue_message: message.id,
-          attempts: message.attempts,
-          error: String(error),
-        }),
-      );
-      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
-    }
-  }
+export function consumeAnalysis(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
+  return consumeEach(batch, RunAnalysisMessageSchema, (message) => executeRun(env, ports, message));
 }
 
 /** Dead letters of the analysis queue: the run could not execute after every retry. */

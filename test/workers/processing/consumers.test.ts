@@ -1,11 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import {
-  consumeProcessing,
-  consumeVideoDeadLetters,
-  retryDelaySeconds,
-} from "../../../queues/processing";
+import { retryDelaySeconds } from "../../../queues/consume";
+import { consumeProcessing, consumeVideoDeadLetters } from "../../../queues/processing";
 import { createPorts } from "../../../src/ports";
 import { processVideo } from "../../../src/services/processing";
 import { bigMp4Source } from "../../helpers/big-mp4";

@@ -1,0 +1,41 @@
+import type { z } from "zod";
+
+/** Backoff for a retried message: 5 s, 10 s, 20 s, ... at most 5 minutes. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Runs every message of a batch through `work`, one at a time: malformed messages are logged
+ * and acknowledged (retrying cannot fix them), a success is acknowledged, a failure is
+ * retried with backoff. Delivery is at least once, so `work` must be idempotent.
+ */
+export async function consumeEach<T>(
+  batch: MessageBatch,
+  schema: z.ZodType<T>,
+  work: (body: T) => Promise<void>,
+): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = schema.safeParse(message.body);
+    if (!parsed.success) {
+      console.error(
+        JSON.stringify({ queue: batch.queue, dropped: message.id, reason: "malformed message" }),
+      );
+      message.ack();
+      continue;
+    }
+    try {
+      await work(parsed.data);
+      message.ack();
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          queue_message: message.id,
+          attempts: message.attempts,
+          error: String(error),
+        }),
+      );
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    }
+  }
+}
