@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { RunAnalysisMessage } from "../queues/analysis-messages";
-import { database } from "../src/db/client";
+import { database, runBatch } from "../src/db/client";
 import { insertEventStatement } from "../src/db/repos/events";
 import {
   type AnswerRow,
@@ -17,6 +17,7 @@ import type { RunUsage } from "../src/db/schema/runs";
 import type { StoredError } from "../src/db/schema/videos";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
+import type { ResultState } from "../src/ports/answer-engine/port";
 
 /** The state machine's position, persisted in the object. */
 export interface RunState {
@@ -31,7 +32,7 @@ export interface RunOutcome {
   output: SnapshotRow;
   usage: RunUsage;
   limitations: string[];
-  resultState: string;
+  resultState: ResultState;
   reasonCode: string | null;
   engine: string;
 }
@@ -73,9 +74,7 @@ export class RunCoordinator extends DurableObject<Env> {
       const existing = await this.state();
       if (existing) return existing;
       const db = database(this.env.DB);
-      const [first, ...rest] = insertRunStatements(db, run, snapshots);
-      if (!first) throw new Error("no statements");
-      await db.batch([first, ...rest]);
+      await runBatch(db, insertRunStatements(db, run, snapshots));
       const state: RunState = { runId: run.id, status: "queued", cancelRequested: false };
       await this.ctx.storage.put("state", state);
       const message: RunAnalysisMessage = {
@@ -163,8 +162,7 @@ export class RunCoordinator extends DurableObject<Env> {
       if (!state || FINAL.has(state.status)) return state;
       if (state.status === "queued") return this.move(state, "canceled", {});
       if (state.cancelRequested) return state;
-      const run = await this.run(state);
-      await updateRunStatement(database(this.env.DB), run.id, {
+      await updateRunStatement(database(this.env.DB), state.runId, {
         cancelRequested: true,
         updatedAt: nowIso(),
       });
@@ -197,22 +195,18 @@ export class RunCoordinator extends DurableObject<Env> {
   ): Promise<RunState> {
     if (!isLegal(state.status, to))
       throw new Error(`illegal run transition ${state.status} → ${to}`);
-    const run = await this.run(state);
     const db = database(this.env.DB);
     const updatedAt = nowIso();
-    const moved: RunRow = { ...run, ...change, status: to, subState: SUB_STATE[to], updatedAt };
-    const statements = [
-      ...extra,
-      updateRunStatement(db, run.id, { ...change, status: to, subState: SUB_STATE[to], updatedAt }),
-    ];
+    const moveChange = { ...change, status: to, subState: SUB_STATE[to], updatedAt };
+    const statements = [...extra, updateRunStatement(db, state.runId, moveChange)];
     if (FINAL.has(to)) {
+      // Only a final move announces the run, and only the announcement needs the whole row.
+      const moved: RunRow = { ...(await this.run(state)), ...moveChange };
       statements.push(
-        insertEventStatement(db, run.workspaceId, `run.${to}`, { run: eventRun(moved) }),
+        insertEventStatement(db, moved.workspaceId, `run.${to}`, { run: eventRun(moved) }),
       );
     }
-    const [first, ...rest] = statements;
-    if (!first) throw new Error("no statements");
-    await db.batch([first, ...rest]);
+    await runBatch(db, statements);
     const next: RunState = { ...state, status: to };
     await this.ctx.storage.put("state", next);
     return next;

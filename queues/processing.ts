@@ -4,6 +4,7 @@ import type { Env } from "../src/env";
 import type { Ports } from "../src/ports";
 import { failVideo, processVideo } from "../src/services/processing";
 import { indexVideo } from "../src/services/search-index";
+import { isFinal } from "../src/services/videos";
 import { consumeEach } from "./consume";
 import { IndexVideoMessageSchema, ProcessVideoMessageSchema } from "./messages";
 
@@ -28,7 +29,7 @@ export async function consumeVideoDeadLetters(batch: MessageBatch, env: Env): Pr
     const parsed = ProcessVideoMessageSchema.or(IndexVideoMessageSchema).safeParse(message.body);
     if (parsed.success) {
       const video = await findVideoById(database(env.DB), parsed.data.video_id);
-      if (video && video.status !== "completed" && video.status !== "failed") {
+      if (video && !isFinal(video)) {
         await failVideo(env, video, {
           code: "processing-failed",
           title: "Processing failed",

@@ -3,6 +3,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { API_PREFIX } from "./api-prefix";
 import type { HonoEnv } from "./env";
 import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
@@ -25,8 +26,6 @@ import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
 
-/** Where the alpha surface lives (spec section 9). */
-export const API_PREFIX = "/api/v1alpha1";
 /** JSON bodies beyond this answer 413. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 

@@ -21,7 +21,8 @@ export type IdPrefix =
   | "user"
   | "ws"
   | "key"
-  | "seg";
+  | "seg"
+  | "snap";
 
 /**
  * A new identifier: the prefix, then a lowercase ULID. Identifiers sort by creation

@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import { database } from "../db/client";
+import { database, runBatch } from "../db/client";
 import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
 import { findVideoById, insertVideo } from "../db/repos/videos";
 import type { HonoEnv } from "../env";
@@ -138,8 +138,7 @@ export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: Ports) {
           createdAt: now,
         };
       });
-      const [first, ...rest] = replaceSegmentsStatements(db, id, rows);
-      if (first) await db.batch([first, ...rest]);
+      await runBatch(db, replaceSegmentsStatements(db, id, rows));
       await indexVideo(c.env, ports, {
         type: "index-video",
         video_id: id,

@@ -6,7 +6,7 @@ import { sourceKey } from "./uploads";
 /** An evidence reference as clients read it: with a signed clip URL of its span. */
 export type LinkedEvidence = EvidenceRef & { clip_url: string };
 
-/** Signs one playable URL per video, then points each reference at its span (`#t=start,end`). */
+/** Signs each stored object once per request, and points evidence at its span (`#t=start,end`). */
 export class EvidenceLinker {
   private readonly signed = new Map<string, Promise<string>>();
   private readonly expiresAt = new Date(Date.now() + MEDIA_URL_TTL_MS);
@@ -16,16 +16,24 @@ export class EvidenceLinker {
     private readonly origin: string,
   ) {}
 
+  /** A signed GET URL of a stored object, signed once per object for this linker. */
+  signedUrl(key: string): Promise<string> {
+    let url = this.signed.get(key);
+    if (!url) {
+      url = this.ports.storage.presignGet(key, this.expiresAt, { origin: this.origin });
+      this.signed.set(key, url);
+    }
+    return url;
+  }
+
+  /** The signed URL of a video's stored source. */
+  sourceUrl(videoId: string): Promise<string> {
+    return this.signedUrl(sourceKey(videoId));
+  }
+
   /** The signed clip URL of an evidence span. */
   async clipUrl(ref: Pick<EvidenceRef, "video_id" | "start_time" | "end_time">): Promise<string> {
-    let url = this.signed.get(ref.video_id);
-    if (!url) {
-      url = this.ports.storage.presignGet(sourceKey(ref.video_id), this.expiresAt, {
-        origin: this.origin,
-      });
-      this.signed.set(ref.video_id, url);
-    }
-    return `${await url}#t=${ref.start_time},${ref.end_time}`;
+    return `${await this.sourceUrl(ref.video_id)}#t=${ref.start_time},${ref.end_time}`;
   }
 
   /** A reference with its clip URL. */

@@ -1,5 +1,6 @@
 import type { VideoRow } from "../db/repos/videos";
 import type { Ports } from "../ports";
+import type { ExtractionCoverage } from "../ports/media-understanding/port";
 
 /** Signed media URLs live this long. */
 export const MEDIA_URL_TTL_MS = 60 * 60 * 1000;
@@ -15,6 +16,12 @@ export interface VideoMedia {
   thumbnail?: { key: string; content_type: string; source: string };
   index_key?: string;
   engine?: string;
+  /** Which evidence kinds the media engine extracted for the whole video. */
+  coverage?: ExtractionCoverage;
+  limitations?: string[];
+  tags?: string[];
+  /** The container's title, when it has one. */
+  title?: string | null;
 }
 
 /** The video's stored media facts, typed. */

@@ -1,5 +1,5 @@
 import type { IndexVideoMessage, ProcessVideoMessage } from "../../queues/messages";
-import { database } from "../db/client";
+import { database, runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
 import {
@@ -13,12 +13,12 @@ import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
 import type { Ports } from "../ports";
 import type { VideoUnderstanding } from "../ports/media-understanding/port";
-import { presentVideo } from "../routes/videos/schemas";
 import { probeMedia } from "./media/probe";
 import { r2RangeSource } from "./media/r2-source";
 import { MediaError, type MediaProbe, type RangeSource } from "./media/types";
 import type { VideoMedia } from "./media-urls";
 import { sourceKey } from "./uploads";
+import { isFinal, presentVideo } from "./videos";
 
 const THUMBNAIL_EXTENSIONS: Record<string, string> = {
   "image/jpeg": "jpg",
@@ -69,10 +69,6 @@ export async function failVideo(env: Env, video: VideoRow, error: StoredError): 
     updateVideoStatement(db, video.id, { status: "failed", error, updatedAt }),
     insertEventStatement(db, video.workspaceId, "video.failed", { video: presentVideo(failed) }),
   ]);
-}
-
-function isFinal(video: VideoRow): boolean {
-  return video.status === "completed" || video.status === "failed";
 }
 
 /**
@@ -186,8 +182,8 @@ export async function buildIndex(
     tags: understanding.tags,
     title: understanding.title,
   };
-  await db.batch([
+  await runBatch(db, [
     ...replaceSegmentsStatements(db, video.id, rows),
     updateVideoStatement(db, video.id, { progress: 80, media, updatedAt: createdAt }),
-  ] as [ReturnType<typeof updateVideoStatement>]);
+  ]);
 }

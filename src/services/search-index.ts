@@ -1,15 +1,15 @@
 import type { IndexVideoMessage } from "../../queues/messages";
-import { database } from "../db/client";
+import { database, runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/search";
 import { listSegments } from "../db/repos/segments";
 import { findVideoById, updateVideoStatement, type VideoRow } from "../db/repos/videos";
 import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
+import { searchText } from "../lib/text/search-text";
 import type { Ports } from "../ports";
 import type { VectorRecord } from "../ports/vector-index/port";
-import { presentVideo } from "../routes/videos/schemas";
-import { searchText } from "./search-text";
+import { isFinal, presentVideo } from "./videos";
 
 /** Segments embedded per call, so a long video does not make one huge request. */
 const EMBED_BATCH = 64;
@@ -27,7 +27,7 @@ export async function indexVideo(
   const db = database(env.DB);
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id) return;
-  if (video.status === "completed" || video.status === "failed") return;
+  if (isFinal(video)) return;
   const segments = await listSegments(db, video.id);
   const texts = segments
     .map((segment) => ({ segment, text: searchText(segment) }))
@@ -61,11 +61,8 @@ export async function indexVideo(
   }));
   const updatedAt = nowIso();
   const completed: VideoRow = { ...video, status: "completed", progress: 100, updatedAt };
-  const [first, ...rest] = replaceSearchTextStatements(db, video.id, rows);
-  if (!first) throw new Error("no full-text statements");
-  await db.batch([
-    first,
-    ...rest,
+  await runBatch(db, [
+    ...replaceSearchTextStatements(db, video.id, rows),
     updateVideoStatement(db, video.id, { status: "completed", progress: 100, updatedAt }),
     insertEventStatement(db, video.workspaceId, "video.indexed", {
       video: presentVideo(completed),

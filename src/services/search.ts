@@ -10,8 +10,6 @@ import { notFound } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import type { Page } from "../lib/pagination";
-import type { Ports } from "../ports";
-import { MEDIA_URL_TTL_MS, videoMedia } from "./media-urls";
 import {
   fuse,
   lexicalScore,
@@ -20,10 +18,12 @@ import {
   parseQuery,
   termCoverage,
   vectorScore,
-} from "./search-scoring";
-import { searchText } from "./search-text";
+} from "../lib/text/search-scoring";
+import { searchText } from "../lib/text/search-text";
+import type { Ports } from "../ports";
+import { EvidenceLinker } from "./evidence-urls";
+import { videoMedia } from "./media-urls";
 import { signingSecret } from "./secrets";
-import { sourceKey } from "./uploads";
 
 /** Candidates taken from each retriever before fusion. */
 const CANDIDATES = 100;
@@ -69,8 +69,8 @@ function timePosition(hit: SegmentWithVideo, query: ParsedQuery): number {
 }
 
 function title(hit: SegmentWithVideo): string {
-  const named = (hit.video.media as { title?: unknown } | null)?.title;
-  return typeof named === "string" && named !== "" ? named : hit.video.filename;
+  const named = videoMedia(hit.video).title;
+  return named ? named : hit.video.filename;
 }
 
 async function scopeOf(workspaceId: string, request: SearchRequest): Promise<string> {
@@ -142,7 +142,7 @@ export async function searchSegments(
 
   lap("rank");
   const page = ranked.slice(offset, offset + request.limit);
-  const expiresAt = new Date(Date.now() + MEDIA_URL_TTL_MS);
+  const linker = new EvidenceLinker(ports, origin);
   const data = await Promise.all(
     page.map(async ({ hit, score }): Promise<SearchResult> => {
       const position = timePosition(hit, parsed);
@@ -156,10 +156,8 @@ export async function searchSegments(
         time_position: position,
       };
       const thumbnail = videoMedia(hit.video).thumbnail?.key;
-      if (thumbnail)
-        result.image = await ports.storage.presignGet(thumbnail, expiresAt, { origin });
-      const source = await ports.storage.presignGet(sourceKey(hit.video.id), expiresAt, { origin });
-      result.video_url = `${source}#t=${position}`;
+      if (thumbnail) result.image = await linker.signedUrl(thumbnail);
+      result.video_url = `${await linker.sourceUrl(hit.video.id)}#t=${position}`;
       return result;
     }),
   );

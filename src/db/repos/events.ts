@@ -1,4 +1,3 @@
-import { and, desc, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -18,17 +17,4 @@ export function insertEventStatement(
   return db
     .insert(events)
     .values({ id: newId("evt"), workspaceId, type, data, createdAt: nowIso() });
-}
-
-/** A workspace's events of one type, newest first. */
-export async function listEvents(
-  db: Database,
-  workspaceId: string,
-  type?: string,
-): Promise<EventRow[]> {
-  const where =
-    type === undefined
-      ? eq(events.workspaceId, workspaceId)
-      : and(eq(events.workspaceId, workspaceId), eq(events.type, type));
-  return db.select().from(events).where(where).orderBy(desc(events.id));
 }

@@ -176,3 +176,15 @@ export async function hasReportsOfRequest(
     .limit(1);
   return rows.length > 0;
 }
+
+/** What a run lists of its answers: id, key and type, in profile order (no payloads). */
+export async function answerReferences(
+  db: Database,
+  runId: string,
+): Promise<Pick<AnswerRow, "id" | "key" | "type">[]> {
+  return db
+    .select({ id: answers.id, key: answers.key, type: answers.type })
+    .from(answers)
+    .where(eq(answers.runId, runId))
+    .orderBy(asc(answers.position));
+}

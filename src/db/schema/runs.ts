@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { AnswerPayload, AnswerType, ResultState } from "../../ports/answer-engine/port";
+import type { ExecutionProfileRef } from "../../services/execution-profiles";
 import type { StoredError } from "./videos";
 import { workspaces } from "./workspaces";
 
@@ -28,18 +29,18 @@ export const runs = sqliteTable(
       enum: ["accepted", "running", "completed", "failed", "canceled"],
     }).notNull(),
     sourceIds: text("source_ids", { mode: "json" }).$type<string[]>().notNull(),
-    executionProfileRef: text("execution_profile_ref").notNull(),
+    executionProfileRef: text("execution_profile_ref").$type<ExecutionProfileRef>().notNull(),
     locale: text("locale").notNull(),
     profileId: text("profile_id").notNull(),
     profileVersion: integer("profile_version").notNull(),
     reportTemplateId: text("report_template_id"),
     reportTemplateVersion: integer("report_template_version"),
-    formats: text("formats", { mode: "json" }).$type<string[]>().notNull(),
+    formats: text("formats", { mode: "json" }).$type<("json" | "markdown")[]>().notNull(),
     profileSnapshotId: text("profile_snapshot_id").notNull(),
     inputSnapshotId: text("input_snapshot_id").notNull(),
     outputSnapshotId: text("output_snapshot_id"),
     cancelRequested: integer("cancel_requested", { mode: "boolean" }).notNull().default(false),
-    resultState: text("result_state"),
+    resultState: text("result_state").$type<ResultState | "error">(),
     reasonCode: text("reason_code"),
     limitations: text("limitations", { mode: "json" }).$type<string[]>().notNull(),
     error: text("error", { mode: "json" }).$type<StoredError>(),

@@ -1,5 +1,5 @@
-import { lexicalScore, stems } from "../../services/search-scoring";
-import { searchText } from "../../services/search-text";
+import { lexicalScore, stems } from "../../lib/text/search-scoring";
+import { searchText } from "../../lib/text/search-text";
 import { distinctRefs, evidenceRef } from "./evidence-ids";
 import type { KindRequirement } from "./evidence-kinds";
 import type { Inspection } from "./inspection";

@@ -1,4 +1,4 @@
-import { stemEnglish, tokenize } from "../embedder/text-features";
+import { stemEnglish, tokenize } from "../../lib/text/text-features";
 
 /** How many words before a matched word a negation cue may stand and still negate it. */
 export const NEGATION_WINDOW = 3;

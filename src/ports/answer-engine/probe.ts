@@ -1,5 +1,5 @@
-import { type ParsedQuery, parseQuery } from "../../services/search-scoring";
-import { isStopword, tokenize } from "../embedder/text-features";
+import { type ParsedQuery, parseQuery } from "../../lib/text/search-scoring";
+import { isStopword, tokenize } from "../../lib/text/text-features";
 import { isNegationCue, negatedNear } from "./negation";
 import type { AnswerSpec } from "./port";
 

@@ -1,5 +1,3 @@
-import type { FeatureStatsStore } from "./feature-stats";
-import type { Embedder, EmbeddingKind } from "./port";
 import {
   bucketOf,
   type FeatureGroup,
@@ -9,7 +7,9 @@ import {
   type TextFeatures,
   textFeatures,
   WORD,
-} from "./text-features";
+} from "../../lib/text/text-features";
+import type { FeatureStatsStore } from "./feature-stats";
+import type { Embedder, EmbeddingKind } from "./port";
 
 /**
  * 384 dimensions: sign hashing a segment's few hundred features into 384 adds cosine noise

@@ -5,6 +5,7 @@ import type { HonoEnv } from "../../env";
 import { ApiError, notFound } from "../../errors/api-error";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { pageSchema } from "../../schemas/page";
+import { EvidenceLinker } from "../../services/evidence-urls";
 import { createReports } from "../../services/reports/create-reports";
 import { alphaRoute } from "../define";
 import { InlineTemplateSchema } from "../report-templates/schemas";
@@ -81,8 +82,7 @@ export function registerCreateReports(app: OpenAPIHono<HonoEnv>) {
     });
     const context = {
       bucket: c.env.MEDIA_BUCKET,
-      ports: c.var.ports,
-      origin: new URL(c.req.url).origin,
+      linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
     };
     const data = await Promise.all(rows.map((row) => presentReport(row, expand, context)));
     return c.json({ data, has_more: false, next_cursor: null }, 201);

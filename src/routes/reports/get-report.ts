@@ -5,6 +5,7 @@ import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { idParam } from "../../schemas/common";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
+import { EvidenceLinker } from "../../services/evidence-urls";
 import { alphaRoute } from "../define";
 import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
 
@@ -37,8 +38,7 @@ export function registerGetReport(app: OpenAPIHono<HonoEnv>) {
     return c.json(
       await presentReport(row, expand, {
         bucket: c.env.MEDIA_BUCKET,
-        ports: c.var.ports,
-        origin: new URL(c.req.url).origin,
+        linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
       }),
       200,
     );

@@ -6,6 +6,7 @@ import { notFound } from "../../errors/api-error";
 import { pageQuery, toPage } from "../../lib/pagination";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { EvidenceLinker } from "../../services/evidence-urls";
 import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";
 import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
@@ -53,8 +54,7 @@ export function registerListReports(app: OpenAPIHono<HonoEnv>) {
     );
     const context = {
       bucket: c.env.MEDIA_BUCKET,
-      ports: c.var.ports,
-      origin: new URL(c.req.url).origin,
+      linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
     };
     return c.json(
       {

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { API_PREFIX } from "../../api-prefix";
 import type { ReportRow } from "../../db/repos/runs";
-import type { Ports } from "../../ports";
 import type { EvidenceRef } from "../../ports/answer-engine/port";
 import { TimestampSchema } from "../../schemas/common";
-import { EvidenceLinker } from "../../services/evidence-urls";
+import type { EvidenceLinker } from "../../services/evidence-urls";
 
 /** Expand values of report reads. */
 export const REPORT_EXPANDABLE = ["content", "manifest"] as const;
@@ -77,7 +77,7 @@ type StoredManifest = Omit<z.infer<typeof ManifestSchema>, "evidence"> & {
 export async function presentReport(
   row: ReportRow,
   expand: ReadonlySet<string>,
-  context: { bucket: R2Bucket; ports: Ports; origin: string },
+  context: { bucket: R2Bucket; linker: EvidenceLinker },
 ): Promise<ReportDto> {
   const dto: ReportDto = {
     id: row.id,
@@ -85,7 +85,7 @@ export async function presentReport(
     request_id: row.requestId,
     format: row.format,
     content_type: row.contentType as ReportDto["content_type"],
-    content_ref: `/api/v1alpha1/reports/${row.id}?expand[]=content`,
+    content_ref: `${API_PREFIX}/reports/${row.id}?expand[]=content`,
     content_identity: row.contentIdentity,
     output_identity: row.outputIdentity,
     analysis_profile_ref: row.analysisProfileRef,
@@ -100,12 +100,14 @@ export async function presentReport(
   }
   if (expand.has("manifest")) {
     const manifest = row.manifest as StoredManifest;
-    const linker = new EvidenceLinker(context.ports, context.origin);
     dto.manifest = {
       content_identity: manifest.content_identity,
       answers: manifest.answers,
       evidence: await Promise.all(
-        manifest.evidence.map(async (ref) => ({ ...ref, clip_url: await linker.clipUrl(ref) })),
+        manifest.evidence.map(async (ref) => ({
+          ...ref,
+          clip_url: await context.linker.clipUrl(ref),
+        })),
       ),
     };
   }

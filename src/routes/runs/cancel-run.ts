@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import { allAnswers, findRun } from "../../db/repos/runs";
+import { answerReferences, findRun } from "../../db/repos/runs";
 import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { alphaRoute } from "../define";
@@ -32,7 +32,7 @@ export function registerCancelRun(app: OpenAPIHono<HonoEnv>) {
     await c.env.RUNS.getByName(run_id).cancel();
     const run = await findRun(db, workspaceId, run_id);
     if (!run) throw notFound("Run", run_id);
-    const answers = run.status === "completed" ? await allAnswers(db, run.id) : [];
+    const answers = run.status === "completed" ? await answerReferences(db, run.id) : [];
     return c.json(presentRun(run, { answers }), 200);
   });
 }

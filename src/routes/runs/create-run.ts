@@ -5,8 +5,9 @@ import {
   DEFAULT_EXECUTION_PROFILE,
   EXECUTION_PROFILE_REFS,
 } from "../../services/execution-profiles";
-import { createAnalysisRun } from "../../services/runs/create-run";
+import { createAnalysisRun, DEFERRED_START_SECONDS } from "../../services/runs/create-run";
 import { alphaRoute } from "../define";
+import { LANGUAGE_PATTERN } from "../report-templates/schemas";
 import { presentRun, RunSchema } from "./schemas";
 
 /** Fields that would carry an inline profile or template: POST /runs takes stored ones only. */
@@ -47,18 +48,16 @@ const CreateRunBodySchema = z
       .enum(EXECUTION_PROFILE_REFS)
       .optional()
       .openapi({ description: `Processing budget; default ${DEFAULT_EXECUTION_PROFILE}` }),
-    locale: z
-      .string()
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)
-      .optional()
-      .openapi({
-        description: "Language of the run's answers and default reports; default `en`",
-        example: "en",
-      }),
+    locale: z.string().regex(LANGUAGE_PATTERN).optional().openapi({
+      description: "Language of the run's answers and default reports; default `en`",
+      example: "en",
+    }),
     execute_now: z
       .boolean()
       .optional()
-      .openapi({ description: `false defers the start by ${60} s; default true` }),
+      .openapi({
+        description: `false defers the start by ${DEFERRED_START_SECONDS} s; default true`,
+      }),
     workflow_id: z
       .string()
       .min(1)
@@ -132,7 +131,6 @@ export function registerCreateRun(app: OpenAPIHono<HonoEnv>) {
       throw invalidRequest(errors);
     const run = await createAnalysisRun(c.env, {
       workspaceId: c.var.auth.workspaceId,
-      keyId: c.var.auth.keyId,
       requestId: c.var.requestId,
       sourceIds: body.source_ids,
       profileId: body.profile_id,

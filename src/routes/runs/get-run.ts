@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import { allAnswers, findRun, findSnapshots } from "../../db/repos/runs";
+import { answerReferences, findRun, findSnapshots } from "../../db/repos/runs";
 import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
@@ -37,7 +37,7 @@ export function registerGetRun(app: OpenAPIHono<HonoEnv>) {
     const db = database(c.env.DB);
     const run = await findRun(db, c.var.auth.workspaceId, run_id);
     if (!run) throw notFound("Run", run_id);
-    const answers = run.status === "completed" ? await allAnswers(db, run.id) : [];
+    const answers = run.status === "completed" ? await answerReferences(db, run.id) : [];
     const snapshots = expand.has("snapshots") ? await findSnapshots(db, run.id) : undefined;
     return c.json(
       presentRun(run, {

@@ -2,11 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../ports/answer-engine/port";
 import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
-import {
-  EXECUTION_PROFILE_REFS,
-  EXECUTION_PROFILES,
-  type ExecutionProfileRef,
-} from "../../services/execution-profiles";
+import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../services/execution-profiles";
 
 /** Run statuses (spec 2.1). */
 export const RUN_STATUSES = ["queued", "processing", "completed", "failed", "canceled"] as const;
@@ -104,24 +100,27 @@ export type RunDto = z.infer<typeof RunSchema>;
 /** Renders a run; snapshots and provenance only when expanded. */
 export function presentRun(
   run: RunRow,
-  extras: { answers?: AnswerRow[]; snapshots?: SnapshotRow[]; provenance?: boolean } = {},
+  extras: {
+    answers?: Pick<AnswerRow, "id" | "key" | "type">[];
+    snapshots?: SnapshotRow[];
+    provenance?: boolean;
+  } = {},
 ): RunDto {
   const analysis: RunDto["analysis"] = {
     source_ids: run.sourceIds,
-    execution_profile_ref: run.executionProfileRef as ExecutionProfileRef,
+    execution_profile_ref: run.executionProfileRef,
     locale: run.locale,
     sub_state: run.subState,
     profile_id: run.profileId,
     profile_version: run.profileVersion,
-    formats: run.formats as ("json" | "markdown")[],
+    formats: run.formats,
     cancel_requested: run.cancelRequested,
     request_id: run.requestId,
   };
   if (run.reportTemplateId !== null) analysis.report_template_id = run.reportTemplateId;
   if (run.reportTemplateVersion !== null)
     analysis.report_template_version = run.reportTemplateVersion;
-  if (run.resultState !== null)
-    analysis.result_state = run.resultState as NonNullable<RunDto["analysis"]["result_state"]>;
+  if (run.resultState !== null) analysis.result_state = run.resultState;
   if (run.reasonCode !== null) analysis.reason_code = run.reasonCode;
   if (run.limitations.length > 0)
     analysis.limitations = run.limitations as NonNullable<RunDto["analysis"]["limitations"]>;
@@ -158,10 +157,7 @@ export function presentRun(
     analysis.provenance = {
       engine: run.engine,
       execution_profile: run.executionProfileRef,
-      budget: EXECUTION_PROFILES[run.executionProfileRef as ExecutionProfileRef] ?? {
-        media_seconds: 0,
-        tokens: 0,
-      },
+      budget: EXECUTION_PROFILES[run.executionProfileRef],
       usage: { ...usage, provider_returned_cost: "0" },
     };
   }

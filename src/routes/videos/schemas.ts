@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { VideoRow } from "../../db/repos/videos";
 import { AsyncErrorSchema, TimestampSchema } from "../../schemas/common";
+import type { VideoDto } from "../../services/videos";
 
 /** Video statuses of spec section 2.3. */
 export const VIDEO_STATUSES = ["queued", "processing", "completed", "failed"] as const;
@@ -47,29 +47,10 @@ export const VideoSchema = z
   })
   .openapi("Video");
 
-/** The wire type of a video. */
-export type VideoDto = z.infer<typeof VideoSchema>;
+/** The wire type of a video; the service's presenter must produce exactly this. */
+export type { VideoDto } from "../../services/videos";
+export { presentVideo } from "../../services/videos";
 
-/** Renders a video row for the wire; unknown measurements are left out. */
-export function presentVideo(
-  row: VideoRow,
-  extras: { thumbnailUrl?: string | undefined } = {},
-): VideoDto {
-  const dto: VideoDto = {
-    id: row.id,
-    filename: row.filename,
-    status: row.status,
-    progress: row.progress,
-    source: row.source,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-  if (row.duration !== null) dto.duration = row.duration;
-  if (row.frameCount !== null) dto.frame_count = row.frameCount;
-  if (extras.thumbnailUrl !== undefined) dto.thumbnail_url = extras.thumbnailUrl;
-  if (row.error !== null) {
-    dto.error = row.error;
-    dto.error_message = row.error.detail;
-  }
-  return dto;
-}
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Fails to compile when the documented schema and the presented type drift apart. */
+export const VIDEO_SCHEMA_MATCHES_PRESENTER: Same<z.infer<typeof VideoSchema>, VideoDto> = true;

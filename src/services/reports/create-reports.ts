@@ -1,4 +1,4 @@
-import { database } from "../../db/client";
+import { database, runBatch } from "../../db/client";
 import { insertEventStatement } from "../../db/repos/events";
 import { findReportTemplateVersion } from "../../db/repos/report-templates";
 import {
@@ -14,7 +14,6 @@ import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
-import type { Ports } from "../../ports";
 import type { AnswerType } from "../../ports/answer-engine/port";
 import { citedEvidence } from "./cited";
 import { renderReport } from "./render";
@@ -181,17 +180,16 @@ export async function createReports(
       },
     }),
   ]);
-  const [first, ...rest] = statements;
-  if (first) await db.batch([first, ...rest]);
+  await runBatch(db, statements);
   return rows;
 }
 
 /** Reports a run asked for with `formats`, made once when it completes (redelivery-safe). */
-export async function ensureAutomaticReports(env: Env, _ports: Ports, run: RunRow): Promise<void> {
+export async function ensureAutomaticReports(env: Env, run: RunRow): Promise<void> {
   if (run.formats.length === 0) return;
   if (await hasReportsOfRequest(database(env.DB), run.id, run.requestId)) return;
   await createReports(env, run, {
-    formats: run.formats as ReportFormat[],
+    formats: run.formats,
     requestId: run.requestId,
   });
 }

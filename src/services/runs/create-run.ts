@@ -13,7 +13,6 @@ import { videoMedia } from "../media-urls";
 /** POST /runs for an analysis, as the route validated it. */
 export interface CreateAnalysisRun {
   workspaceId: string;
-  keyId: string;
   requestId: string;
   sourceIds: string[];
   profileId: string;
@@ -28,10 +27,6 @@ export interface CreateAnalysisRun {
 
 /** Seconds a run created with `execute_now: false` waits in the queue before it starts. */
 export const DEFERRED_START_SECONDS = 60;
-
-function snapshotId(): string {
-  return `snap_${newId("run").slice("run_".length)}`;
-}
 
 /**
  * Admits an analysis run: every source a completed video of the workspace, the profile and
@@ -75,7 +70,7 @@ export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Pro
   const now = nowIso();
   const runId = newId("run");
   const profileSnapshot: SnapshotRow = {
-    id: snapshotId(),
+    id: newId("snap"),
     runId,
     kind: "profile",
     content: {
@@ -88,7 +83,7 @@ export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Pro
     createdAt: now,
   };
   const inputSnapshot: SnapshotRow = {
-    id: snapshotId(),
+    id: newId("snap"),
     runId,
     kind: "input",
     content: {
@@ -96,7 +91,7 @@ export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Pro
       sources: sources.map((video) => ({
         video_id: video.id,
         filename: video.filename,
-        title: (videoMedia(video) as { title?: string | null }).title ?? null,
+        title: videoMedia(video).title ?? null,
         duration: video.duration,
         index_engine: videoMedia(video).engine ?? null,
         updated_at: video.updatedAt,

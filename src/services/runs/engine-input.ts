@@ -22,11 +22,7 @@ export async function loadEngineVideos(
   for (const id of sourceIds) {
     const video = await findVideoById(db, id);
     if (!video || video.workspaceId !== workspaceId) continue;
-    const media = videoMedia(video) as {
-      coverage?: ExtractionCoverage;
-      limitations?: string[];
-      title?: string | null;
-    };
+    const media = videoMedia(video);
     const segments = await listSegments(db, id);
     videos.push({
       id,

@@ -8,7 +8,7 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Ports } from "../../ports";
 import type { AnswerSpec, EngineAnswer, ResultState } from "../../ports/answer-engine/port";
-import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../execution-profiles";
+import { EXECUTION_PROFILES } from "../execution-profiles";
 import { ensureAutomaticReports } from "../reports/create-reports";
 import { loadEngineVideos } from "./engine-input";
 
@@ -63,7 +63,7 @@ export async function executeRun(
   if (!run || run.workspaceId !== message.workspace_id) return;
   const coordinator = env.RUNS.getByName(run.id);
   if (!(await coordinator.begin())) {
-    if (run.status === "completed") await ensureAutomaticReports(env, ports, run);
+    if (run.status === "completed") await ensureAutomaticReports(env, run);
     return;
   }
   const snapshots = await findSnapshots(db, run.id);
@@ -73,7 +73,7 @@ export async function executeRun(
   if (!profile) throw new Error(`run ${run.id} has no profile snapshot`);
   const videos = await loadEngineVideos(db, run.workspaceId, run.sourceIds);
 
-  const budget = { ...EXECUTION_PROFILES[run.executionProfileRef as ExecutionProfileRef] };
+  const budget = { ...EXECUTION_PROFILES[run.executionProfileRef] };
   const usage: RunUsage = {
     input_tokens: 0,
     output_tokens: 0,
@@ -129,7 +129,7 @@ export async function executeRun(
   const outcome: RunOutcome = {
     answers: rows,
     output: {
-      id: `snap_${newId("run").slice("run_".length)}`,
+      id: newId("snap"),
       runId: run.id,
       kind: "output",
       content: {
@@ -153,6 +153,6 @@ export async function executeRun(
   const status = await coordinator.finish(outcome);
   if (status === "completed") {
     const completed = await findRunById(db, run.id);
-    if (completed) await ensureAutomaticReports(env, ports, completed);
+    if (completed) await ensureAutomaticReports(env, completed);
   }
 }

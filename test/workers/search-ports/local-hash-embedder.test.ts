@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { stemEnglish, tokenize } from "../../../src/lib/text/text-features";
 import { InMemoryFeatureStats } from "../../../src/ports/embedder/feature-stats";
 import { LocalHashEmbedder } from "../../../src/ports/embedder/local-hash";
-import { stemEnglish, tokenize } from "../../../src/ports/embedder/text-features";
 import { LocalIndexFeatureStats } from "../../../src/ports/vector-index/local-do";
 
 const WS = "ws_embedder";

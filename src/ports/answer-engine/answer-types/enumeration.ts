@@ -1,4 +1,4 @@
-import { stems } from "../../../services/search-scoring";
+import { stems } from "../../../lib/text/search-scoring";
 import { type AnswerContext, excerpt, reasonSentence } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import { isSupporting, matchInspection } from "../matching";

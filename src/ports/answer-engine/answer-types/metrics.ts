@@ -1,4 +1,4 @@
-import { tokenize } from "../../embedder/text-features";
+import { tokenize } from "../../../lib/text/text-features";
 import type { AnswerSpec } from "../port";
 import { keyWords } from "../probe";
 import { coveredSeconds, type Occurrence } from "./occurrences";

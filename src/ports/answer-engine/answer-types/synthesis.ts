@@ -1,4 +1,4 @@
-import { termCoverage } from "../../../services/search-scoring";
+import { termCoverage } from "../../../lib/text/search-scoring";
 import { type AnswerContext, plural, reasonSentence } from "../context";
 import { evidenceRef } from "../evidence-ids";
 import type { AnswerDraft } from "../payload";

@@ -1,4 +1,4 @@
-import { isStopword, stemEnglish, tokenize } from "../ports/embedder/text-features";
+import { isStopword, stemEnglish, tokenize } from "./text-features";
 
 /**
  * Maps an embedder's cosine similarity onto the 0-1 score scale search reports. Each model
@@ -60,8 +60,11 @@ function containsSequence(haystack: string[], needle: string[]): boolean {
 
 /** Share of the query's content words found in a text, 0-1. */
 export function termCoverage(query: ParsedQuery, text: string): number {
+  return coverageOf(query, new Set(stems(text)));
+}
+
+function coverageOf(query: ParsedQuery, present: ReadonlySet<string>): number {
   if (query.terms.length === 0) return 0;
-  const present = new Set(stems(text));
   return query.terms.filter((term) => present.has(term)).length / query.terms.length;
 }
 
@@ -73,7 +76,7 @@ export function termCoverage(query: ParsedQuery, text: string): number {
 export function lexicalScore(query: ParsedQuery, text: string): number {
   const words = stems(text);
   if (query.phrases.every((phrase) => containsSequence(words, phrase))) return PHRASE_SCORE;
-  const coverage = termCoverage(query, text);
+  const coverage = coverageOf(query, new Set(words));
   return ALL_WORDS_SCORE * coverage * coverage;
 }
 

@@ -1,4 +1,4 @@
-import { FEATURE_BUCKETS } from "./feature-stats";
+import { FEATURE_BUCKETS } from "../../ports/embedder/feature-stats";
 
 /** Feature groups: stemmed words, adjacent content-word pairs, character 3/4-grams of words. */
 export const WORD = 0;
