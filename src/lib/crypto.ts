@@ -13,7 +13,10 @@ export function fromBase64Url(text: string): Uint8Array | null {
   const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
   try {
     const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    // Only the canonical spelling decodes: the spare low bits of the last character must
+    // be zero, so no two texts decode to the same bytes (an altered cursor never passes).
+    return toBase64Url(bytes) === text ? bytes : null;
   } catch {
     return null;
   }
