@@ -19,7 +19,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Method, concrete path, query and body: what makes two requests "the same". */
+/**
+ * Method, concrete path and body: what makes two requests "the same" (spec §4: the key is
+ * compared with the payload and the concrete path parameters). The query string is not
+ * part of it, so a retry that only changes `expand[]` replays the first response.
+ */
 async function fingerprint(method: string, url: URL, body: string): Promise<string> {
   let canonicalBody = body;
   try {
@@ -27,11 +31,7 @@ async function fingerprint(method: string, url: URL, body: string): Promise<stri
   } catch {
     // Not JSON: the raw text is compared.
   }
-  const query = [...url.searchParams.entries()]
-    .sort()
-    .map(([k, v]) => `${k}=${v}`)
-    .join("&");
-  return sha256Hex(JSON.stringify([method, url.pathname, query, canonicalBody]));
+  return sha256Hex(JSON.stringify([method, url.pathname, canonicalBody]));
 }
 
 function replay(stored: StoredResponse): Response {

@@ -108,6 +108,8 @@ export async function searchSegments(
     const found = await existingVideoIds(db, workspaceId, request.videoIds);
     const missing = request.videoIds.find((id) => !found.has(id));
     if (missing !== undefined) throw notFound("Video", missing);
+    // An empty filter selects no video, so nothing can match.
+    if (request.videoIds.length === 0) return { data: [], has_more: false, next_cursor: null };
   }
 
   lap("check");

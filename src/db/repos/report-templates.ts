@@ -140,9 +140,9 @@ export async function findReportTemplateVersion(
   workspaceId: string,
   id: string,
   version: number,
-): Promise<ReportTemplateVersionRow | null> {
+): Promise<(ReportTemplateVersionRow & { templateName: string | null }) | null> {
   const rows = await db
-    .select({ version: reportTemplateVersions })
+    .select({ version: reportTemplateVersions, templateName: reportTemplates.name })
     .from(reportTemplateVersions)
     .innerJoin(reportTemplates, eq(reportTemplates.id, reportTemplateVersions.reportTemplateId))
     .where(
@@ -153,7 +153,8 @@ export async function findReportTemplateVersion(
       ),
     )
     .limit(1);
-  return rows[0]?.version ?? null;
+  const row = rows[0];
+  return row ? { ...row.version, templateName: row.templateName } : null;
 }
 
 /**

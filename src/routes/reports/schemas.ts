@@ -51,8 +51,10 @@ export const ReportSchema = z
       .string()
       .openapi({ description: "The run's profile snapshot identity" }),
     report_template_ref: z.string().openapi({
-      description: "name@version of the template rendered",
-      example: "tpl_01jd3m6t8y0c7x4k2n9q5r1s3v@2",
+      description:
+        "name@version of the template rendered: the stored template's name (or the inline " +
+        "template's id) folded to lowercase hyphenated form",
+      example: "weekly-dock-summary@2",
     }),
     content: z
       .string()

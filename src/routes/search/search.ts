@@ -11,10 +11,15 @@ const SearchBodySchema = z
         'Natural language; put words in double quotes to require them as written, e.g. "loading dock"',
       example: "who must wear high visibility vests",
     }),
-    video_ids: z.array(z.string().min(1).max(128)).min(1).max(100).optional().openapi({
-      description:
-        "Only these videos; if any is not visible to the workspace the request answers 404",
-    }),
+    video_ids: z
+      .array(z.string().max(1000))
+      .max(100)
+      .optional()
+      .openapi({
+        description:
+          "Only these videos (at most 100); if any is not visible to the workspace the request " +
+          "answers 404. An empty array selects no video and answers an empty page.",
+      }),
     limit: z
       .number()
       .int()
@@ -65,7 +70,7 @@ const SearchResultSchema = z
   .openapi("SearchResult");
 
 const route = alphaRoute(
-  { permission: "SEARCH_CONTENT" },
+  { permission: "SEARCH_CONTENT", idempotent: true },
   {
     method: "post",
     path: "/search",

@@ -14,6 +14,7 @@ import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
+import { nameAtVersion } from "../../lib/refs";
 import type { AnswerType } from "../../ports/answer-engine/port";
 import { citedEvidence } from "./cited";
 import { renderReport } from "./render";
@@ -69,7 +70,7 @@ async function templateFor(
   answers: AnswerRow[],
   inline: RenderTemplate | undefined,
 ) {
-  if (inline) return { template: inline, ref: `inline:${inline.id}@${inline.version}` };
+  if (inline) return { template: inline, ref: nameAtVersion(inline.id, inline.version) };
   if (run.reportTemplateId !== null && run.reportTemplateVersion !== null) {
     const version = await findReportTemplateVersion(
       database(env.DB),
@@ -85,12 +86,12 @@ async function templateFor(
           language: version.language,
           blocks: version.blocks,
         },
-        ref: `${run.reportTemplateId}@${version.version}`,
+        ref: nameAtVersion(version.templateName ?? run.reportTemplateId, version.version),
       };
     }
   }
   const fallback = defaultTemplate(answers, run.locale);
-  return { template: fallback, ref: `${fallback.id}@${fallback.version}` };
+  return { template: fallback, ref: nameAtVersion(fallback.id, fallback.version) };
 }
 
 /**

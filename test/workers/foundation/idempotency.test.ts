@@ -37,6 +37,15 @@ describe("Idempotency-Key (spec sections 4 and 8)", () => {
     expect(await countVideos(workspaceId)).toBe(1);
   });
 
+  it("compares payload and path, not the query string: a changed query replays", async () => {
+    const { api, workspaceId } = await newTenant();
+    const first = await post(api.key, { name: "q" }, "k-query", "/test-widgets");
+    const again = await post(api.key, { name: "q" }, "k-query", "/test-widgets?expand[]=x");
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.text()).toBe(await first.text());
+    expect(await countVideos(workspaceId)).toBe(1);
+  });
+
   it("treats the same JSON with other key order or spacing as the same request", async () => {
     const { api, workspaceId } = await newTenant();
     const headers = {

@@ -98,7 +98,7 @@ describe("reports", () => {
       },
       "?expand[]=content",
     );
-    expect(report?.report_template_ref).toBe("inline:inline-ja@1");
+    expect(report?.report_template_ref).toBe("inline-ja@1");
     expect(report?.content).toContain("未確認");
     expect(report?.content).toContain("合格");
     const signage = report?.content?.split("ベスト")[0] ?? "";
@@ -108,7 +108,7 @@ describe("reports", () => {
   it("renders the run's stored template version", async () => {
     const template = await expectJson<{ id: string }>(
       await api.post("/report-templates", {
-        name: "Safety",
+        name: "Site Safety (Dock 3)",
         language: "en",
         blocks: [{ type: "timeline", answer_key: "safety_rules", label: "Rules" }],
       }),
@@ -138,7 +138,8 @@ describe("reports", () => {
         await expectJson<{ data: Report[] }>(await api.get(`/reports?run_id=${run.id}`), 200)
       ).data;
     }
-    expect(reports[0]?.report_template_ref).toBe(`${template.id}@1`);
+    // The spec's name@version form (§2.1): lowercase alphanumeric groups joined by hyphens.
+    expect(reports[0]?.report_template_ref).toBe("site-safety-dock-3@1");
   });
 
   it("binds a manifest of answers and evidence with signed clip URLs", async () => {

@@ -126,6 +126,37 @@ describe("POST /search", () => {
       404,
       "resource-not-found",
     );
+    // Any id that is not visible is a 404, however it is spelled.
+    await expectProblem(
+      await api.post("/search", { query: "the", video_ids: ["x".repeat(300)] }),
+      404,
+      "resource-not-found",
+    );
+    // An empty filter selects no video.
+    expect(await search({ query: "the", threshold: 0, video_ids: [] })).toEqual({
+      data: [],
+      has_more: false,
+      next_cursor: null,
+    });
+  });
+
+  it("takes an Idempotency-Key like every POST: a replay is identical, another body 422", async () => {
+    const body = { query: "fire exits", threshold: 0 };
+    const first = await api.post("/search", body, { "Idempotency-Key": "search-once" });
+    const again = await api.post("/search", body, { "Idempotency-Key": "search-once" });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.text()).toBe(await first.text());
+    await expectProblem(
+      await api.post("/search", { query: "forklift" }, { "Idempotency-Key": "search-once" }),
+      422,
+      "idempotency-key-mismatch",
+    );
+    await expectProblem(
+      await api.post("/search", body, { "Idempotency-Key": "k".repeat(256) }),
+      400,
+      "invalid-request",
+    );
   });
 
   it("never returns another workspace's videos", async () => {
@@ -162,7 +193,7 @@ describe("POST /search", () => {
       [{ query: "x", limit: 101 }, "limit"],
       [{ query: "x", threshold: -0.1 }, "threshold"],
       [{ query: "x", threshold: 1.5 }, "threshold"],
-      [{ query: "x", video_ids: [] }, "video_ids"],
+      [{ query: "x", video_ids: Array.from({ length: 101 }, (_, i) => `vid_${i}`) }, "video_ids"],
       [{ query: "x", mode: "fast" }, "mode"],
     ];
     for (const [body, field] of cases) {
