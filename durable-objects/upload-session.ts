@@ -40,10 +40,18 @@ export interface SessionRecord {
   processingQueued: boolean;
 }
 
-/** A recorded part receipt, confirmed by storage. */
+/**
+ * A recorded part receipt: the ETag the client reported, and the part's size as storage
+ * held it when the receipt was recorded (null when storage did not hold that ETag then).
+ * Receipts are the client's word; completion checks them against storage.
+ *
+ * Progress on the wire follows from them: `uploaded_bytes` sums the known sizes (what
+ * storage confirmed for recorded parts), `reported_bytes` sums the sizes the recorded part
+ * numbers must have, and `verified_bytes` stays 0 until completion verified the object.
+ */
 export interface PartReceipt {
   etag: string;
-  size: number;
+  size: number | null;
 }
 
 /** What every session operation answers: the session, or why not. */
@@ -137,7 +145,7 @@ export class UploadSession extends DurableObject<Env> {
     return this.result(session, null);
   }
 
-  /** Fresh targets for the parts not yet recorded. */
+  /** Fresh targets for the parts not yet recorded or not confirmed at their size. */
   targets(workspaceId: string, signing: SigningContext): Promise<SessionResult> {
     return this.serialized(async () => {
       const session = await this.owned(workspaceId);
@@ -148,7 +156,12 @@ export class UploadSession extends DurableObject<Env> {
     });
   }
 
-  /** Records part receipts that storage confirms; all or nothing. */
+  /**
+   * Records part receipts; all or nothing. A new part is recorded as reported (its size
+   * too when storage holds it with that ETag); the same ETag again is a no-op; a different
+   * ETag replaces a recorded one only when storage holds the part with the new ETag.
+   * Sizes are checked at completion, so a wrong part is reported there and can be fixed.
+   */
   recordParts(
     workspaceId: string,
     reported: { part_number: number; etag: string }[],
@@ -161,7 +174,8 @@ export class UploadSession extends DurableObject<Env> {
       if (session.strategy !== "multipart" || session.uploadId === null) {
         return refuse(
           "conflict",
-          "This is a direct upload: PUT the bytes to the target, then complete; there are no parts to record.",
+          "This is a direct upload: PUT the bytes to the target, then complete; " +
+            "there are no parts to record.",
         );
       }
       const errors: FieldError[] = [];
@@ -190,25 +204,21 @@ export class UploadSession extends DurableObject<Env> {
       if (pending.length === 0) return this.result(session, null);
       const stored = await this.storage.listParts(session.objectKey, session.uploadId);
       const byNumber = new Map((stored ?? []).map((part) => [part.partNumber, part]));
+      const next = { ...parts };
       for (const [number, etag] of pending) {
         const held = byNumber.get(number);
-        if (!held || held.etag !== etag) {
+        const confirmed = held !== undefined && held.etag === etag;
+        const recorded = parts[number];
+        if (recorded && !confirmed) {
           return refuse(
             "conflict",
-            `Storage holds no part ${number} with ETag ${etag}; upload the part, then record the ETag its PUT answered.`,
+            `Part ${number} is recorded with ETag ${recorded.etag} and storage holds no part ` +
+              `${number} with ETag ${etag}; a recorded receipt is replaced only once the part ` +
+              "is uploaded again and its PUT answered the new ETag.",
           );
         }
-        const expected = expectedPartSize(session.fileSize, session.chunkSize, number);
-        if (held.size !== expected) {
-          return refuse(
-            "upload-size-mismatch",
-            `Part ${number} is ${held.size} bytes; it must be ${expected} bytes.`,
-          );
-        }
+        next[number] = { etag, size: confirmed ? held.size : null };
       }
-      const next = { ...parts };
-      for (const [number, etag] of pending)
-        next[number] = { etag, size: byNumber.get(number)?.size ?? 0 };
       await this.ctx.storage.put("parts", next);
       return this.result(session, null, next);
     });
@@ -232,7 +242,8 @@ export class UploadSession extends DurableObject<Env> {
         state: "completed",
         verifiedBytes: session.fileSize,
       };
-      await this.ctx.storage.put("session", completed);
+      // Completion confirmed every part, so the receipts keep the sizes storage verified.
+      await this.ctx.storage.put({ session: completed, parts: verified.parts });
       return this.startProcessing(completed);
     });
   }
@@ -298,7 +309,8 @@ export class UploadSession extends DurableObject<Env> {
     if (object.size !== session.fileSize) {
       return refuse(
         "upload-size-mismatch",
-        `Storage holds ${object.size} bytes but file_size is ${session.fileSize}; PUT the whole file again.`,
+        `Storage holds ${object.size} bytes but file_size is ${session.fileSize}; ` +
+          "PUT the whole file again.",
       );
     }
     return this.result(session, null);
@@ -312,23 +324,35 @@ export class UploadSession extends DurableObject<Env> {
       const shown = missing.slice(0, 20).join(", ");
       return refuse(
         "upload-incomplete",
-        `Parts not recorded: ${shown}${missing.length > 20 ? ", …" : ""} (${missing.length} of ${session.totalChunks}).`,
+        `Parts not recorded: ${shown}${missing.length > 20 ? ", …" : ""} ` +
+          `(${missing.length} of ${session.totalChunks}).`,
       );
     }
     const stored = await this.storage.listParts(session.objectKey, session.uploadId ?? "");
     const byNumber = new Map((stored ?? []).map((part) => [part.partNumber, part]));
     const manifest: StoredPart[] = [];
-    let total = 0;
     for (let n = 1; n <= session.totalChunks; n++) {
       const held = byNumber.get(n);
       if (!held || held.etag !== parts[n]?.etag) {
         return refuse(
           "upload-incomplete",
-          `Storage no longer holds part ${n} as recorded; upload it again and record its ETag.`,
+          `Storage holds no part ${n} with the recorded ETag ${parts[n]?.etag ?? ""}; ` +
+            "upload the part again and record the ETag its PUT answered.",
+        );
+      }
+      manifest.push(held);
+    }
+    let total = 0;
+    for (const held of manifest) {
+      const expected = expectedPartSize(session.fileSize, session.chunkSize, held.partNumber);
+      if (held.size !== expected) {
+        return refuse(
+          "upload-size-mismatch",
+          `Part ${held.partNumber} holds ${held.size} bytes; it must be ${expected} bytes. ` +
+            "Upload the part again, record the ETag its PUT answered, then complete.",
         );
       }
       total += held.size;
-      manifest.push(held);
     }
     if (total !== session.fileSize) {
       return refuse(
@@ -347,7 +371,9 @@ export class UploadSession extends DurableObject<Env> {
         `The completed object is ${size} bytes but file_size is ${session.fileSize}.`,
       );
     }
-    return this.result(session, null);
+    const confirmed: Record<number, PartReceipt> = {};
+    for (const held of manifest) confirmed[held.partNumber] = { etag: held.etag, size: held.size };
+    return this.result(session, null, confirmed);
   }
 
   private async startProcessing(session: SessionRecord): Promise<SessionResult> {
@@ -374,7 +400,9 @@ export class UploadSession extends DurableObject<Env> {
     const parts = await this.parts();
     const targets: StorageTarget[] = [];
     for (let n = 1; n <= session.totalChunks; n++) {
-      if (!parts[n])
+      // Parts not recorded, and recorded parts storage has not confirmed at their size
+      // (so a part found wrong at completion can be uploaded again after its URL expired).
+      if (parts[n]?.size !== expectedPartSize(session.fileSize, session.chunkSize, n))
         targets.push(
           await this.storage.presignPart(
             session.objectKey,

@@ -11,7 +11,7 @@ const route = alphaRoute(
     tags: ["Videos"],
     summary: "Mint fresh storage targets",
     description:
-      "Mints new presigned targets (valid 1 hour) for every part not yet recorded, or the single target of a direct upload, and returns the session. Call it whenever targets expire while the session lives.",
+      "Mints new presigned targets (valid 1 hour) for every part not yet recorded or not confirmed by storage at its size, or the single target of a direct upload, and returns the session. Call it whenever targets expire while the session lives.",
     request: { params: VideoIdParamsSchema },
     responses: {
       200: {

@@ -28,7 +28,7 @@ const route = alphaRoute(
     tags: ["Videos"],
     summary: "Record uploaded parts",
     description:
-      "Records the ETags of uploaded parts (multipart uploads). Each receipt must match what storage holds; resending a part with the same ETag is a no-op, a new ETag replaces the receipt once storage confirms it. The recorded receipts are the completion manifest. All receipts of one call are recorded, or none.",
+      "Records the ETags of uploaded parts (multipart uploads). A receipt for a new part is recorded as given; resending a part with the same ETag is a no-op, a new ETag replaces a recorded receipt once storage confirms it. The recorded receipts are the completion manifest, which completion checks against storage (ETags and sizes). All receipts of one call are recorded, or none.",
     request: {
       params: VideoIdParamsSchema,
       body: { required: true, content: { "application/json": { schema: RecordPartsBodySchema } } },

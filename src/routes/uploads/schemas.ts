@@ -58,7 +58,9 @@ export const UploadSessionSchema = z
     completed_parts: z
       .number()
       .int()
-      .openapi({ description: "Parts recorded and confirmed by storage" }),
+      .openapi({
+        description: "Parts recorded (receipts; completion checks them against storage)",
+      }),
     received_parts: z
       .array(z.number().int())
       .openapi({ description: "Part numbers recorded, ascending" }),

@@ -1,7 +1,11 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { SessionRecord } from "../../../durable-objects/upload-session";
+import {
+  normalizeEtag,
+  type PartReceipt,
+  type SessionRecord,
+} from "../../../durable-objects/upload-session";
 import { gatewayCredentials } from "../../../src/ports/storage/local-gateway";
 import { presignUrl } from "../../../src/ports/storage/sigv4";
 import type { UploadSessionDto } from "../../../src/routes/uploads/schemas";
@@ -19,14 +23,15 @@ function bodyFor(partNumber: number): Uint8Array {
   return partNumber === 21 ? LAST : FULL;
 }
 
+function targetFor(session: UploadSessionDto, partNumber: number) {
+  return session.targets.find((t) => t.part_number === partNumber) ?? { url: "", headers: {} };
+}
+
 async function uploadParts(session: UploadSessionDto, numbers: number[], concurrency = 4) {
-  const targets = new Map(session.targets.map((t) => [t.part_number, t]));
   const receipts: { part_number: number; etag: string }[] = [];
   for (let i = 0; i < numbers.length; i += concurrency) {
     const batch = numbers.slice(i, i + concurrency);
-    const etags = await Promise.all(
-      batch.map((n) => uploadTo(targets.get(n) ?? { url: "", headers: {} }, bodyFor(n))),
-    );
+    const etags = await Promise.all(batch.map((n) => uploadTo(targetFor(session, n), bodyFor(n))));
     for (const [j, n] of batch.entries()) receipts.push({ part_number: n, etag: etags[j] ?? "" });
   }
   return receipts;
@@ -34,6 +39,14 @@ async function uploadParts(session: UploadSessionDto, numbers: number[], concurr
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/** The receipts the session has persisted (the completion manifest). */
+async function storedReceipts(videoId: string): Promise<Record<number, PartReceipt>> {
+  return runInDurableObject(
+    env.UPLOAD_SESSIONS.getByName(videoId),
+    async (_o, state) => (await state.storage.get<Record<number, PartReceipt>>("parts")) ?? {},
+  );
 }
 
 function ledgerCount(session: UploadSessionDto): Promise<number> {
@@ -131,70 +144,212 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     expect((await other.post(`/videos/${session.video_id}/upload/complete`, {})).status).toBe(200);
   });
 
-  it("refuses to complete with a missing part, and changes nothing", async () => {
-    const { api } = await newTenant(["UPLOAD_VIDEOS"]);
+  it("refuses to complete with a missing part or a receipt storage does not hold", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
     const session = await startUpload(api, "gap.mp4", SIZE);
+    const record = (parts: unknown) =>
+      api.request("PUT", `/videos/${session.video_id}/upload/parts`, { body: { parts } });
+    const complete = () => api.post(`/videos/${session.video_id}/upload/complete`, {});
     const receipts = await uploadParts(
       session,
       range(1, 21).filter((n) => n !== 7),
     );
-    await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
-      body: { parts: receipts },
-    });
-    const problem = await expectProblem(
-      await api.post(`/videos/${session.video_id}/upload/complete`, {}),
-      409,
-      "upload-incomplete",
-    );
-    expect(problem.detail).toContain("7");
+    await expectJson(await record(receipts), 200);
+    const missing = await expectProblem(await complete(), 409, "upload-incomplete");
+    expect(missing.detail).toContain("7");
     expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
     expect(
       await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
     ).toMatchObject({ state: "open", completed_parts: 20 });
+
+    // A receipt for a part storage does not hold is the client's word: recorded, then
+    // refused at completion, which changes nothing.
+    expect(
+      await expectJson(await record([{ part_number: 7, etag: "made-up" }]), 200),
+    ).toMatchObject({
+      state: "open",
+      completed_parts: 21,
+      received_parts: range(1, 21),
+      uploaded_bytes: SIZE - CHUNK,
+      reported_bytes: SIZE,
+      verified_bytes: 0,
+    });
+    const bogus = await expectProblem(await complete(), 409, "upload-incomplete");
+    expect(bogus.detail).toContain("part 7");
+    expect(bogus.detail).toContain("made-up");
+    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ state: "open", completed_parts: 21, verified_bytes: 0 });
+    expect(await expectJson(await api.get(`/videos/${session.video_id}`), 200)).toMatchObject({
+      status: "queued",
+    });
+
+    // Uploading the part and recording the ETag its PUT answered fixes it.
+    const [seven] = await uploadParts(session, [7]);
+    expect(await expectJson(await record([seven]), 200)).toMatchObject({ uploaded_bytes: SIZE });
+    expect(await expectJson(await complete(), 200)).toMatchObject({ id: session.video_id });
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ state: "completed", verified_bytes: SIZE });
   });
 
-  it("records receipts only as storage confirms them", async () => {
+  it("records new receipts as given and replaces one only when storage holds it", async () => {
     const { api } = await newTenant(["UPLOAD_VIDEOS"]);
     const session = await startUpload(api, "receipts.mp4", SIZE);
     const [one] = await uploadParts(session, [1]);
     const record = (parts: unknown) =>
       api.request("PUT", `/videos/${session.video_id}/upload/parts`, { body: { parts } });
-    await expectProblem(await record([{ part_number: 2, etag: "made-up" }]), 409, "conflict");
-    await expectProblem(await record([one, { part_number: 2, etag: "made-up" }]), 409, "conflict");
+    const progress = async () =>
+      expectJson<UploadSessionDto>(await api.get(`/videos/${session.video_id}/upload`), 200);
+
+    // A part storage does not hold yet is recorded, with no confirmed bytes.
     expect(
-      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
-    ).toMatchObject({ completed_parts: 0 });
-    expect((await record([one])).status).toBe(200);
-    expect(await expectJson(await record([one]), 200)).toMatchObject({
+      await expectJson(await record([{ part_number: 2, etag: "made-up" }]), 200),
+    ).toMatchObject({
       completed_parts: 1,
-      received_parts: [1],
+      received_parts: [2],
+      uploaded_bytes: 0,
+      reported_bytes: CHUNK,
     });
-    await expectProblem(await record([{ part_number: 1, etag: "other" }]), 409, "conflict");
-    const again = await uploadParts(session, [1]);
-    expect(again[0]?.etag).not.toBe(one?.etag);
-    expect(await expectJson(await record(again), 200)).toMatchObject({ completed_parts: 1 });
+    const recorded = await expectJson<UploadSessionDto>(await record([one]), 200);
+    expect(recorded).toMatchObject({
+      completed_parts: 2,
+      received_parts: [1, 2],
+      uploaded_bytes: CHUNK,
+      reported_bytes: 2 * CHUNK,
+      verified_bytes: 0,
+    });
+    // The same ETag again (quoted or not) is a no-op.
+    expect(await expectJson(await record([one]), 200)).toEqual(recorded);
+    expect(
+      await expectJson(
+        await record([{ part_number: 1, etag: normalizeEtag(one?.etag ?? "") }]),
+        200,
+      ),
+    ).toEqual(recorded);
+
+    // A different ETag storage does not hold never replaces a recorded receipt.
+    const conflict = await expectProblem(
+      await record([{ part_number: 1, etag: "other" }]),
+      409,
+      "conflict",
+    );
+    expect(conflict.detail).toContain("Part 1");
+    expect(conflict.detail).toContain("other");
+    await expectProblem(await record([{ part_number: 2, etag: "made-up-too" }]), 409, "conflict");
+    // All or nothing: the new part 3 of a refused call is not recorded either.
+    await expectProblem(
+      await record([
+        { part_number: 3, etag: "new" },
+        { part_number: 1, etag: "other" },
+      ]),
+      409,
+      "conflict",
+    );
+    expect(await progress()).toEqual(recorded);
+    expect(await storedReceipts(session.video_id)).toEqual({
+      1: { etag: normalizeEtag(one?.etag ?? ""), size: CHUNK },
+      2: { etag: "made-up", size: null },
+    });
+
+    // Once the part is uploaded again, its new ETag replaces the receipt.
+    const [again] = await uploadParts(session, [1]);
+    expect(again?.etag).not.toBe(one?.etag);
+    expect(await expectJson(await record([again]), 200)).toMatchObject({
+      completed_parts: 2,
+      uploaded_bytes: CHUNK,
+    });
+    expect((await storedReceipts(session.video_id))[1]).toEqual({
+      etag: normalizeEtag(again?.etag ?? ""),
+      size: CHUNK,
+    });
+
     const invalid = await expectProblem(
       await record([{ part_number: 22, etag: "x" }]),
       400,
       "invalid-request",
     );
     expect(invalid.errors?.[0]?.path).toBe("parts[0].part_number");
+    const twice = await expectProblem(
+      await record([
+        { part_number: 4, etag: "a" },
+        { part_number: 4, etag: "b" },
+      ]),
+      400,
+      "invalid-request",
+    );
+    expect(twice.errors?.[0]?.path).toBe("parts[1].etag");
     const empty = await expectProblem(await record([]), 400, "invalid-request");
     expect(empty.errors?.[0]?.path).toBe("parts");
+    expect(await progress()).toMatchObject({ completed_parts: 2, received_parts: [1, 2] });
   });
 
-  it("refuses a part of the wrong size", async () => {
-    const { api } = await newTenant(["UPLOAD_VIDEOS"]);
-    const session = await startUpload(api, "sizes.mp4", SIZE);
-    const last = session.targets.find((t) => t.part_number === 21) ?? { url: "", headers: {} };
-    const etag = await uploadTo(last, "two");
-    await expectProblem(
-      await api.request("PUT", `/videos/${session.video_id}/upload/parts`, {
-        body: { parts: [{ part_number: 21, etag }] },
-      }),
-      409,
-      "upload-size-mismatch",
+  it("records parts of the wrong size; completion answers 409 until they are fixed", async () => {
+    const { api } = await newTenant(["UPLOAD_VIDEOS", "READ_VIDEOS"]);
+    /** 20 full parts and a 4096-byte last part. */
+    const size = 200 * MiB + 4096;
+    const session = await startUpload(api, "short.mp4", size);
+    const record = (parts: unknown) =>
+      api.request("PUT", `/videos/${session.video_id}/upload/parts`, { body: { parts } });
+    const complete = () => api.post(`/videos/${session.video_id}/upload/complete`, {});
+    const receipts = await uploadParts(
+      session,
+      range(1, 20).filter((n) => n !== 3),
     );
+    const shortThree = await uploadTo(targetFor(session, 3), partBytes(1000, 3));
+    const shortLast = await uploadTo(targetFor(session, 21), partBytes(1000, 21));
+    expect(
+      await expectJson(
+        await record([
+          ...receipts,
+          { part_number: 3, etag: shortThree },
+          { part_number: 21, etag: shortLast },
+        ]),
+        200,
+      ),
+    ).toMatchObject({
+      state: "open",
+      completed_parts: 21,
+      uploaded_bytes: 19 * CHUNK + 2000,
+      reported_bytes: size,
+      verified_bytes: 0,
+    });
+
+    const three = await expectProblem(await complete(), 409, "upload-size-mismatch");
+    expect(three.detail).toContain("Part 3 holds 1000 bytes; it must be 10485760 bytes");
+    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ state: "open", completed_parts: 21, verified_bytes: 0 });
+
+    const fixedThree = await uploadTo(targetFor(session, 3), FULL);
+    expect(
+      await expectJson(await record([{ part_number: 3, etag: fixedThree }]), 200),
+    ).toMatchObject({ uploaded_bytes: 20 * CHUNK + 1000 });
+    const last = await expectProblem(await complete(), 409, "upload-size-mismatch");
+    expect(last.detail).toContain("Part 21 holds 1000 bytes; it must be 4096 bytes");
+    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(await expectJson(await api.get(`/videos/${session.video_id}`), 200)).toMatchObject({
+      status: "queued",
+    });
+
+    // Fresh targets cover the part storage holds at the wrong size, and nothing else.
+    const fresh = await expectJson<UploadSessionDto>(
+      await api.post(`/videos/${session.video_id}/upload/targets`),
+      200,
+    );
+    expect(fresh.targets.map((target) => target.part_number)).toEqual([21]);
+    const fixedLast = await uploadTo(targetFor(fresh, 21), partBytes(4096, 21));
+    expect(fixedLast).not.toBe(shortLast);
+    expect(
+      await expectJson(await record([{ part_number: 21, etag: fixedLast }]), 200),
+    ).toMatchObject({ completed_parts: 21, uploaded_bytes: size, reported_bytes: size });
+    expect(await expectJson(await complete(), 200)).toMatchObject({ id: session.video_id });
+    expect((await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`))?.size).toBe(size);
+    expect(
+      await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
+    ).toMatchObject({ state: "completed", uploaded_bytes: size, verified_bytes: size });
   });
 
   it("aborts: storage session gone, video failed, every later change 409", async () => {
