@@ -17,15 +17,9 @@ import { probeMedia } from "./media/probe";
 import { r2RangeSource } from "./media/r2-source";
 import { MediaError, type MediaProbe, type RangeSource } from "./media/types";
 import type { VideoMedia } from "./media-urls";
+import { thumbnailKeyOf } from "./media-urls";
 import { sourceKey } from "./uploads";
 import { isFinal, presentVideo } from "./videos";
-
-const THUMBNAIL_EXTENSIONS: Record<string, string> = {
-  "image/jpeg": "jpg",
-  "image/png": "png",
-  "image/webp": "webp",
-  "image/svg+xml": "svg",
-};
 
 /** The R2 key of a video's index document. */
 export function indexKey(videoId: string): string {
@@ -140,7 +134,7 @@ export async function buildIndex(
     source,
   });
   const { thumbnail } = understanding;
-  const thumbnailKey = `videos/${video.id}/thumbnail.${THUMBNAIL_EXTENSIONS[thumbnail.contentType] ?? "bin"}`;
+  const thumbnailKey = thumbnailKeyOf(video.id);
   await env.MEDIA_BUCKET.put(thumbnailKey, thumbnail.bytes, {
     httpMetadata: { contentType: thumbnail.contentType },
   });

@@ -18,6 +18,19 @@ export const VIDEO_CONTENT_TYPES: Record<string, string> = {
   mov: "video/quicktime",
   webm: "video/webm",
   mkv: "video/x-matroska",
+  // Accepted as uploads; processing reads what the bytes are and answers `unsupported-media`
+  // with a next action for containers it cannot read yet.
+  "3gp": "video/3gpp",
+  "3g2": "video/3gpp2",
+  avi: "video/x-msvideo",
+  flv: "video/x-flv",
+  m2ts: "video/mp2t",
+  mts: "video/mp2t",
+  ts: "video/mp2t",
+  mpg: "video/mpeg",
+  mpeg: "video/mpeg",
+  ogv: "video/ogg",
+  wmv: "video/x-ms-wmv",
 };
 
 /** The content type of a video filename; a 400 naming `filename` when it is not a video. */

@@ -11,11 +11,16 @@ import {
   versionAuthorFields,
 } from "./heads";
 
-/** `answer_key` and field keys: lowercase snake or kebab case, 1-64 characters. */
-export const ANSWER_KEY_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
-const KEY_MESSAGE = "must be 1-64 lowercase letters, digits, _ or -, starting with a letter";
-const TOKEN_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
-const TOKEN_MESSAGE = "must be 1-64 lowercase letters, digits or _, starting with a letter";
+/** `answer_key` and field keys: 1-64 letters, digits, `_`, `-` or `.`, starting with a letter. */
+export const ANSWER_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+const KEY_MESSAGE = "must be 1-64 letters, digits, _, - or ., starting with a letter";
+/**
+ * Open vocabularies the spec gives only examples of (`aggregation_level` e.g. `video`, field
+ * `type` e.g. `string`, `accepted_types` e.g. `clip`, block `type` e.g. `timeline`): any
+ * such word is stored; the ones listed beside each field are the ones the engine acts on.
+ */
+export const TOKEN_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+export const TOKEN_MESSAGE = "must be 1-64 letters, digits, _ or -, starting with a letter";
 
 /** Evidence kinds an answer spec may accept (`clip` is a cut of the video itself). */
 export const EVIDENCE_TYPES = [
@@ -48,7 +53,14 @@ const AnswerFieldSchema = z
       .max(2000)
       .optional()
       .openapi({ example: "Whether the dock door is open or closed" }),
-    type: z.enum(FIELD_TYPES).optional().openapi({ description: "Value type", example: "string" }),
+    type: z
+      .string()
+      .regex(TOKEN_PATTERN, TOKEN_MESSAGE)
+      .optional()
+      .openapi({
+        description: `Value type: ${FIELD_TYPES.join(", ")}; other words are kept as given`,
+        example: "string",
+      }),
     required: z.boolean().optional().openapi({ example: true }),
   })
   .openapi("AnswerField");
@@ -56,12 +68,17 @@ const AnswerFieldSchema = z
 const AnswerEvidencePolicySchema = z
   .strictObject({
     accepted_types: z
-      .array(z.enum(EVIDENCE_TYPES))
+      .array(z.string().regex(TOKEN_PATTERN, TOKEN_MESSAGE))
       .min(1)
-      .max(EVIDENCE_TYPES.length)
+      .max(20)
       .refine((types) => new Set(types).size === types.length, "must not repeat a type")
       .optional()
-      .openapi({ description: "Evidence kinds the answer may cite", example: ["clip"] }),
+      .openapi({
+        description:
+          `Evidence kinds the answer may cite: ${EVIDENCE_TYPES.join(", ")}. Other words are ` +
+          "kept but cite nothing; with none of these, `clip` applies",
+        example: ["clip"],
+      }),
     per_field: z
       .boolean()
       .optional()

@@ -13,9 +13,12 @@ import {
   presentHead,
   versionAuthorFields,
 } from "../profiles/heads";
-import { ANSWER_KEY_PATTERN } from "../profiles/schemas";
+import { ANSWER_KEY_PATTERN, TOKEN_MESSAGE, TOKEN_PATTERN } from "../profiles/schemas";
 
-/** Block types a template can hold: one per answer type, plus free narrative and headings. */
+/**
+ * Block types with a layout of their own: one per answer type, plus free narrative, headings
+ * and tables. Any other type word is accepted and shows everything its answer holds.
+ */
 export const BLOCK_TYPES = [
   "heading",
   "narrative",
@@ -26,12 +29,13 @@ export const BLOCK_TYPES = [
   "enumeration",
   "comparison",
   "retrieval",
+  "synthesis",
 ] as const;
 
 /** A BCP 47-style language tag: `en`, `ja`, `pt-BR`, `zh-Hant-TW`. */
 export const LANGUAGE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-const KEY_MESSAGE = "must be 1-64 lowercase letters, digits, _ or -, starting with a letter";
+const KEY_MESSAGE = "must be 1-64 letters, digits, _, - or ., starting with a letter";
 const FieldKeySchema = z.string().min(1).max(64);
 const LabelSchema = z.string().trim().min(1).max(200);
 
@@ -45,7 +49,13 @@ const KeyLabelSchema = z
 /** One block of a report template version (spec 2.8); stored as `TemplateBlock`. */
 export const TemplateBlockSchema = z
   .strictObject({
-    type: z.enum(BLOCK_TYPES).openapi({ example: "timeline" }),
+    type: z
+      .string()
+      .regex(TOKEN_PATTERN, TOKEN_MESSAGE)
+      .openapi({
+        description: `Layout: ${BLOCK_TYPES.join(", ")}; other words list the answer as is`,
+        example: "timeline",
+      }),
     answer_key: z
       .string()
       .regex(ANSWER_KEY_PATTERN, KEY_MESSAGE)

@@ -41,9 +41,9 @@ const CreateRunBodySchema = z
     report_template_version: z.number().int().min(1).optional(),
     formats: z
       .array(z.enum(["json", "markdown"]))
-      .max(2)
+      .max(10)
       .optional()
-      .openapi({ description: "Reports to render when the run completes" }),
+      .openapi({ description: "Reports to render when the run completes (repeats count once)" }),
     execution_profile_ref: z
       .enum(EXECUTION_PROFILE_REFS)
       .optional()
@@ -124,6 +124,8 @@ export function registerCreateRun(app: OpenAPIHono<HonoEnv>) {
       errors.push({ path: "workflow_id", message: "is for workflow runs" });
     if (body.source_snapshot !== undefined)
       errors.push({ path: "source_snapshot", message: "is for workflow runs" });
+    if (body.report_template_version !== undefined && body.report_template_id === undefined)
+      errors.push({ path: "report_template_version", message: "needs report_template_id" });
     if (body.source_ids && new Set(body.source_ids).size !== body.source_ids.length) {
       errors.push({ path: "source_ids", message: "must not repeat a video" });
     }

@@ -55,12 +55,9 @@ export const UploadSessionSchema = z
       .int()
       .openapi({ description: "Bytes per part (10485760 for multipart)", example: 10485760 }),
     total_chunks: z.number().int().openapi({ example: 70 }),
-    completed_parts: z
-      .number()
-      .int()
-      .openapi({
-        description: "Parts recorded (receipts; completion checks them against storage)",
-      }),
+    completed_parts: z.number().int().openapi({
+      description: "Parts recorded (receipts; completion checks them against storage)",
+    }),
     received_parts: z
       .array(z.number().int())
       .openapi({ description: "Part numbers recorded, ascending" }),

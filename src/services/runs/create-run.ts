@@ -63,8 +63,6 @@ export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Pro
       throw notFound(`Version ${version} of report template`, templateHead.id);
     }
     template = { id: templateHead.id, version };
-  } else if (input.reportTemplateVersion !== undefined) {
-    throw notFound("Report template", "(report_template_version without report_template_id)");
   }
 
   const now = nowIso();

@@ -50,7 +50,7 @@ const invalidBodies: [string, Record<string, unknown>][] = [
   ["answer_specs[0].evidence", withSpec((s) => (s.evidence = "clip"))],
   [
     "answer_specs[0].evidence.accepted_types[1]",
-    withSpec((s) => (s.evidence = { accepted_types: ["clip", "hologram"] })),
+    withSpec((s) => (s.evidence = { accepted_types: ["clip", "holo gram"] })),
   ],
   [
     "answer_specs[0].evidence.accepted_types",
@@ -60,11 +60,11 @@ const invalidBodies: [string, Record<string, unknown>][] = [
   ["answer_specs[0].evidence.required", withSpec((s) => (s.evidence = { required: 1 }))],
   ["answer_specs[0].evidence.strict", withSpec((s) => (s.evidence = { strict: true }))],
   ["answer_specs[0].fields", withSpec((s) => (s.fields = { key: "a" }))],
-  ["answer_specs[0].fields[0].key", withSpec((s) => (firstField(s).key = "Door"))],
+  ["answer_specs[0].fields[0].key", withSpec((s) => (firstField(s).key = "1door"))],
   ["answer_specs[0].fields[0].label", withSpec((s) => (firstField(s).label = ""))],
   ["answer_specs[0].fields[0].label", withSpec((s) => delete firstField(s).label)],
   ["answer_specs[0].fields[0].description", withSpec((s) => (firstField(s).description = 5))],
-  ["answer_specs[0].fields[0].type", withSpec((s) => (firstField(s).type = "date"))],
+  ["answer_specs[0].fields[0].type", withSpec((s) => (firstField(s).type = "date time"))],
   ["answer_specs[0].fields[0].required", withSpec((s) => (firstField(s).required = "true"))],
   ["answer_specs[0].fields[0].unit", withSpec((s) => (firstField(s).unit = "m"))],
   [

@@ -56,6 +56,33 @@ describe("profiles: create, version, read, archive, list", () => {
     expect(await expectJson(await api.get(`/profiles/${profile.id}`), 200)).toEqual(profile);
   });
 
+  it("keeps words of the spec's open vocabularies it has no layout for, as given", async () => {
+    const { api } = await newTenant(["RUN_WORKFLOWS"]);
+    const spec = {
+      ...fullAnswerSpec("doorEvents"),
+      aggregation_level: "camera-feed",
+      evidence: { accepted_types: ["clip", "frame"], required: true },
+      fields: [{ key: "openedAt", label: "Opened at", type: "date-time" }],
+    };
+    const profile = await create(api, { answer_specs: [spec] });
+    expect(profile.latest?.answer_specs).toEqual([spec]);
+    const template = await expectJson<{ latest: { blocks: unknown[] } }>(
+      await api.post("/report-templates", {
+        name: "Open words",
+        language: "en",
+        blocks: [
+          { type: "synthesis", answer_key: "doorEvents" },
+          { type: "chart", answer_key: "doorEvents" },
+        ],
+      }),
+      201,
+    );
+    expect(template.latest.blocks).toEqual([
+      { type: "synthesis", answer_key: "doorEvents" },
+      { type: "chart", answer_key: "doorEvents" },
+    ]);
+  });
+
   it("appends versions, resolves the latest and keeps every earlier version unchanged", async () => {
     const { api, keyId } = await newTenant(["RUN_WORKFLOWS"]);
     const profile = await create(api);

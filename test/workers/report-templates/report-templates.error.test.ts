@@ -33,7 +33,7 @@ const invalidBodies: [string, Record<string, unknown>][] = [
   ["theme", createBody({ theme: "dark" })],
   ["blocks[0]", createBody({ blocks: ["table"] })],
   ["blocks[0].type", withBlock((b) => delete b.type)],
-  ["blocks[0].type", withBlock((b) => (b.type = "chart"))],
+  ["blocks[0].type", withBlock((b) => (b.type = "pie chart"))],
   ["blocks[0].answer_key", withBlock((b) => (b.answer_key = "Dock Doors"))],
   ["blocks[0].label", withBlock((b) => (b.label = ""))],
   ["blocks[0].field_labels", withBlock((b) => (b.field_labels = { key: "a", label: "A" }))],

@@ -33,6 +33,11 @@ describe("POST /runs refuses what it cannot run", () => {
       [{ source_ids: ["a"], profile_id: "prof_x", locale: "English" }, "locale"],
       [{ source_ids: ["a"], profile_id: "prof_x", kind: "batch" }, "kind"],
       [{ source_ids: ["a"], profile_id: "prof_x", mystery: 1 }, "mystery"],
+      [
+        { source_ids: ["a"], profile_id: "prof_x", report_template_version: 2 },
+        "report_template_version",
+      ],
+      [{ source_ids: ["a"], profile_id: "prof_x", formats: Array(11).fill("json") }, "formats"],
     ];
     for (const [body, field] of cases) {
       const problem = await expectProblem(await api.post("/runs", body), 400, "invalid-request");

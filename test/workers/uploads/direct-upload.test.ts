@@ -44,6 +44,10 @@ describe("direct uploads (strategy direct, up to 200 MiB)", () => {
       200,
     );
     expect(video).toMatchObject({ id: session.video_id, filename: "clip.mp4", status: "queued" });
+    // Spec §2.3: the complete response carries a signed thumbnail URL (served once made).
+    expect(video).toMatchObject({
+      thumbnail_url: expect.stringMatching(/\/storage\/.+X-Amz-Signature=/),
+    });
     const stored = await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`);
     expect(stored?.size).toBe(bytes.byteLength);
     expect(stored?.httpMetadata?.contentType).toBe("video/mp4");
@@ -65,6 +69,9 @@ describe("direct uploads (strategy direct, up to 200 MiB)", () => {
       ["b.webm", "video/webm"],
       ["c.mkv", "video/x-matroska"],
       ["d.m4v", "video/x-m4v"],
+      ["e.avi", "video/x-msvideo"],
+      ["f.3gp", "video/3gpp"],
+      ["g.MPG", "video/mpeg"],
     ]) {
       expect((await startUpload(api, name ?? "", 10)).content_type).toBe(type);
     }
