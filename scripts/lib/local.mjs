@@ -70,6 +70,19 @@ export function applyMigrations(stateDir) {
 }
 
 /**
+ * A value for wrangler's env file, which dotenv parses and dotenv-expand then expands (even
+ * inside quotes). Single quotes keep `#`, spaces and double quotes; `\$` keeps a dollar sign
+ * (the expander skips it and turns it back into `$`). A single quote or a line break cannot
+ * be written this way, so such a value is refused rather than silently changed.
+ */
+function envFileValue(key, value) {
+  if (/['\r\n]/.test(value)) {
+    throw new Error(`${key} must not contain a single quote or a line break`);
+  }
+  return `'${value.replace(/\$/g, "\\$")}'`;
+}
+
+/**
  * Starts `wrangler dev`. Secrets go through an env file in the state folder (never on the
  * command line, where wrangler would print them).
  */
@@ -78,7 +91,7 @@ export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit" }
   writeFileSync(
     envFile,
     Object.entries(secrets)
-      .map(([key, value]) => `${key}=${value}`)
+      .map(([key, value]) => `${key}=${envFileValue(key, value)}`)
       .join("\n"),
     { mode: 0o600 },
   );

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The real local path: `npm run dev` as a process on a free port, spoken to over HTTP,
 // exactly as the README and the black-box suite start it.
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const ADMIN_TOKEN = "e2e-admin-token";
+// Characters an env file would otherwise cut (#), expand ($) or unquote ("): kept exactly.
+const ADMIN_TOKEN = ['e2e-admin#token$HOME"', "{X}"].join("$");
 const run = promisify(execFile);
 let child: ChildProcess;
 let baseUrl: string;
