@@ -1,4 +1,5 @@
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
+import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { videos } from "../schema";
@@ -65,4 +66,25 @@ export function updateVideoStatement(db: Database, id: string, change: VideoChan
 export async function findVideoById(db: Database, id: string): Promise<VideoRow | null> {
   const rows = await db.select().from(videos).where(eq(videos.id, id)).limit(1);
   return rows[0] ?? null;
+}
+
+/**
+ * The videos of a workspace among `ids`, one query per 90 ids, in no particular order;
+ * absent and foreign ids are left out, so callers decide what a missing one means.
+ */
+export async function findVideos(
+  db: Database,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<VideoRow[]> {
+  const slices = chunks([...new Set(ids)], IDS_PER_STATEMENT);
+  const found = await Promise.all(
+    slices.map((slice) =>
+      db
+        .select()
+        .from(videos)
+        .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, slice))),
+    ),
+  );
+  return found.flat();
 }

@@ -5,6 +5,9 @@ import type { AnswerRequest } from "./port";
 import { buildProbes, type Probe } from "./probe";
 import type { Decision } from "./states";
 
+/** mm:ss (h:mm:ss past an hour), for labels; the answer types import it from here. */
+export { formatClock as clock } from "../../lib/time-format";
+
 /** Everything both engines derive from a request before answering. */
 export interface AnswerContext {
   request: AnswerRequest;
@@ -35,17 +38,6 @@ export function buildContext(request: AnswerRequest): AnswerContext {
 /** "1 video", "3 videos". */
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-/** mm:ss (h:mm:ss past an hour), for labels. */
-export function clock(seconds: number): string {
-  const total = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = String(m).padStart(2, "0");
-  const ss = String(s).padStart(2, "0");
-  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
 /** Text cut on a word boundary for labels. */

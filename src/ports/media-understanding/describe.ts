@@ -1,17 +1,12 @@
+import { formatClock as clockText } from "../../lib/time-format";
 import type { TimeRange } from "./segmenter";
 import type { TimedText } from "./timed-text";
 
 const QUOTE_MAX_CHARS = 160;
 
-/** `mm:ss`, or `h:mm:ss` from an hour on; whole seconds, rounded down. */
+/** `mm:ss`, or `h:mm:ss` from an hour on; whole seconds, rounded down; non-finite is 00:00. */
 export function formatClock(seconds: number): string {
-  const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = String(m).padStart(2, "0");
-  const ss = String(s).padStart(2, "0");
-  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+  return clockText(Number.isFinite(seconds) ? seconds : 0);
 }
 
 /** `00:10–00:20`: the start rounded down and the end rounded up, so the range covers it. */

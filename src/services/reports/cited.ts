@@ -1,5 +1,5 @@
 import { buildReport } from "./build";
-import { sectionCitations, uniqueCitations } from "./model";
+import { type ReportModel, sectionCitations, uniqueCitations } from "./model";
 import type { CitedEvidence, RenderInput } from "./types";
 
 /**
@@ -8,7 +8,11 @@ import type { CitedEvidence, RenderInput } from "./types";
  * model the renderers write, so the manifest and the report cannot disagree.
  */
 export function citedEvidence(input: RenderInput): CitedEvidence[] {
-  const model = buildReport(input);
+  return citedInModel(buildReport(input));
+}
+
+/** `citedEvidence` of an already built model. */
+export function citedInModel(model: ReportModel): CitedEvidence[] {
   const citations = uniqueCitations(model.sections.flatMap(sectionCitations));
   return citations.map((c) => ({ answer_id: c.answer_id, evidence: c.evidence }));
 }

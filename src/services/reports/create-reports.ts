@@ -16,8 +16,9 @@ import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { nameAtVersion } from "../../lib/refs";
 import type { AnswerType } from "../../ports/answer-engine/port";
-import { citedEvidence } from "./cited";
-import { renderReport } from "./render";
+import { buildReport } from "./build";
+import { citedInModel } from "./cited";
+import { renderModel } from "./render";
 import type { RenderInput, RenderTemplate, StoredAnswer, TemplateBlock } from "./types";
 
 /** The report formats of spec section 2.9. */
@@ -133,11 +134,13 @@ export async function createReports(
     answers: answers.map(storedAnswer),
     template,
   };
-  const cited = citedEvidence(renderInput);
+  // One format-neutral model per request: every format and the manifest write it out.
+  const model = buildReport(renderInput);
+  const cited = citedInModel(model);
   const now = nowIso();
   const rows: ReportRow[] = [];
   for (const format of options.formats) {
-    const rendered = renderReport(renderInput, format);
+    const rendered = renderModel(model, format);
     const contentIdentity = `sha256:${await sha256Hex(rendered.bytes)}`;
     const outputIdentity = `sha256:${await sha256Hex(JSON.stringify([run.id, format, ref, answers.map((a) => a.id)]))}`;
     const id = newId("rep");

@@ -1,21 +1,13 @@
+import { formatClock } from "../../lib/time-format";
 import type { EvidenceRef } from "../../ports/answer-engine/port";
 
 /** A value as an answer carries it; `undefined` when absent. */
 export type RawValue = string | number | boolean | undefined;
 
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
-
 /** Seconds as `mm:ss`, or `h:mm:ss` from one hour on; null when not a finite number. */
 export function formatTime(seconds: number | undefined): string | null {
   if (seconds === undefined || !Number.isFinite(seconds)) return null;
-  // Whole seconds, rounded down like a player's clock, so 7.9 s is still 00:07.
-  const total = Math.floor(Math.max(0, seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return h > 0 ? `${h}:${pad2(m)}:${pad2(s)}` : `${pad2(m)}:${pad2(s)}`;
+  return formatClock(seconds);
 }
 
 /** `00:05–00:08` (en dash); only the start when there is no end; null without a start. */

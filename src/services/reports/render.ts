@@ -34,13 +34,21 @@
 import { buildReport } from "./build";
 import { toJson } from "./json";
 import { toMarkdown } from "./markdown";
+import type { ReportModel } from "./model";
 import type { RenderedReport, RenderInput } from "./types";
 
 const encoder = new TextEncoder();
 
 /** Renders a report body in one format from a run's stored answers and a template. */
 export function renderReport(input: RenderInput, format: "json" | "markdown"): RenderedReport {
-  const model = buildReport(input);
+  return renderModel(buildReport(input), format);
+}
+
+/**
+ * Writes an already built model in one format, so a request for several formats builds it
+ * once. Renderers only read the model: each format's bytes are those `renderReport` gives.
+ */
+export function renderModel(model: ReportModel, format: "json" | "markdown"): RenderedReport {
   if (format === "json") {
     return { format, content_type: "application/json", bytes: encoder.encode(toJson(model)) };
   }

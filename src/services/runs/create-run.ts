@@ -1,8 +1,8 @@
-import { database } from "../../db/client";
+import { type Database, database } from "../../db/client";
 import { findProfile, findProfileVersion } from "../../db/repos/profiles";
 import { findReportTemplate, findReportTemplateVersion } from "../../db/repos/report-templates";
 import type { RunRow, SnapshotRow } from "../../db/repos/runs";
-import { findVideo } from "../../db/repos/videos";
+import { findVideos, type VideoRow } from "../../db/repos/videos";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
@@ -29,15 +29,17 @@ export interface CreateAnalysisRun {
 export const DEFERRED_START_SECONDS = 60;
 
 /**
- * Admits an analysis run: every source a completed video of the workspace, the profile and
- * template versions resolved (latest when omitted) and frozen with the inputs in immutable
- * snapshots, then handed to the run's object, which persists it and queues it.
+ * The sources in `source_ids` order, read in one query. Checked in that order too, so the
+ * first id that is unknown (404) or not completed (409) is the one the error names.
  */
-export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Promise<RunRow> {
-  const db = database(env.DB);
-  const sources = [];
-  for (const id of input.sourceIds) {
-    const video = await findVideo(db, input.workspaceId, id);
+async function completedSources(
+  db: Database,
+  workspaceId: string,
+  sourceIds: readonly string[],
+): Promise<VideoRow[]> {
+  const byId = new Map((await findVideos(db, workspaceId, sourceIds)).map((v) => [v.id, v]));
+  return sourceIds.map((id) => {
+    const video = byId.get(id);
     if (!video) throw notFound("Video", id);
     if (video.status !== "completed") {
       throw new ApiError(
@@ -45,8 +47,18 @@ export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Pro
         `Video ${id} is ${video.status}; only completed, searchable videos can be analysed.`,
       );
     }
-    sources.push(video);
-  }
+    return video;
+  });
+}
+
+/**
+ * Admits an analysis run: every source a completed video of the workspace, the profile and
+ * template versions resolved (latest when omitted) and frozen with the inputs in immutable
+ * snapshots, then handed to the run's object, which persists it and queues it.
+ */
+export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Promise<RunRow> {
+  const db = database(env.DB);
+  const sources = await completedSources(db, input.workspaceId, input.sourceIds);
 
   const head = await findProfile(db, input.workspaceId, input.profileId);
   if (!head) throw notFound("Profile", input.profileId);

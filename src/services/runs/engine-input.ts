@@ -1,6 +1,6 @@
 import type { Database } from "../../db/client";
-import { listSegments } from "../../db/repos/segments";
-import { findVideoById } from "../../db/repos/videos";
+import { listSegmentsOfVideos, type SegmentRow } from "../../db/repos/segments";
+import { findVideos, type VideoRow } from "../../db/repos/videos";
 import type { EngineVideo } from "../../ports/answer-engine/port";
 import type { ExtractionCoverage } from "../../ports/media-understanding/port";
 import { videoMedia } from "../media-urls";
@@ -12,34 +12,40 @@ const NOTHING_EXTRACTED: ExtractionCoverage = {
   metadata: false,
 };
 
-/** A run's sources with their whole indexes, as the answer engine reads them. */
+/**
+ * A run's sources with their whole indexes, as the answer engine reads them, in `source_ids`
+ * order: one query for the videos and one for their segments. A source that is gone or in
+ * another workspace is left out.
+ */
 export async function loadEngineVideos(
   db: Database,
   workspaceId: string,
   sourceIds: string[],
 ): Promise<EngineVideo[]> {
-  const videos: EngineVideo[] = [];
-  for (const id of sourceIds) {
-    const video = await findVideoById(db, id);
-    if (!video || video.workspaceId !== workspaceId) continue;
-    const media = videoMedia(video);
-    const segments = await listSegments(db, id);
-    videos.push({
-      id,
-      title: media.title ?? video.filename,
-      duration: video.duration ?? 0,
-      coverage: media.coverage ?? NOTHING_EXTRACTED,
-      limitations: media.limitations ?? [],
-      segments: segments.map((segment) => ({
-        id: segment.id,
-        start: segment.startTime,
-        end: segment.endTime,
-        transcript: segment.transcript,
-        scene_description: segment.sceneDescription,
-        tags: segment.tags,
-        evidence: segment.evidence,
-      })),
-    });
-  }
-  return videos;
+  const byId = new Map((await findVideos(db, workspaceId, sourceIds)).map((v) => [v.id, v]));
+  const segmentsOf = await listSegmentsOfVideos(db, [...byId.keys()]);
+  return sourceIds.flatMap((id) => {
+    const video = byId.get(id);
+    return video ? [engineVideo(video, segmentsOf.get(id) ?? [])] : [];
+  });
+}
+
+function engineVideo(video: VideoRow, segments: SegmentRow[]): EngineVideo {
+  const media = videoMedia(video);
+  return {
+    id: video.id,
+    title: media.title ?? video.filename,
+    duration: video.duration ?? 0,
+    coverage: media.coverage ?? NOTHING_EXTRACTED,
+    limitations: media.limitations ?? [],
+    segments: segments.map((segment) => ({
+      id: segment.id,
+      start: segment.startTime,
+      end: segment.endTime,
+      transcript: segment.transcript,
+      scene_description: segment.sceneDescription,
+      tags: segment.tags,
+      evidence: segment.evidence,
+    })),
+  };
 }
