@@ -1,18 +1,48 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { type ProfileContent, type ProfileVersionRow, profileRepo } from "../../db/repos/profiles";
 import type { HonoEnv } from "../../env";
-import { registerArchiveProfile } from "./archive-profile";
-import { registerCreateProfile } from "./create-profile";
-import { registerCreateProfileVersion } from "./create-profile-version";
-import { registerGetProfile } from "./get-profile";
-import { registerGetProfileVersion } from "./get-profile-version";
-import { registerListProfiles } from "./list-profiles";
+import { registerHeadRoutes } from "../heads";
+import type { HeadResource } from "../heads/resource";
+import {
+  CreateProfileBodySchema,
+  ProfileIdParamsSchema,
+  ProfilePageSchema,
+  type ProfileVersion,
+  type ProfileVersionBody,
+  ProfileVersionBodySchema,
+  ProfileVersionParamsSchema,
+  ProfileVersionSchema,
+  ProfileWithLatestSchema,
+  presentProfileVersion,
+} from "./schemas";
+
+/** Profiles: versioned heads whose versions hold instructions and answer specs. */
+const profiles: HeadResource<{
+  idParam: "profile_id";
+  body: ProfileVersionBody;
+  content: ProfileContent;
+  row: ProfileVersionRow;
+  version: ProfileVersion;
+}> = {
+  path: "profiles",
+  idParam: "profile_id",
+  idPrefix: "prof",
+  tag: "Profiles",
+  noun: { one: "profile", many: "profiles" },
+  introduced: "an analysis profile",
+  IdParamsSchema: ProfileIdParamsSchema,
+  VersionParamsSchema: ProfileVersionParamsSchema,
+  CreateBodySchema: CreateProfileBodySchema,
+  VersionBodySchema: ProfileVersionBodySchema,
+  VersionSchema: ProfileVersionSchema,
+  WithLatestSchema: ProfileWithLatestSchema,
+  PageSchema: ProfilePageSchema,
+  repo: profileRepo,
+  contentOf: (body) => ({ instructions: body.instructions, answerSpecs: body.answer_specs }),
+  presentVersion: presentProfileVersion,
+};
 
 /** Registers the profile routes (spec section 4.4). */
 export function registerProfileRoutes(app: OpenAPIHono<HonoEnv>) {
-  registerCreateProfile(app);
-  registerListProfiles(app);
-  registerGetProfile(app);
-  registerCreateProfileVersion(app);
-  registerGetProfileVersion(app);
-  registerArchiveProfile(app);
+  registerHeadRoutes(app, profiles);
 }

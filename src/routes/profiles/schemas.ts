@@ -1,15 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import type { ProfileRow, ProfileVersionRow, ProfileWithLatest } from "../../db/repos/profiles";
+import type { ProfileVersionRow } from "../../db/repos/profiles";
 import { ANSWER_TYPES } from "../../ports/answer-engine/port";
 import { idParam } from "../../schemas/common";
 import {
   HeadDescriptionSchema,
   HeadNameSchema,
-  headFields,
-  presentHead,
-  rejectDuplicates,
+  headSchemas,
+  VersionParamSchema,
   versionAuthorFields,
-} from "./heads";
+} from "../heads/schemas";
 
 /** `answer_key` and field keys: 1-64 letters, digits, `_`, `-` or `.`, starting with a letter. */
 export const ANSWER_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -33,6 +32,26 @@ export const EVIDENCE_TYPES = [
 ] as const;
 /** Value types of an answer field. */
 export const FIELD_TYPES = ["string", "number", "integer", "boolean"] as const;
+
+/**
+ * Adds a 400 issue at `[index, field]` for every item whose `field` repeats an earlier
+ * item's (for superRefine on arrays, so the error names the exact element).
+ */
+function rejectDuplicates<T>(
+  items: readonly T[],
+  field: string,
+  keyOf: (item: T) => string,
+  ctx: z.RefinementCtx,
+): void {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    if (seen.has(key)) {
+      ctx.addIssue({ code: "custom", path: [index, field], message: `repeats "${key}"` });
+    }
+    seen.add(key);
+  });
+}
 
 function token(description: string, example: string) {
   return z
@@ -153,6 +172,12 @@ export const ProfileIdParamsSchema = z.object({
   profile_id: idParam("profile_id", "prof_01jd3m6t8y0c7x4k2n9q5r1s3v"),
 });
 
+/** The `{profile_id}` and `{version}` path parameters. */
+export const ProfileVersionParamsSchema = z.object({
+  ...ProfileIdParamsSchema.shape,
+  version: VersionParamSchema,
+});
+
 /** An immutable profile version (spec 2.8). */
 export const ProfileVersionSchema = z
   .object({
@@ -164,25 +189,17 @@ export const ProfileVersionSchema = z
   })
   .openapi("ProfileVersion");
 
-/** A profile head (spec 2.8), as lists show it. */
-export const ProfileSchema = z
-  .object(headFields("prof_01jd3m6t8y0c7x4k2n9q5r1s3v"))
-  .openapi("Profile");
+/** A profile head (spec 2.8) as lists show it, with its latest version, and a page of them. */
+export const { WithLatestSchema: ProfileWithLatestSchema, PageSchema: ProfilePageSchema } =
+  headSchemas("Profile", "prof_01jd3m6t8y0c7x4k2n9q5r1s3v", ProfileVersionSchema);
 
-/** A profile head with its latest version, as single reads and changes answer. */
-export const ProfileWithLatestSchema = ProfileSchema.extend({
-  latest: ProfileVersionSchema.openapi({ description: "The version `latest_version`, in full" }),
-}).openapi("ProfileWithLatestVersion");
-
-/** Renders a profile head. */
-export function presentProfile(row: ProfileRow): z.infer<typeof ProfileSchema> {
-  return presentHead(row);
-}
+/** The body of a new profile version, as validated. */
+export type ProfileVersionBody = z.infer<typeof ProfileVersionBodySchema>;
+/** A profile version on the wire. */
+export type ProfileVersion = z.infer<typeof ProfileVersionSchema>;
 
 /** Renders a profile version. */
-export function presentProfileVersion(
-  row: ProfileVersionRow,
-): z.infer<typeof ProfileVersionSchema> {
+export function presentProfileVersion(row: ProfileVersionRow): ProfileVersion {
   return {
     profile_id: row.profileId,
     version: row.version,
@@ -192,11 +209,4 @@ export function presentProfileVersion(
     created_by: row.createdBy,
     created_at: row.createdAt,
   };
-}
-
-/** Renders a profile head with its latest version. */
-export function presentProfileWithLatest(
-  found: ProfileWithLatest,
-): z.infer<typeof ProfileWithLatestSchema> {
-  return { ...presentHead(found.head), latest: presentProfileVersion(found.latest) };
 }

@@ -1,18 +1,53 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import {
+  type ReportTemplateContent,
+  type ReportTemplateVersionRow,
+  reportTemplateRepo,
+} from "../../db/repos/report-templates";
 import type { HonoEnv } from "../../env";
-import { registerArchiveReportTemplate } from "./archive-report-template";
-import { registerCreateReportTemplate } from "./create-report-template";
-import { registerCreateReportTemplateVersion } from "./create-report-template-version";
-import { registerGetReportTemplate } from "./get-report-template";
-import { registerGetReportTemplateVersion } from "./get-report-template-version";
-import { registerListReportTemplates } from "./list-report-templates";
+import { registerHeadRoutes } from "../heads";
+import type { HeadResource } from "../heads/resource";
+import {
+  CreateReportTemplateBodySchema,
+  presentReportTemplateVersion,
+  ReportTemplateIdParamsSchema,
+  ReportTemplatePageSchema,
+  type ReportTemplateVersion,
+  type ReportTemplateVersionBody,
+  ReportTemplateVersionBodySchema,
+  ReportTemplateVersionParamsSchema,
+  ReportTemplateVersionSchema,
+  ReportTemplateWithLatestSchema,
+  storedBlocks,
+} from "./schemas";
+
+/** Report templates: versioned heads whose versions hold a language and blocks. */
+const reportTemplates: HeadResource<{
+  idParam: "report_template_id";
+  body: ReportTemplateVersionBody;
+  content: ReportTemplateContent;
+  row: ReportTemplateVersionRow;
+  version: ReportTemplateVersion;
+}> = {
+  path: "report-templates",
+  idParam: "report_template_id",
+  idPrefix: "tpl",
+  tag: "Report templates",
+  noun: { one: "report template", many: "report templates" },
+  introduced: "a report template",
+  IdParamsSchema: ReportTemplateIdParamsSchema,
+  VersionParamsSchema: ReportTemplateVersionParamsSchema,
+  CreateBodySchema: CreateReportTemplateBodySchema,
+  VersionBodySchema: ReportTemplateVersionBodySchema,
+  VersionSchema: ReportTemplateVersionSchema,
+  WithLatestSchema: ReportTemplateWithLatestSchema,
+  PageSchema: ReportTemplatePageSchema,
+  repo: reportTemplateRepo,
+  contentOf: (body) => ({ language: body.language, blocks: storedBlocks(body.blocks) }),
+  presentVersion: presentReportTemplateVersion,
+};
 
 /** Registers the report template routes (spec section 4.4). */
 export function registerReportTemplateRoutes(app: OpenAPIHono<HonoEnv>) {
-  registerCreateReportTemplate(app);
-  registerListReportTemplates(app);
-  registerGetReportTemplate(app);
-  registerCreateReportTemplateVersion(app);
-  registerGetReportTemplateVersion(app);
-  registerArchiveReportTemplate(app);
+  registerHeadRoutes(app, reportTemplates);
 }

@@ -1,18 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import type {
-  ReportTemplateRow,
-  ReportTemplateVersionRow,
-  ReportTemplateWithLatest,
-} from "../../db/repos/report-templates";
+import type { ReportTemplateVersionRow } from "../../db/repos/report-templates";
 import { idParam } from "../../schemas/common";
 import type { TemplateBlock } from "../../services/reports/types";
 import {
   HeadDescriptionSchema,
   HeadNameSchema,
-  headFields,
-  presentHead,
+  headSchemas,
+  VersionParamSchema,
   versionAuthorFields,
-} from "../profiles/heads";
+} from "../heads/schemas";
 import { ANSWER_KEY_PATTERN, TOKEN_MESSAGE, TOKEN_PATTERN } from "../profiles/schemas";
 
 /**
@@ -146,6 +142,12 @@ export const ReportTemplateIdParamsSchema = z.object({
   report_template_id: idParam("report_template_id", "tpl_01jd3m6t8y0c7x4k2n9q5r1s3v"),
 });
 
+/** The `{report_template_id}` and `{version}` path parameters. */
+export const ReportTemplateVersionParamsSchema = z.object({
+  ...ReportTemplateIdParamsSchema.shape,
+  version: VersionParamSchema,
+});
+
 /** An immutable report template version (spec 2.8). */
 export const ReportTemplateVersionSchema = z
   .object({
@@ -157,34 +159,24 @@ export const ReportTemplateVersionSchema = z
   })
   .openapi("ReportTemplateVersion");
 
-/** A report template head (spec 2.8), as lists show it. */
-export const ReportTemplateSchema = z
-  .object(headFields("tpl_01jd3m6t8y0c7x4k2n9q5r1s3v"))
-  .openapi("ReportTemplate");
+/** A report template head (spec 2.8) as lists show it, with its latest version, and a page. */
+export const {
+  WithLatestSchema: ReportTemplateWithLatestSchema,
+  PageSchema: ReportTemplatePageSchema,
+} = headSchemas("ReportTemplate", "tpl_01jd3m6t8y0c7x4k2n9q5r1s3v", ReportTemplateVersionSchema);
 
-/** A report template head with its latest version, as single reads and changes answer. */
-export const ReportTemplateWithLatestSchema = ReportTemplateSchema.extend({
-  latest: ReportTemplateVersionSchema.openapi({
-    description: "The version `latest_version`, in full",
-  }),
-}).openapi("ReportTemplateWithLatestVersion");
+/** The body of a new report template version, as validated. */
+export type ReportTemplateVersionBody = z.infer<typeof ReportTemplateVersionBodySchema>;
+/** A report template version on the wire. */
+export type ReportTemplateVersion = z.infer<typeof ReportTemplateVersionSchema>;
 
 /** Blocks as validated, in the stored shape (the compiler checks they fit `TemplateBlock`). */
 export function storedBlocks(blocks: z.infer<typeof BlocksSchema>): TemplateBlock[] {
   return blocks;
 }
 
-/** Renders a report template head. */
-export function presentReportTemplate(
-  row: ReportTemplateRow,
-): z.infer<typeof ReportTemplateSchema> {
-  return presentHead(row);
-}
-
 /** Renders a report template version. */
-export function presentReportTemplateVersion(
-  row: ReportTemplateVersionRow,
-): z.infer<typeof ReportTemplateVersionSchema> {
+export function presentReportTemplateVersion(row: ReportTemplateVersionRow): ReportTemplateVersion {
   return {
     report_template_id: row.reportTemplateId,
     version: row.version,
@@ -194,11 +186,4 @@ export function presentReportTemplateVersion(
     created_by: row.createdBy,
     created_at: row.createdAt,
   };
-}
-
-/** Renders a report template head with its latest version. */
-export function presentReportTemplateWithLatest(
-  found: ReportTemplateWithLatest,
-): z.infer<typeof ReportTemplateWithLatestSchema> {
-  return { ...presentHead(found.head), latest: presentReportTemplateVersion(found.latest) };
 }

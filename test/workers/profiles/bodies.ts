@@ -1,5 +1,7 @@
 // Request bodies and wire types shared by the profile tests.
 
+import type { Head, HeadPage } from "../heads/shared";
+
 /** A profile version as the API answers it. */
 export interface ProfileVersion {
   profile_id: string;
@@ -11,26 +13,10 @@ export interface ProfileVersion {
 }
 
 /** A profile head as the API answers it (`latest` on single reads and changes). */
-export interface Profile {
-  id: string;
-  name: string | null;
-  description: string | null;
-  status: "active" | "archived";
-  anonymous: boolean;
-  latest_version: number;
-  created_by: string;
-  updated_by: string;
-  created_at: string;
-  updated_at: string;
-  latest?: ProfileVersion;
-}
+export type Profile = Head<ProfileVersion>;
 
 /** A paged list of profiles. */
-export interface ProfilePage {
-  data: Profile[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+export type ProfilePage = HeadPage<ProfileVersion>;
 
 /** An answer spec using every field of spec 2.8. */
 export function fullAnswerSpec(key = "dock_door_events"): Record<string, unknown> {

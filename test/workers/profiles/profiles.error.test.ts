@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, expectJson, expectProblem, newTenant } from "../../helpers/harness";
+import { itNamesEachBrokenField } from "../heads/shared";
 import { createBody, fullAnswerSpec, type Profile, type ProfilePage, versionBody } from "./bodies";
 
 let api: Client;
@@ -86,23 +87,7 @@ const invalidBodies: [string, Record<string, unknown>][] = [
 ];
 
 describe("profiles: validation", () => {
-  it.each(invalidBodies)("names %s", async (path, body) => {
-    const problem = await expectProblem(await api.post("/profiles", body), 400, "invalid-request");
-    expect(problem.errors?.map((e) => e.path)).toEqual([path]);
-  });
-
-  it.each(invalidBodies.filter(([path]) => !["name", "description"].includes(path)))(
-    "names %s on a new version too",
-    async (path, body) => {
-      const { name: _name, description: _description, ...version } = body;
-      const problem = await expectProblem(
-        await api.post(`/profiles/${profile.id}/versions`, version),
-        400,
-        "invalid-request",
-      );
-      expect(problem.errors?.map((e) => e.path)).toEqual([path]);
-    },
-  );
+  itNamesEachBrokenField("/profiles", invalidBodies, createBody);
 
   it("refuses head fields on a new version", async () => {
     const problem = await expectProblem(

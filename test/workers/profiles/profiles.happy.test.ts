@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type Client, client, createKey, expectJson, newTenant } from "../../helpers/harness";
+import { listAll } from "../heads/shared";
 import {
   createBody,
   fullAnswerSpec,
@@ -12,22 +13,6 @@ import {
 
 async function create(api: Client, overrides: Record<string, unknown> = {}): Promise<Profile> {
   return expectJson<Profile>(await api.post("/profiles", createBody(overrides)), 201);
-}
-
-async function listAll(api: Client, query: string, limit: number): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const after: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
-    const page: ProfilePage = await expectJson<ProfilePage>(
-      await api.get(`/profiles?limit=${limit}${query}${after}`),
-      200,
-    );
-    expect(page.has_more).toBe(page.next_cursor !== null);
-    ids.push(...page.data.map((profile) => profile.id));
-    cursor = page.next_cursor;
-  } while (cursor !== null);
-  return ids;
 }
 
 describe("profiles: create, version, read, archive, list", () => {
@@ -168,7 +153,7 @@ describe("profiles: create, version, read, archive, list", () => {
       expect(await expectJson(await api.get(`/profiles/${profile.id}`), 200)).toEqual(profile);
     }
     expect(omitted.description).toBeNull();
-    expect(await listAll(api, "", 25)).toEqual([named.id]);
+    expect(await listAll(api, "/profiles", "", 25)).toEqual([named.id]);
   });
 
   it("lists active named profiles newest first, archived ones under status=archived, page by page", async () => {
@@ -179,9 +164,11 @@ describe("profiles: create, version, read, archive, list", () => {
     for (const id of archivedIds) await api.post(`/profiles/${id}/archive`, {});
     const active = created.map((p) => p.id).filter((id) => !archivedIds.includes(id));
 
-    expect(await listAll(api, "", 2)).toEqual([...active].reverse());
-    expect(await listAll(api, "&status=active", 100)).toEqual([...active].reverse());
-    expect(await listAll(api, "&status=archived", 1)).toEqual([...archivedIds].reverse());
+    expect(await listAll(api, "/profiles", "", 2)).toEqual([...active].reverse());
+    expect(await listAll(api, "/profiles", "&status=active", 100)).toEqual([...active].reverse());
+    expect(await listAll(api, "/profiles", "&status=archived", 1)).toEqual(
+      [...archivedIds].reverse(),
+    );
     const page = await expectJson<ProfilePage>(await api.get("/profiles"), 200);
     expect(page.data[0]).not.toHaveProperty("latest");
     expect(page.data[0]).toMatchObject({ name: "Profile 6", latest_version: 1 });

@@ -1,5 +1,7 @@
 // Request bodies and wire types shared by the report template tests.
 
+import type { Head, HeadPage } from "../heads/shared";
+
 /** A report template version as the API answers it. */
 export interface TemplateVersion {
   report_template_id: string;
@@ -11,26 +13,10 @@ export interface TemplateVersion {
 }
 
 /** A report template head as the API answers it (`latest` on single reads and changes). */
-export interface Template {
-  id: string;
-  name: string | null;
-  description: string | null;
-  status: "active" | "archived";
-  anonymous: boolean;
-  latest_version: number;
-  created_by: string;
-  updated_by: string;
-  created_at: string;
-  updated_at: string;
-  latest?: TemplateVersion;
-}
+export type Template = Head<TemplateVersion>;
 
 /** A paged list of report templates. */
-export interface TemplatePage {
-  data: Template[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+export type TemplatePage = HeadPage<TemplateVersion>;
 
 /** A block using every field of spec 2.8. */
 export function fullBlock(): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, expectJson, expectProblem, newTenant } from "../../helpers/harness";
+import { itNamesEachBrokenField } from "../heads/shared";
 import { createBody, fullBlock, type Template, versionBody } from "./bodies";
 
 let api: Client;
@@ -61,27 +62,7 @@ const invalidBodies: [string, Record<string, unknown>][] = [
 ];
 
 describe("report templates: validation", () => {
-  it.each(invalidBodies)("names %s", async (path, body) => {
-    const problem = await expectProblem(
-      await api.post("/report-templates", body),
-      400,
-      "invalid-request",
-    );
-    expect(problem.errors?.map((e) => e.path)).toEqual([path]);
-  });
-
-  it.each(invalidBodies.filter(([path]) => !["name", "description"].includes(path)))(
-    "names %s on a new version too",
-    async (path, body) => {
-      const { name: _name, description: _description, ...version } = body;
-      const problem = await expectProblem(
-        await api.post(`/report-templates/${template.id}/versions`, version),
-        400,
-        "invalid-request",
-      );
-      expect(problem.errors?.map((e) => e.path)).toEqual([path]);
-    },
-  );
+  itNamesEachBrokenField("/report-templates", invalidBodies, createBody);
 
   it("refuses malformed versions, filters and cursors", async () => {
     const cases: [Promise<Response>, string][] = [

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type Client, client, createKey, expectJson, newTenant } from "../../helpers/harness";
+import { listAll } from "../heads/shared";
 import {
   createBody,
   fullBlock,
@@ -12,22 +13,6 @@ import {
 
 async function create(api: Client, overrides: Record<string, unknown> = {}): Promise<Template> {
   return expectJson<Template>(await api.post("/report-templates", createBody(overrides)), 201);
-}
-
-async function listAll(api: Client, query: string, limit: number): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const after: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
-    const page: TemplatePage = await expectJson<TemplatePage>(
-      await api.get(`/report-templates?limit=${limit}${query}${after}`),
-      200,
-    );
-    expect(page.has_more).toBe(page.next_cursor !== null);
-    ids.push(...page.data.map((template) => template.id));
-    cursor = page.next_cursor;
-  } while (cursor !== null);
-  return ids;
 }
 
 describe("report templates: create, version, read, archive, list", () => {
@@ -142,8 +127,8 @@ describe("report templates: create, version, read, archive, list", () => {
     await api.post(`/report-templates/${archivedId}/archive`);
     const active = created.map((t) => t.id).filter((id) => id !== archivedId);
 
-    expect(await listAll(api, "", 4)).toEqual([...active].reverse());
-    expect(await listAll(api, "&status=archived", 25)).toEqual([archivedId]);
+    expect(await listAll(api, "/report-templates", "", 4)).toEqual([...active].reverse());
+    expect(await listAll(api, "/report-templates", "&status=archived", 25)).toEqual([archivedId]);
     const page = await expectJson<TemplatePage>(await api.get("/report-templates?limit=1"), 200);
     expect(page.data[0]).not.toHaveProperty("latest");
   });

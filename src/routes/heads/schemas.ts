@@ -1,18 +1,25 @@
 import { z } from "@hono/zod-openapi";
-import type { AppendRefusal } from "../../db/repos/profiles";
+import type { AppendRefusal, HeadRow } from "../../db/repos/versioned-heads";
 import { HEAD_STATUSES } from "../../db/schema";
 import { ApiError, notFound } from "../../errors/api-error";
 import { TimestampSchema } from "../../schemas/common";
-import { PageQuerySchema } from "../../schemas/page";
+import { PageQuerySchema, pageSchema } from "../../schemas/page";
 
-// What profiles and report templates share: both are versioned heads (spec 2.8).
+// What profiles and report templates share on the wire: both are versioned heads (spec 2.8).
 
 /** `name` of a create body: omitted, null or blank makes the head anonymous. */
-export const HeadNameSchema = z.string().trim().max(200).nullable().optional().openapi({
-  description:
-    "Display name, up to 200 characters. Omitted, null or blank creates an anonymous head: it is readable by id but takes no new versions and is not listed.",
-  example: "Loading dock safety review",
-});
+export const HeadNameSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .nullable()
+  .optional()
+  .openapi({
+    description:
+      "Display name, up to 200 characters. Omitted, null or blank creates an anonymous head: " +
+      "it is readable by id but takes no new versions and is not listed.",
+    example: "Loading dock safety review",
+  });
 
 /** `description` of a create body. */
 export const HeadDescriptionSchema = z.string().trim().max(2000).nullable().optional().openapi({
@@ -23,7 +30,7 @@ export const HeadDescriptionSchema = z.string().trim().max(2000).nullable().opti
 const keyExample = "key_01jd3m6t8y0c7x4k2n9q5r1s3v";
 
 /** The head fields of spec 2.8, identical for profiles and report templates. */
-export function headFields(idExample: string) {
+function headFields(idExample: string) {
   return {
     id: z.string().openapi({ description: "Public id", example: idExample }),
     name: z.string().nullable().openapi({
@@ -55,6 +62,23 @@ export function headFields(idExample: string) {
   };
 }
 
+/**
+ * The head schemas of one resource, named after it (`Profile`, `ProfileWithLatestVersion`,
+ * `ProfilePage`): the head as lists show it, with its latest version as single reads and
+ * changes answer, and a page of heads.
+ */
+export function headSchemas<Version extends z.ZodType>(
+  name: string,
+  idExample: string,
+  VersionSchema: Version,
+) {
+  const HeadSchema = z.object(headFields(idExample)).openapi(name);
+  const WithLatestSchema = HeadSchema.extend({
+    latest: VersionSchema.openapi({ description: "The version `latest_version`, in full" }),
+  }).openapi(`${name}WithLatestVersion`);
+  return { HeadSchema, WithLatestSchema, PageSchema: pageSchema(HeadSchema, `${name}Page`) };
+}
+
 /** `created_by` and `created_at` of a version. */
 export const versionAuthorFields = {
   created_by: z
@@ -62,20 +86,6 @@ export const versionAuthorFields = {
     .openapi({ description: "Id of the API key that created the version", example: keyExample }),
   created_at: TimestampSchema,
 };
-
-/** A stored head row, as both repos return it. */
-export interface HeadRow {
-  id: string;
-  name: string | null;
-  description: string | null;
-  status: (typeof HEAD_STATUSES)[number];
-  anonymous: boolean;
-  latestVersion: number;
-  createdBy: string;
-  updatedBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** Renders a head row for the wire. */
 export function presentHead(row: HeadRow) {
@@ -139,24 +149,4 @@ export function versionRefused(what: string, id: string, refusal: AppendRefusal)
 /** The name a head is stored with: null (anonymous) when omitted, null or blank. */
 export function storedName(name: string | null | undefined): string | null {
   return name === undefined || name === null || name === "" ? null : name;
-}
-
-/**
- * Adds a 400 issue at `[index, field]` for every item whose `field` repeats an earlier
- * item's (for superRefine on arrays, so the error names the exact element).
- */
-export function rejectDuplicates<T>(
-  items: readonly T[],
-  field: string,
-  keyOf: (item: T) => string,
-  ctx: z.RefinementCtx,
-): void {
-  const seen = new Set<string>();
-  items.forEach((item, index) => {
-    const key = keyOf(item);
-    if (seen.has(key)) {
-      ctx.addIssue({ code: "custom", path: [index, field], message: `repeats "${key}"` });
-    }
-    seen.add(key);
-  });
 }

@@ -1,0 +1,43 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { alphaRoute } from "../define";
+import { type HeadResource, type HeadTypes, titleOf } from "./resource";
+
+/** GET /{heads}/{id}/versions/{version}: one immutable version of a head. */
+export function registerGetHeadVersion<T extends HeadTypes>(
+  app: OpenAPIHono<HonoEnv>,
+  resource: HeadResource<T>,
+) {
+  const { noun, idParam } = resource;
+  const route = alphaRoute(
+    { permission: "RUN_WORKFLOWS" },
+    {
+      method: "get",
+      path: `/${resource.path}/{${idParam}}/versions/{version}`,
+      tags: [resource.tag],
+      summary: `Get a ${noun.one} version`,
+      description: `One immutable version of a ${noun.one}, archived or not.`,
+      request: { params: resource.VersionParamsSchema },
+      responses: {
+        200: {
+          description: "The version",
+          content: { "application/json": { schema: resource.VersionSchema } },
+        },
+      },
+    },
+  );
+  app.openapi(route, async (c) => {
+    const params = c.req.valid("param");
+    const id = params[idParam];
+    const found = await resource.repo.findVersion(
+      database(c.env.DB),
+      c.var.auth.workspaceId,
+      id,
+      params.version,
+    );
+    if (!found) throw notFound(`${titleOf(resource)} version`, `${id}@${params.version}`);
+    return c.json(resource.presentVersion(found.version), 200);
+  });
+}

@@ -1,0 +1,43 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import type { HonoEnv } from "../../env";
+import { notFound } from "../../errors/api-error";
+import { alphaRoute } from "../define";
+import { type HeadResource, type HeadTypes, presentWithLatest, titleOf } from "./resource";
+
+/** GET /{heads}/{id}: a head with its latest version. */
+export function registerGetHead<T extends HeadTypes>(
+  app: OpenAPIHono<HonoEnv>,
+  resource: HeadResource<T>,
+) {
+  const { noun, idParam } = resource;
+  const route = alphaRoute(
+    { permission: "RUN_WORKFLOWS" },
+    {
+      method: "get",
+      path: `/${resource.path}/{${idParam}}`,
+      tags: [resource.tag],
+      summary: `Get a ${noun.one}`,
+      description:
+        `The ${noun.one} head with its lifecycle state and its latest version in full. ` +
+        `Archived and anonymous ${noun.many} remain readable.`,
+      request: { params: resource.IdParamsSchema },
+      responses: {
+        200: {
+          description: `The ${noun.one} with its latest version`,
+          content: { "application/json": { schema: resource.WithLatestSchema } },
+        },
+      },
+    },
+  );
+  app.openapi(route, async (c) => {
+    const id = c.req.valid("param")[idParam];
+    const found = await resource.repo.findWithLatest(
+      database(c.env.DB),
+      c.var.auth.workspaceId,
+      id,
+    );
+    if (!found) throw notFound(titleOf(resource), id);
+    return c.json(presentWithLatest(resource, found), 200);
+  });
+}

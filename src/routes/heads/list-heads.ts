@@ -1,0 +1,46 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { database } from "../../db/client";
+import type { HonoEnv } from "../../env";
+import { pageQuery, toPage } from "../../lib/pagination";
+import { signingSecret } from "../../services/secrets";
+import { alphaRoute } from "../define";
+import type { HeadResource, HeadTypes } from "./resource";
+import { ListHeadsQuerySchema, presentHead } from "./schemas";
+
+/** GET /{heads}: a page of the workspace's named heads in one status. */
+export function registerListHeads<T extends HeadTypes>(
+  app: OpenAPIHono<HonoEnv>,
+  resource: HeadResource<T>,
+) {
+  const { noun } = resource;
+  const route = alphaRoute(
+    { permission: "RUN_WORKFLOWS" },
+    {
+      method: "get",
+      path: `/${resource.path}`,
+      tags: [resource.tag],
+      summary: `List ${noun.many}`,
+      description:
+        `The workspace's named ${noun.many}, newest first: active ones unless ` +
+        `\`status=archived\`. Anonymous ${noun.many} are not listed; read them by id.`,
+      request: { query: ListHeadsQuerySchema },
+      responses: {
+        200: {
+          description: `A page of ${noun.one} heads`,
+          content: { "application/json": { schema: resource.PageSchema } },
+        },
+      },
+    },
+  );
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const { workspaceId } = c.var.auth;
+    const list = {
+      secret: signingSecret(c.env),
+      scope: `${resource.path}|${workspaceId}|${query.status}`,
+    };
+    const page = await pageQuery(list, query);
+    const rows = await resource.repo.list(database(c.env.DB), workspaceId, query.status, page);
+    return c.json(await toPage(list, rows, page.limit, (row) => [row.id], presentHead), 200);
+  });
+}

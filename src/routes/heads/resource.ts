@@ -1,0 +1,82 @@
+import type { z } from "@hono/zod-openapi";
+import type { VersionedHeadRepo, WithLatest } from "../../db/repos/versioned-heads";
+import type { IdPrefix } from "../../lib/ids";
+import type { Page } from "../../lib/pagination";
+import { presentHead } from "./schemas";
+
+/** A head on the wire, the same for profiles and report templates. */
+export type HeadWire = ReturnType<typeof presentHead>;
+
+/** A head with its latest version on the wire, as single reads and changes answer. */
+export interface HeadWithLatestWire<Version> extends HeadWire {
+  latest: Version;
+}
+
+/** The types one resource fills in: its id parameter and what its versions hold. */
+export interface HeadTypes {
+  /** Name of the id path parameter: `profile_id`. */
+  idParam: string;
+  /** The body of a new version, as validated. */
+  body: object;
+  /** What the repo stores of a version body. */
+  content: object;
+  /** A stored version row. */
+  row: object;
+  /** A version on the wire. */
+  version: object;
+}
+
+/**
+ * What the six head operations (create, list, get, add a version, get a version, archive;
+ * spec 4.4) of one resource differ by: names in paths and prose, schemas, the repo, and how
+ * a version body is stored and shown.
+ */
+export interface HeadResource<T extends HeadTypes> {
+  /** Name of the id path parameter: `profile_id`. */
+  idParam: T["idParam"];
+  /** Path segment, also the scope of list cursors: `profiles`. */
+  path: string;
+  /** Prefix of new ids: `prof`. */
+  idPrefix: IdPrefix;
+  /** OpenAPI tag: `Profiles`. */
+  tag: string;
+  /** The resource in prose, lower case: `profile`, `profiles`. */
+  noun: { one: string; many: string };
+  /** How the create operation introduces the resource: `an analysis profile`. */
+  introduced: string;
+  // The wire schemas. The path parameters are typed by their output too, so a route can
+  // read the id under `idParam` whatever the resource calls it.
+  IdParamsSchema: z.ZodObject & z.ZodType<Record<T["idParam"], string>>;
+  VersionParamsSchema: z.ZodObject & z.ZodType<Record<T["idParam"], string> & { version: number }>;
+  CreateBodySchema: z.ZodType<NewHeadBody & T["body"]>;
+  VersionBodySchema: z.ZodType<T["body"]>;
+  VersionSchema: z.ZodType<T["version"]>;
+  WithLatestSchema: z.ZodType<HeadWithLatestWire<T["version"]>>;
+  PageSchema: z.ZodType<Page<HeadWire>>;
+  /** The resource's SQL. */
+  repo: VersionedHeadRepo<T["content"], T["row"]>;
+  /** What the repo stores of a version body (also the version part of a create body). */
+  contentOf(body: T["body"]): T["content"];
+  /** Renders a stored version. */
+  presentVersion(row: T["row"]): T["version"];
+}
+
+/** The head fields of a create body; the rest is the body of version 1. */
+export interface NewHeadBody {
+  name?: string | null | undefined;
+  description?: string | null | undefined;
+}
+
+/** `Profile` from `profile`, as errors name the resource. */
+export function titleOf<T extends HeadTypes>(resource: HeadResource<T>): string {
+  const { one } = resource.noun;
+  return one.charAt(0).toUpperCase() + one.slice(1);
+}
+
+/** Renders a head with its latest version, as single reads and changes answer. */
+export function presentWithLatest<T extends HeadTypes>(
+  resource: HeadResource<T>,
+  found: WithLatest<T["row"]>,
+): HeadWithLatestWire<T["version"]> {
+  return { ...presentHead(found.head), latest: resource.presentVersion(found.latest) };
+}
