@@ -9,6 +9,7 @@ import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
 import { authenticate } from "./middleware/authenticate";
+import { emptyJsonBody } from "./middleware/empty-json-body";
 import { requestId } from "./middleware/request-id";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
@@ -70,7 +71,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
     },
     servers: [{ url: `${new URL(c.req.url).origin}${API_PREFIX}` }],
   }));
-  api.use("*", authenticate, rejectTenantFields);
+  api.use("*", authenticate, emptyJsonBody, rejectTenantFields);
   registerVideoRoutes(api);
   registerUploadRoutes(api);
   registerSearch(api);

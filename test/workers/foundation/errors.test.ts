@@ -57,6 +57,21 @@ describe("the error contract (decisions section 5)", () => {
     await expectProblem(text, 415, "unsupported-media-type");
   });
 
+  it("reads an empty body sent as JSON as no fields, not as malformed JSON", async () => {
+    const { api } = await newTenant();
+    const headers = { authorization: `Bearer ${api.key}`, "content-type": "application/json" };
+    const required = await testFetch("/test-widgets", { method: "POST", headers });
+    expect((await expectProblem(required, 400, "invalid-request")).errors?.[0]?.path).toBe("name");
+    const created = await api.post("/videos", { filename: "a.mp4", file_size: 10 });
+    const { video_id } = (await created.json()) as { video_id: string };
+    // Completing without a body is the bodiless call it is: here, nothing was uploaded yet.
+    const complete = await testFetch(`/videos/${video_id}/upload/complete`, {
+      method: "POST",
+      headers: { ...headers, "content-length": "0" },
+    });
+    await expectProblem(complete, 409, "upload-incomplete");
+  });
+
   it("answers 413 for a body over the limit", async () => {
     const { api } = await newTenant();
     const res = await testFetch("/test-widgets", {
