@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
 import { videoSegments, videos } from "../schema";
 import type { SegmentRow } from "./segments";
@@ -36,8 +37,8 @@ export function replaceSearchTextStatements(
   const statements: BatchItem<"sqlite">[] = [
     db.delete(segmentSearch).where(eq(segmentSearch.videoId, videoId)),
   ];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(db.insert(segmentSearch).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  for (const slice of chunks(rows, ROWS_PER_INSERT)) {
+    statements.push(db.insert(segmentSearch).values(slice));
   }
   return statements;
 }
@@ -57,13 +58,11 @@ export async function keywordHits(
   videoIds: string[] | undefined,
   limit: number,
 ): Promise<KeywordHit[]> {
+  // The ids go in as one JSON parameter: D1 binds at most 100 per statement.
   const videoFilter =
     videoIds === undefined
       ? sql``
-      : sql` AND video_id IN (${sql.join(
-          videoIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})`;
+      : sql` AND video_id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
   const rows = await db.all<{ segment_id: string; video_id: string; rank: number }>(
     sql`SELECT segment_id, video_id, rank FROM segment_search WHERE segment_search MATCH ${matchQuery} AND workspace_id = ${workspaceId}${videoFilter} ORDER BY rank LIMIT ${limit}`,
   );
@@ -83,7 +82,7 @@ export async function completedSegments(
   ids: string[],
 ): Promise<SegmentWithVideo[]> {
   const found: SegmentWithVideo[] = [];
-  for (let i = 0; i < ids.length; i += 90) {
+  for (const slice of chunks(ids, IDS_PER_STATEMENT)) {
     // Only the primary key in the WHERE: given a workspace condition, SQLite prefers the
     // workspace index and scans every segment of the workspace instead.
     const rows = await db
@@ -97,7 +96,7 @@ export async function completedSegments(
       })
       .from(videoSegments)
       .innerJoin(videos, eq(videos.id, videoSegments.videoId))
-      .where(inArray(videoSegments.id, ids.slice(i, i + 90)));
+      .where(inArray(videoSegments.id, slice));
     for (const row of rows) {
       if (
         row.segment.workspaceId !== workspaceId ||
@@ -121,11 +120,11 @@ export async function existingVideoIds(
   ids: string[],
 ): Promise<Set<string>> {
   const found = new Set<string>();
-  for (let i = 0; i < ids.length; i += 90) {
+  for (const slice of chunks(ids, IDS_PER_STATEMENT)) {
     const rows = await db
       .select({ id: videos.id })
       .from(videos)
-      .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, ids.slice(i, i + 90))));
+      .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, slice)));
     for (const row of rows) found.add(row.id);
   }
   return found;

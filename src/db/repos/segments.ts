@@ -19,8 +19,8 @@ export function replaceSegmentsStatements(
   const statements: BatchItem<"sqlite">[] = [
     db.delete(videoSegments).where(eq(videoSegments.videoId, videoId)),
   ];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(db.insert(videoSegments).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  for (const slice of chunks(rows, ROWS_PER_INSERT)) {
+    statements.push(db.insert(videoSegments).values(slice));
   }
   return statements;
 }
