@@ -2,11 +2,11 @@ import type { Hono } from "hono";
 import { database, runBatch } from "../db/client";
 import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
 import { findVideoById, insertVideo } from "../db/repos/videos";
+import type { MediaProbe, TextCue } from "../domain/media";
 import type { HonoEnv } from "../env";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
 import type { Ports } from "../ports";
-import type { MediaProbe, TextCue } from "../services/media/types";
 import { buildIndex, segmentId } from "../services/processing";
 import { indexVideo } from "../services/search-index";
 

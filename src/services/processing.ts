@@ -9,13 +9,14 @@ import {
   type VideoRow,
 } from "../db/repos/videos";
 import type { StoredError } from "../db/schema";
+import type { MediaProbe, RangeSource } from "../domain/media";
 import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
 import type { Ports } from "../ports";
 import type { VideoUnderstanding } from "../ports/media-understanding/port";
+import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
 import { r2RangeSource } from "./media/r2-source";
-import { MediaError, type MediaProbe, type RangeSource } from "./media/types";
 import type { VideoMedia } from "./media-urls";
 import { thumbnailKeyOf } from "./media-urls";
 import { sourceKey } from "./uploads";

@@ -1,4 +1,4 @@
-import type { RangeSource } from "../../src/services/media/types";
+import type { RangeSource } from "../../src/domain/media";
 import { fixtureBytes } from "./media-fixtures";
 import { type FilePart, partsSource } from "./media-sources";
 

@@ -1,4 +1,4 @@
-import type { RangeSource } from "../../src/services/media/types";
+import type { RangeSource } from "../../src/domain/media";
 
 /** A piece of a synthetic file: real bytes, or a run of zeros that is never allocated. */
 export type FilePart = Uint8Array | { zeros: number };

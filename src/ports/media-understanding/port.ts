@@ -1,4 +1,4 @@
-import type { MediaProbe, RangeSource } from "../../services/media/types";
+import type { MediaProbe, RangeSource } from "../../domain/media";
 
 /** Kinds of evidence a segment can carry (spec section 2.5: transcript, OCR, scene, thumbnail). */
 export type EvidenceKind = "transcript" | "ocr" | "scene" | "thumbnail" | "metadata";

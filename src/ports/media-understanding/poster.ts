@@ -1,4 +1,4 @@
-import type { MediaProbe } from "../../services/media/types";
+import type { MediaProbe } from "../../domain/media";
 import { formatClock } from "./describe";
 import type { EvidenceSpan, VideoUnderstanding } from "./port";
 

@@ -1,4 +1,4 @@
-import type { MediaTags } from "../../services/media/types";
+import type { MediaTags } from "../../domain/media";
 import type { EvidenceSpan } from "./port";
 
 // Title words that say nothing about the content; kept short on purpose (English only).

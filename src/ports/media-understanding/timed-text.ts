@@ -1,4 +1,4 @@
-import type { MediaProbe } from "../../services/media/types";
+import type { MediaProbe } from "../../domain/media";
 import type { TimeRange } from "./segmenter";
 
 /** A piece of timed text the engine actually read or heard. Times in seconds. */

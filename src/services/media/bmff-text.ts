@@ -1,7 +1,7 @@
+import type { RangeSource, TextCue, TextTrack } from "../../domain/media";
 import { childBoxes, findBox } from "./bmff-boxes";
 import { corruptMedia } from "./errors";
 import { readCoalesced } from "./ranges";
-import type { RangeSource, TextCue, TextTrack } from "./types";
 import { ByteView } from "./window-reader";
 
 /** Handler types of timed text tracks: 3GPP/MP4 (`text`, `sbtl`) and ISO subtitles (`subt`). */

@@ -1,4 +1,15 @@
-import { MediaError } from "./types";
+/** Why a file could not be probed; `code` becomes the video's error code. */
+export class MediaError extends Error {
+  readonly code: "unsupported-media" | "corrupt-media";
+  readonly nextAction: string;
+
+  constructor(code: "unsupported-media" | "corrupt-media", detail: string, nextAction: string) {
+    super(detail);
+    this.name = "MediaError";
+    this.code = code;
+    this.nextAction = nextAction;
+  }
+}
 
 /** What to do about a file that is not one of the supported containers. */
 export const UNSUPPORTED_NEXT_ACTION = "Upload an MP4, MOV, M4V, WebM or MKV file.";

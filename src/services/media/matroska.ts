@@ -1,3 +1,4 @@
+import type { RangeSource, TextCue, TextTrack } from "../../domain/media";
 import {
   childElements,
   type ElementHeader,
@@ -17,7 +18,6 @@ import {
   type SubtitleTrackEntry,
 } from "./matroska-tracks";
 import { cueText } from "./subtitle-text";
-import type { RangeSource, TextCue, TextTrack } from "./types";
 import { WindowReader } from "./window-reader";
 
 /** What the Matroska walk adds to what mediabunny reports. */

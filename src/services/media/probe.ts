@@ -1,3 +1,4 @@
+import type { MediaProbe, RangeSource, TextTrack } from "../../domain/media";
 import { readMoov, topLevelBoxes } from "./bmff-boxes";
 import { readMp4TextTracks } from "./bmff-text";
 import { corruptMedia, unsupportedMedia } from "./errors";
@@ -5,7 +6,6 @@ import { readMatroskaExtras } from "./matroska";
 import { describeLookalike, isEbml, isIsoBmff, isoContainer, SNIFF_BYTES } from "./sniff";
 import { measureStreams, type StreamFacts } from "./streams";
 import { pickCoverArt, toMediaTags } from "./tags";
-import type { MediaProbe, RangeSource, TextTrack } from "./types";
 import { WindowReader } from "./window-reader";
 
 /** Top-level box headers are sparse: a small window keeps the walk to a few KiB. */

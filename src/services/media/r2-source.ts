@@ -1,4 +1,4 @@
-import type { RangeSource } from "./types";
+import type { RangeSource } from "../../domain/media";
 
 /** The part of an R2 bucket a range source uses: an `R2Bucket` fits, and so does a test fake. */
 export interface R2RangeReader {

@@ -1,4 +1,4 @@
-import type { RangeSource } from "./types";
+import type { RangeSource } from "../../domain/media";
 
 /** Neighbouring pieces closer than this are fetched in one read: a gap is cheaper than a call. */
 const MAX_GAP_BYTES = 16 * 1024;

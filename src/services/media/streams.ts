@@ -12,8 +12,8 @@ import {
   QTFF,
   WEBM,
 } from "mediabunny";
-import { corruptMedia, unsupportedMedia } from "./errors";
-import { MediaError, type MediaProbe, type RangeSource } from "./types";
+import type { MediaProbe, RangeSource } from "../../domain/media";
+import { corruptMedia, MediaError, unsupportedMedia } from "./errors";
 
 // mediabunny warns on stdout about the tracks it skips, which are the subtitle tracks this
 // service reads itself; only its errors are worth a log line.

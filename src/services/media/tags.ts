@@ -1,5 +1,5 @@
 import type { MetadataTags } from "mediabunny";
-import type { MediaProbe, MediaTags } from "./types";
+import type { MediaProbe, MediaTags } from "../../domain/media";
 
 /** Raw tag names (lowercase) that feed each normalised field, most specific first. */
 const SOURCES = {

@@ -1,4 +1,4 @@
-import type { RangeSource } from "./types";
+import type { RangeSource } from "../../domain/media";
 
 /** Default window: large enough that walking element headers costs one read per window. */
 const DEFAULT_WINDOW_BYTES = 64 * 1024;

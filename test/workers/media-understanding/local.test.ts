@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { MediaProbe } from "../../../src/domain/media";
 import { LocalMediaUnderstanding } from "../../../src/ports/media-understanding/local";
 import type { VideoUnderstanding } from "../../../src/ports/media-understanding/port";
-import type { MediaProbe } from "../../../src/services/media/types";
 import { probe, track, understandInput } from "./probes";
 
 const engine = new LocalMediaUnderstanding();

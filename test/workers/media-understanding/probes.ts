@@ -1,5 +1,5 @@
+import type { MediaProbe, TextTrack } from "../../../src/domain/media";
 import type { UnderstandInput } from "../../../src/ports/media-understanding/port";
-import type { MediaProbe, TextTrack } from "../../../src/services/media/types";
 
 /** A probe of an ordinary 30 s H.264/AAC MP4 with keyframes every 2 s and nothing else. */
 export function probe(overrides: Partial<MediaProbe> = {}): MediaProbe {

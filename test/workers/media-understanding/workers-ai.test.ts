@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { MediaProbe } from "../../../src/domain/media";
 import type { EdgeLimits } from "../../../src/ports/media-understanding/edge-media";
 import type { VideoUnderstanding } from "../../../src/ports/media-understanding/port";
 import {
   type WorkersAiDependencies,
   WorkersAiMediaUnderstanding,
 } from "../../../src/ports/media-understanding/workers-ai";
-import type { MediaProbe } from "../../../src/services/media/types";
 import { probe, track, understandInput } from "./probes";
 import {
   decodeBase64,

@@ -63,16 +63,3 @@ export interface MediaProbe {
   /** Embedded cover art (MP4 `covr`, Matroska attachment), when present. */
   coverArt: { contentType: string; bytes: Uint8Array } | null;
 }
-
-/** Why a file could not be probed; `code` becomes the video's error code. */
-export class MediaError extends Error {
-  readonly code: "unsupported-media" | "corrupt-media";
-  readonly nextAction: string;
-
-  constructor(code: "unsupported-media" | "corrupt-media", detail: string, nextAction: string) {
-    super(detail);
-    this.name = "MediaError";
-    this.code = code;
-    this.nextAction = nextAction;
-  }
-}
