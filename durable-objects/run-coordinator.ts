@@ -15,9 +15,9 @@ import {
 } from "../src/db/repos/runs";
 import type { RunUsage } from "../src/db/schema/runs";
 import type { StoredError } from "../src/db/schema/videos";
+import type { ResultState } from "../src/domain/answers";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
-import type { ResultState } from "../src/ports/answer-engine/port";
 
 /** The state machine's position, persisted in the object. */
 export interface RunState {

@@ -1,5 +1,6 @@
+import type { AnswerPayload } from "../domain/answers";
+import type { EvidenceRef } from "../domain/evidence";
 import type { Ports } from "../ports";
-import type { AnswerPayload, EvidenceRef } from "../ports/answer-engine/port";
 import { MEDIA_URL_TTL_MS } from "./media-urls";
 import { sourceKey } from "./uploads";
 

@@ -1,6 +1,6 @@
 import type { VideoRow } from "../db/repos/videos";
+import type { ExtractionCoverage } from "../domain/evidence";
 import type { Ports } from "../ports";
-import type { ExtractionCoverage } from "../ports/media-understanding/port";
 
 /** Signed media URLs live this long. */
 export const MEDIA_URL_TTL_MS = 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { AnswerSpec } from "../../ports/answer-engine/port";
+import type { AnswerSpec } from "../../domain/answers";
 import type { TemplateBlock } from "../../services/reports/types";
 import { workspaces } from "./workspaces";
 

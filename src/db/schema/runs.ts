@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { AnswerPayload, AnswerType, ResultState } from "../../ports/answer-engine/port";
+import type { AnswerPayload, AnswerType, ResultState } from "../../domain/answers";
 import type { ExecutionProfileRef } from "../../services/execution-profiles";
 import type { StoredError } from "./videos";
 import { workspaces } from "./workspaces";

@@ -1,5 +1,5 @@
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { EvidenceSpan } from "../../ports/media-understanding/port";
+import type { EvidenceSpan } from "../../domain/evidence";
 import { videos } from "./videos";
 import { workspaces } from "./workspaces";
 

@@ -1,4 +1,4 @@
-import type { EvidenceSpan } from "../../ports/media-understanding/port";
+import type { EvidenceSpan } from "../../domain/evidence";
 
 /** The parts of a segment search reads: what was said or seen, never generated filler. */
 export interface SearchableSegment {

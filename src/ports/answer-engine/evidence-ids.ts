@@ -1,5 +1,5 @@
-import type { EvidenceKind } from "../media-understanding/port";
-import type { EngineSegment, EngineVideo, EvidenceRef } from "./port";
+import type { EvidenceKind, EvidenceRef } from "../../domain/evidence";
+import type { EngineSegment, EngineVideo } from "./port";
 
 const MASK_64 = (1n << 64n) - 1n;
 const FNV_PRIME_64 = 0x100000001b3n;

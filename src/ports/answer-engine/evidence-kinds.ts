@@ -1,5 +1,6 @@
-import type { EvidenceKind, ExtractionCoverage } from "../media-understanding/port";
-import type { AnswerSpec, EngineVideo } from "./port";
+import type { AnswerSpec } from "../../domain/answers";
+import type { EvidenceKind, ExtractionCoverage } from "../../domain/evidence";
+import type { EngineVideo } from "./port";
 
 /**
  * One accepted evidence type of a spec: the kinds that can serve it. It counts as extracted

@@ -1,3 +1,4 @@
+import type { AnswerType } from "../../domain/answers";
 import { answerComparison } from "./answer-types/comparison";
 import { answerEnumeration } from "./answer-types/enumeration";
 import { answerMeasurement } from "./answer-types/measurement";
@@ -9,7 +10,7 @@ import { type AnswerContext, buildContext } from "./context";
 import { BORDERLINE_SCORE, STRONG_SCORE } from "./matching";
 import { NEGATION_WINDOW } from "./negation";
 import { type AnswerDraft, finishAnswer } from "./payload";
-import type { AnswerEngine, AnswerRequest, AnswerType, EngineAnswer } from "./port";
+import type { AnswerEngine, AnswerRequest, EngineAnswer } from "./port";
 
 /** Engine id of the local rules; bump the suffix whenever a rule or threshold changes. */
 export const LOCAL_ANSWER_ENGINE_ID = "local-rules@1";

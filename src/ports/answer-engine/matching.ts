@@ -1,10 +1,11 @@
+import type { EvidenceRef } from "../../domain/evidence";
 import { lexicalScore, stems } from "../../lib/text/search-scoring";
 import { searchText } from "../../lib/text/search-text";
 import { distinctRefs, evidenceRef } from "./evidence-ids";
 import type { KindRequirement } from "./evidence-kinds";
 import type { Inspection } from "./inspection";
 import { negatedNear } from "./negation";
-import type { EngineSegment, EngineVideo, EvidenceRef } from "./port";
+import type { EngineSegment, EngineVideo } from "./port";
 import { type Probe, probeStems } from "./probe";
 
 /** At or above: every probe word present (0.85) or the probe as written (0.97). Support. */

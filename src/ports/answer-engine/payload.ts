@@ -1,7 +1,9 @@
+import type { AnswerItem, AnswerUsage } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 import { compareRefs, distinctRefs } from "./evidence-ids";
 import type { Inspection } from "./inspection";
 import { isComplete } from "./inspection";
-import type { AnswerItem, AnswerUsage, EngineAnswer, EvidenceRef } from "./port";
+import type { EngineAnswer } from "./port";
 import type { Decision } from "./states";
 
 /** What an answer type computed, before the common fields are filled in. */

@@ -1,7 +1,7 @@
+import type { AnswerSpec } from "../../domain/answers";
 import { type ParsedQuery, parseQuery } from "../../lib/text/search-scoring";
 import { isStopword, tokenize } from "../../lib/text/text-features";
 import { isNegationCue, negatedNear } from "./negation";
-import type { AnswerSpec } from "./port";
 
 /** One thing an answer looks for: a cleaned query, and whether it is itself negative. */
 export interface Probe {

@@ -1,6 +1,6 @@
+import type { ResultState } from "../../domain/answers";
 import type { VideoInspection } from "./inspection";
 import { isSupporting, type SegmentMatch } from "./matching";
-import type { ResultState } from "./port";
 
 /** Why an answer (or item) is not `found`; see docs/answer-engine.md. */
 export type ReasonCode =

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { type AnswerItem, RESULT_STATES } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 import { attribute } from "./answer-types/shared";
 import { type AnswerContext, plural, reasonSentence } from "./context";
 import { distinctRefs } from "./evidence-ids";
 import { isComplete } from "./inspection";
 import type { AnswerDraft } from "./payload";
-import { type AnswerItem, type EvidenceRef, RESULT_STATES } from "./port";
 import { type Decision, incompleteReason, type ReasonCode } from "./states";
 import { MODEL_REASONS, type SentSegment } from "./workers-ai-prompt";
 

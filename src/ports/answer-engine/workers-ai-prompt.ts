@@ -1,7 +1,9 @@
+import { RESULT_STATES } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 import type { AnswerContext } from "./context";
 import { distinctRefs, evidenceRef } from "./evidence-ids";
 import { bestProbe, matchText } from "./matching";
-import { type EngineSegment, type EngineVideo, type EvidenceRef, RESULT_STATES } from "./port";
+import type { EngineSegment, EngineVideo } from "./port";
 
 /** Llama 3.3 70B (fp8, fast): listed as JSON-mode capable on Workers AI, strong instruction following. */
 export const ANSWER_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";

@@ -1,5 +1,6 @@
+import type { EvidenceSpan } from "../../domain/evidence";
 import { describeSegment } from "./describe";
-import type { EvidenceSpan, IndexSegment, UnderstandInput } from "./port";
+import type { IndexSegment, UnderstandInput } from "./port";
 import { coverArtThumbnail, posterThumbnail, type Thumbnail } from "./poster";
 import type { TimeRange } from "./segmenter";
 import { containerTags, languageTags, mentionedTags, metadataEvidence, unique } from "./tags";

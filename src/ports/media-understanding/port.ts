@@ -1,18 +1,5 @@
+import type { EvidenceSpan, ExtractionCoverage } from "../../domain/evidence";
 import type { MediaProbe, RangeSource } from "../../domain/media";
-
-/** Kinds of evidence a segment can carry (spec section 2.5: transcript, OCR, scene, thumbnail). */
-export type EvidenceKind = "transcript" | "ocr" | "scene" | "thumbnail" | "metadata";
-
-/** A span of the video that supports what a segment says. Times in seconds. */
-export interface EvidenceSpan {
-  kind: EvidenceKind;
-  start: number;
-  end: number;
-  /** The text the span holds (the cue, the OCR line, the description). */
-  text: string;
-  /** Where it came from, e.g. `text-track:0`, `container-tags`, `whisper`, `vision`. */
-  source: string;
-}
 
 /** One time segment of the video index. */
 export interface IndexSegment {
@@ -26,14 +13,6 @@ export interface IndexSegment {
   /** The words spoken or captioned in the segment ("" when none). */
   transcript: string;
   evidence: EvidenceSpan[];
-}
-
-/** Which kinds of evidence the engine actually extracted for the whole video. */
-export interface ExtractionCoverage {
-  transcript: boolean;
-  ocr: boolean;
-  scene: boolean;
-  metadata: boolean;
 }
 
 /** The understanding of one video: what the index is built from. */

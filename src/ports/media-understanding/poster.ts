@@ -1,6 +1,7 @@
+import type { EvidenceSpan } from "../../domain/evidence";
 import type { MediaProbe } from "../../domain/media";
 import { formatClock } from "./describe";
-import type { EvidenceSpan, VideoUnderstanding } from "./port";
+import type { VideoUnderstanding } from "./port";
 
 /** The thumbnail of a video understanding. */
 export type Thumbnail = VideoUnderstanding["thumbnail"];

@@ -1,5 +1,5 @@
+import type { EvidenceSpan } from "../../domain/evidence";
 import type { MediaTags } from "../../domain/media";
-import type { EvidenceSpan } from "./port";
 
 // Title words that say nothing about the content; kept short on purpose (English only).
 const STOP_WORDS = new Set([

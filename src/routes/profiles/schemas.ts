@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ProfileVersionRow } from "../../db/repos/profiles";
-import { ANSWER_TYPES } from "../../ports/answer-engine/port";
+import { ANSWER_TYPES } from "../../domain/answers";
 import { idParam } from "../../schemas/common";
 import {
   HeadDescriptionSchema,

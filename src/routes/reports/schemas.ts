@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { API_PREFIX } from "../../api-prefix";
 import type { ReportRow } from "../../db/repos/runs";
-import type { EvidenceRef } from "../../ports/answer-engine/port";
+import type { EvidenceRef } from "../../domain/evidence";
 import { TimestampSchema } from "../../schemas/common";
 import type { EvidenceLinker } from "../../services/evidence-urls";
 

@@ -1,10 +1,10 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { type AnswerRow, findRun, listAnswers } from "../../db/repos/runs";
+import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { pageQuery, toPage } from "../../lib/pagination";
-import { ANSWER_TYPES, RESULT_STATES } from "../../ports/answer-engine/port";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
 import { signingSecret } from "../../services/secrets";

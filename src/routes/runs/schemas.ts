@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
-import { ANSWER_TYPES, RESULT_STATES } from "../../ports/answer-engine/port";
+import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
 import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../services/execution-profiles";
 

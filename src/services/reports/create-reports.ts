@@ -10,12 +10,12 @@ import {
   type ReportRow,
   type RunRow,
 } from "../../db/repos/runs";
+import type { AnswerType } from "../../domain/answers";
 import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { nameAtVersion } from "../../lib/refs";
-import type { AnswerType } from "../../ports/answer-engine/port";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
 import { renderModel } from "./render";

@@ -1,4 +1,4 @@
-import type { ResultState } from "../../ports/answer-engine/port";
+import type { ResultState } from "../../domain/answers";
 import { type RawValue, rawText } from "./format";
 import { lookup, PASS_WORDS, type ReportStrings } from "./strings";
 

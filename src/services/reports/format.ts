@@ -1,5 +1,5 @@
+import type { EvidenceRef } from "../../domain/evidence";
 import { formatClock } from "../../lib/time-format";
-import type { EvidenceRef } from "../../ports/answer-engine/port";
 
 /** A value as an answer carries it; `undefined` when absent. */
 export type RawValue = string | number | boolean | undefined;

@@ -1,4 +1,5 @@
-import type { AnswerType, EvidenceRef, ResultState } from "../../ports/answer-engine/port";
+import type { AnswerType, ResultState } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 import type { TemplateBlock } from "./types";
 
 /**

@@ -1,10 +1,6 @@
-import type {
-  AnswerAttribute,
-  AnswerItem,
-  EvidenceRef,
-  ResultState,
-} from "../../ports/answer-engine/port";
-import { RESULT_STATES } from "../../ports/answer-engine/port";
+import type { AnswerAttribute, AnswerItem, ResultState } from "../../domain/answers";
+import { RESULT_STATES } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 import { type DisplayContext, stateText, valueText } from "./display";
 import {
   citationLabel,

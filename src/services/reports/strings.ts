@@ -1,4 +1,4 @@
-import type { ResultState } from "../../ports/answer-engine/port";
+import type { ResultState } from "../../domain/answers";
 
 /** The fixed strings of a report in one language. */
 export interface ReportStrings {

@@ -1,9 +1,5 @@
-import type {
-  AnswerPayload,
-  AnswerType,
-  EvidenceRef,
-  ResultState,
-} from "../../ports/answer-engine/port";
+import type { AnswerPayload, AnswerType, ResultState } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 
 /** A block of a report template version (spec 2.8). */
 export interface TemplateBlock {

@@ -1,14 +1,13 @@
 import { expect } from "vitest";
+import type { AnswerSpec } from "../../../src/domain/answers";
+import type { EvidenceKind, EvidenceRef, ExtractionCoverage } from "../../../src/domain/evidence";
 import { evidenceId } from "../../../src/ports/answer-engine/evidence-ids";
 import type {
   AnswerRequest,
-  AnswerSpec,
   EngineAnswer,
   EngineSegment,
   EngineVideo,
-  EvidenceRef,
 } from "../../../src/ports/answer-engine/port";
-import type { EvidenceKind, ExtractionCoverage } from "../../../src/ports/media-understanding/port";
 
 /** A timed text: [start, end, text] in seconds. */
 export type Cue = [number, number, string];

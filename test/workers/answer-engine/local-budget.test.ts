@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ANSWER_TYPES } from "../../../src/domain/answers";
 import { evidenceId } from "../../../src/ports/answer-engine/evidence-ids";
 import { LocalAnswerEngine } from "../../../src/ports/answer-engine/local";
-import { ANSWER_TYPES } from "../../../src/ports/answer-engine/port";
 import { request, talk, video } from "./fixtures";
 
 const engine = new LocalAnswerEngine();

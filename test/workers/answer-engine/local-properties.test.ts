@@ -1,17 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ANSWER_TYPES } from "../../../src/domain/answers";
+import type { EvidenceKind } from "../../../src/domain/evidence";
 import {
   kindRequirement,
   requiredExtracted,
 } from "../../../src/ports/answer-engine/evidence-kinds";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import {
-  ANSWER_TYPES,
-  type AnswerRequest,
-  type EngineSegment,
-  type EngineVideo,
+import type {
+  AnswerRequest,
+  EngineSegment,
+  EngineVideo,
 } from "../../../src/ports/answer-engine/port";
-import type { EvidenceKind } from "../../../src/ports/media-understanding/port";
 import { citedRefs, existsInIndex } from "./fixtures";
 
 // A small vocabulary, so that random specs and random evidence do match each other.

@@ -1,9 +1,5 @@
-import type {
-  AnswerItem,
-  AnswerType,
-  EvidenceRef,
-  ResultState,
-} from "../../../src/ports/answer-engine/port";
+import type { AnswerItem, AnswerType, ResultState } from "../../../src/domain/answers";
+import type { EvidenceRef } from "../../../src/domain/evidence";
 import { renderReport } from "../../../src/services/reports/render";
 import type { RenderInput, StoredAnswer, TemplateBlock } from "../../../src/services/reports/types";
 

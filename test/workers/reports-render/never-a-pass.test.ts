@@ -5,7 +5,7 @@ import {
   type AnswerItem,
   RESULT_STATES,
   type ResultState,
-} from "../../../src/ports/answer-engine/port";
+} from "../../../src/domain/answers";
 import type { StoredAnswer, TemplateBlock } from "../../../src/services/reports/types";
 import { answer, ev, input, type JsonSection, json, text } from "./fixtures";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AnswerItem } from "../../../src/ports/answer-engine/port";
+import type { AnswerItem } from "../../../src/domain/answers";
 import type { TemplateBlock } from "../../../src/services/reports/types";
 import { answer, ev, input, item, json, rowsOf, text } from "./fixtures";
 

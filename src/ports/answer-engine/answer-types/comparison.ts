@@ -1,8 +1,8 @@
+import type { AnswerItem } from "../../../domain/answers";
 import { type AnswerContext, clock, plural, reasonSentence } from "../context";
 import type { VideoInspection } from "../inspection";
 import type { SegmentMatch } from "../matching";
 import type { AnswerDraft } from "../payload";
-import type { AnswerItem } from "../port";
 import {
   aggregateAll,
   type Decision,

@@ -1,9 +1,10 @@
+import type { AnswerItem } from "../../../domain/answers";
+import type { EvidenceRef } from "../../../domain/evidence";
 import { stems } from "../../../lib/text/search-scoring";
 import { type AnswerContext, excerpt, reasonSentence } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import { isSupporting, matchInspection } from "../matching";
 import type { AnswerDraft } from "../payload";
-import type { AnswerItem, EvidenceRef } from "../port";
 import { type Probe, probeFrom, probeSources } from "../probe";
 import { aggregateAny } from "../states";
 import {

@@ -1,7 +1,7 @@
+import type { AnswerItem } from "../../../domain/answers";
 import { type AnswerContext, clock, plural, reasonSentence } from "../context";
 import { isComplete } from "../inspection";
 import type { AnswerDraft } from "../payload";
-import type { AnswerItem } from "../port";
 import { aggregateAny, type Decision, incompleteReason, type ReasonCode } from "../states";
 import {
   METRIC_LABELS,

@@ -1,5 +1,5 @@
+import type { EvidenceRef } from "../../../domain/evidence";
 import { isSupporting, type SegmentMatch } from "../matching";
-import type { EvidenceRef } from "../port";
 
 /** One supported mention: a strong span, or a segment whose words are spread over spans. */
 export interface Occurrence {

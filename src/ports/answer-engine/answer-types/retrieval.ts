@@ -1,7 +1,7 @@
+import type { AnswerItem } from "../../../domain/answers";
 import { type AnswerContext, clock, excerpt, reasonSentence } from "../context";
 import { isSupporting } from "../matching";
 import type { AnswerDraft } from "../payload";
-import type { AnswerItem } from "../port";
 import { attribute, foundSentence, refsOf, setDecision } from "./shared";
 
 /** At most this many ranked segments are returned; the drill-down path lists all evidence. */

@@ -1,8 +1,9 @@
+import type { AnswerAttribute, AnswerItem } from "../../../domain/answers";
+import type { EvidenceRef } from "../../../domain/evidence";
 import { type AnswerContext, plural } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import type { VideoInspection } from "../inspection";
 import { isSupporting, type SegmentMatch } from "../matching";
-import type { AnswerAttribute, AnswerItem, EvidenceRef } from "../port";
 import { aggregateAny, type Decision, decideVideos } from "../states";
 
 /** Every ref the matches cite, without repeats. */

@@ -1,8 +1,9 @@
+import type { AnswerItem } from "../../../domain/answers";
+import type { EvidenceRef } from "../../../domain/evidence";
 import { termCoverage } from "../../../lib/text/search-scoring";
 import { type AnswerContext, plural, reasonSentence } from "../context";
 import { evidenceRef } from "../evidence-ids";
 import type { AnswerDraft } from "../payload";
-import type { AnswerItem, EvidenceRef } from "../port";
 import { setDecision } from "./shared";
 
 /** At most this many sentences make the summary. */

@@ -1,7 +1,8 @@
+import type { AnswerItem } from "../../../domain/answers";
+import type { EvidenceRef } from "../../../domain/evidence";
 import { type AnswerContext, clock, excerpt, reasonSentence } from "../context";
 import { isSupporting, type SegmentMatch } from "../matching";
 import type { AnswerDraft } from "../payload";
-import type { AnswerItem, EvidenceRef } from "../port";
 import { occurrencesOf } from "./occurrences";
 import { attribute, foundSentence, refsOf, setDecision } from "./shared";
 

@@ -1,7 +1,7 @@
+import type { AnswerItem } from "../../../domain/answers";
 import { type AnswerContext, clock, excerpt, plural, reasonSentence } from "../context";
 import { isSupporting } from "../matching";
 import type { AnswerDraft } from "../payload";
-import type { AnswerItem } from "../port";
 import { attribute, inVideo, stateEvidence, videoDecisions, videoLabel } from "./shared";
 
 /**

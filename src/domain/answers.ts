@@ -1,0 +1,78 @@
+import type { EvidenceRef, EvidenceSummary } from "./evidence";
+
+/** Answer types of spec section 2.2. */
+export const ANSWER_TYPES = [
+  "verdict",
+  "measurement",
+  "enumeration",
+  "timeline",
+  "comparison",
+  "retrieval",
+  "synthesis",
+] as const;
+/** One answer type. */
+export type AnswerType = (typeof ANSWER_TYPES)[number];
+
+/** Result states of an answer (spec 2.2). `uncertain` is never reported as a pass. */
+export const RESULT_STATES = ["found", "not_found", "uncertain", "not_checked"] as const;
+/** One result state. */
+export type ResultState = (typeof RESULT_STATES)[number];
+
+/** An answer spec of a profile version, as stored (spec 2.8, snake_case wire shape). */
+export interface AnswerSpec {
+  answer_key: string;
+  answer_type: AnswerType;
+  aggregation_level?: string;
+  coverage?: string;
+  temporal_granularity?: string;
+  temporal_scope?: string;
+  evidence?: { accepted_types?: string[]; per_field?: boolean; required?: boolean };
+  fields?: {
+    key: string;
+    label: string;
+    description?: string;
+    type?: string;
+    required?: boolean;
+  }[];
+  /** Free text that says what to look for (optional; the profile instructions also apply). */
+  description?: string;
+}
+
+/** A named value of an item (spec 2.2 "Answer attribute"). */
+export interface AnswerAttribute {
+  key: string;
+  label: string;
+  unit?: string;
+  value?: string | number | boolean;
+  evidence?: EvidenceRef[];
+}
+
+/** One item of an answer: an enumerated value, a timeline event, a match, a comparison side. */
+export interface AnswerItem {
+  item_id: string;
+  label: string;
+  result_state: ResultState;
+  attributes: AnswerAttribute[];
+  evidence: EvidenceRef[];
+  value?: string | number | boolean;
+}
+
+/** The payload of an answer (its shape is this service's decision; see docs/answer-engine.md). */
+export interface AnswerPayload {
+  /** One sentence saying what was found, or why nothing could be said. */
+  summary: string;
+  /** The answer's headline value: verdict true/false, measurement number, ... */
+  value?: string | number | boolean;
+  unit?: string;
+  items: AnswerItem[];
+  evidence_summary: EvidenceSummary;
+}
+
+/** Resources an answer consumed. */
+export interface AnswerUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  /** Seconds of media the engine inspected. */
+  media_seconds: number;
+}

@@ -1,0 +1,42 @@
+/** Kinds of evidence a segment can carry (spec section 2.5: transcript, OCR, scene, thumbnail). */
+export type EvidenceKind = "transcript" | "ocr" | "scene" | "thumbnail" | "metadata";
+
+/** A span of the video that supports what a segment says. Times in seconds. */
+export interface EvidenceSpan {
+  kind: EvidenceKind;
+  start: number;
+  end: number;
+  /** The text the span holds (the cue, the OCR line, the description). */
+  text: string;
+  /** Where it came from, e.g. `text-track:0`, `container-tags`, `whisper`, `vision`. */
+  source: string;
+}
+
+/** Which kinds of evidence the engine actually extracted for the whole video. */
+export interface ExtractionCoverage {
+  transcript: boolean;
+  ocr: boolean;
+  scene: boolean;
+  metadata: boolean;
+}
+
+/** One span of a segment that an answer cites. Times in seconds. */
+export interface EvidenceRef {
+  /** Stable id: `evidence_` + a hash of (segment id, kind, start, end). */
+  evidence_id: string;
+  video_id: string;
+  segment_id: string;
+  kind: EvidenceKind;
+  start_time: number;
+  end_time: number;
+  /** The words or description the span holds. */
+  text: string;
+}
+
+/** Spec 2.2 "Answer evidence summary". */
+export interface EvidenceSummary {
+  contributing_count: number;
+  drill_down_path: string;
+  precision: "exact" | "limited" | "unknown";
+  representative: EvidenceRef[];
+}
