@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { AnswerPayload, AnswerType, ResultState } from "../../domain/answers";
-import type { ExecutionProfileRef } from "../../services/execution-profiles";
+import type { ExecutionProfileRef } from "../../domain/execution-profiles";
 import type { StoredError } from "./videos";
 import { workspaces } from "./workspaces";
 

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
+import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
-import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../services/execution-profiles";
 
 /** Run statuses (spec 2.1). */
 export const RUN_STATUSES = ["queued", "processing", "completed", "failed", "canceled"] as const;

@@ -3,11 +3,11 @@ import { findProfile, findProfileVersion } from "../../db/repos/profiles";
 import { findReportTemplate, findReportTemplateVersion } from "../../db/repos/report-templates";
 import type { RunRow, SnapshotRow } from "../../db/repos/runs";
 import { findVideos, type VideoRow } from "../../db/repos/videos";
+import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../../domain/execution-profiles";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../execution-profiles";
 import { videoMedia } from "../media-urls";
 
 /** POST /runs for an analysis, as the route validated it. */

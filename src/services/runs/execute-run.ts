@@ -4,12 +4,12 @@ import { database } from "../../db/client";
 import { type AnswerRow, findRunById, findSnapshots } from "../../db/repos/runs";
 import type { RunUsage } from "../../db/schema/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
+import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Ports } from "../../ports";
 import type { EngineAnswer } from "../../ports/answer-engine/port";
-import { EXECUTION_PROFILES } from "../execution-profiles";
 import { ensureAutomaticReports } from "../reports/create-reports";
 import { loadEngineVideos } from "./engine-input";
 
