@@ -13,9 +13,9 @@ import {
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
-import type { RunUsage } from "../src/db/schema/runs";
-import type { StoredError } from "../src/db/schema/videos";
 import type { ResultState } from "../src/domain/answers";
+import type { StoredError } from "../src/domain/async-errors";
+import type { RunUsage } from "../src/domain/runs";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
 

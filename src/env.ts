@@ -2,9 +2,9 @@ import type { IdempotencyKey } from "../durable-objects/idempotency-key";
 import type { LocalVectorIndex } from "../durable-objects/local-vector-index";
 import type { RunCoordinator } from "../durable-objects/run-coordinator";
 import type { UploadSession } from "../durable-objects/upload-session";
+import type { AuthContext } from "./domain/caller";
 import type { Ports } from "./ports";
 import type { MediaBindingLike } from "./ports/media-understanding/edge-media";
-import type { AuthContext } from "./services/auth";
 
 /** Bindings and variables of the Worker, as declared in wrangler.toml and .dev.vars. */
 export interface Env {

@@ -1,9 +1,9 @@
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import type { Permission } from "../domain/caller";
 import { codesForStatus, ERROR_CODES, type ErrorCode } from "../errors/codes";
 import { IDEMPOTENCY_KEY_MAX, idempotency } from "../middleware/idempotency";
 import { requirePermission } from "../middleware/require-permission";
 import { ProblemSchema } from "../schemas/problem";
-import type { Permission } from "../services/permissions";
 
 /** Every alpha route may answer these, whatever it does. */
 const BASE_ERROR_STATUSES = [400, 401, 403, 404, 405, 413, 500] as const;

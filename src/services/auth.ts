@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { type ApiKeyRow, findKeyByHash } from "../db/repos/workspaces";
+import type { AuthContext } from "../domain/caller";
 import {
   constantTimeEqual,
   fromBase64Url,
@@ -8,14 +9,7 @@ import {
   toBase64Url,
   toHex,
 } from "../lib/crypto";
-import { expandPermissions, type Permission } from "./permissions";
-
-/** Who is calling: derived from the API key, never from the request. */
-export interface AuthContext {
-  keyId: string;
-  workspaceId: string;
-  permissions: ReadonlySet<Permission>;
-}
+import { expandPermissions } from "./permissions";
 
 /** The outcome of checking a bearer token against the alpha surface. */
 export type KeyVerdict =

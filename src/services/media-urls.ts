@@ -1,32 +1,13 @@
 import type { VideoRow } from "../db/repos/videos";
-import type { ExtractionCoverage } from "../domain/evidence";
+import type { VideoMedia } from "../domain/video";
 import type { Ports } from "../ports";
 
 /** Signed media URLs live this long. */
 export const MEDIA_URL_TTL_MS = 60 * 60 * 1000;
 
-/** The facts processing stores about a video beyond its columns. */
-export interface VideoMedia {
-  container?: string;
-  fps?: number;
-  width?: number;
-  height?: number;
-  video_codec?: string;
-  audio?: { codec: string; channels: number; sample_rate: number } | null;
-  thumbnail?: { key: string; content_type: string; source: string };
-  index_key?: string;
-  engine?: string;
-  /** Which evidence kinds the media engine extracted for the whole video. */
-  coverage?: ExtractionCoverage;
-  limitations?: string[];
-  tags?: string[];
-  /** The container's title, when it has one. */
-  title?: string | null;
-}
-
 /** The video's stored media facts, typed. */
 export function videoMedia(video: Pick<VideoRow, "media">): VideoMedia {
-  return (video.media ?? {}) as VideoMedia;
+  return video.media ?? {};
 }
 
 /**

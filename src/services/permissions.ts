@@ -1,16 +1,4 @@
-/** The route permissions of spec section 5. */
-export const PERMISSIONS = [
-  "READ_VIDEOS",
-  "UPLOAD_VIDEOS",
-  "VIEW_INSIGHTS",
-  "RUN_WORKFLOWS",
-  "SEARCH_CONTENT",
-  "MANAGE_WEBHOOKS",
-  "MANAGE_RULEBOOKS",
-] as const;
-
-/** One route permission. */
-export type Permission = (typeof PERMISSIONS)[number];
+import { PERMISSIONS, type Permission } from "../domain/caller";
 
 /** Expands a stored permission list (`["*"]` means all) into a set. */
 export function expandPermissions(stored: readonly string[]): ReadonlySet<Permission> {

@@ -8,8 +8,9 @@ import {
   updateVideoStatement,
   type VideoRow,
 } from "../db/repos/videos";
-import type { StoredError } from "../db/schema";
+import type { StoredError } from "../domain/async-errors";
 import type { MediaProbe, RangeSource } from "../domain/media";
+import type { VideoMedia } from "../domain/video";
 import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
 import type { Ports } from "../ports";
@@ -17,7 +18,6 @@ import type { VideoUnderstanding } from "../ports/media-understanding/port";
 import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
 import { r2RangeSource } from "./media/r2-source";
-import type { VideoMedia } from "./media-urls";
 import { thumbnailKeyOf } from "./media-urls";
 import { sourceKey } from "./uploads";
 import { isFinal, presentVideo } from "./videos";

@@ -1,5 +1,5 @@
 import type { VideoRow } from "../db/repos/videos";
-import type { StoredError } from "../db/schema";
+import type { StoredError } from "../domain/async-errors";
 
 /** A video as clients see it (spec section 2.3); routes/videos/schemas.ts documents it. */
 export interface VideoDto {

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { Permission } from "../../src/services/permissions";
+import type { Permission } from "../../src/domain/caller";
 
 /** The origin tests address the Worker with. */
 export const ORIGIN = "https://vas.test";

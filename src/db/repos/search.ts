@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { VideoMedia } from "../../domain/video";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
 import { videoSegments, videos } from "../schema";
@@ -72,7 +73,7 @@ export async function keywordHits(
 /** A segment together with what search shows of its video. */
 export interface SegmentWithVideo {
   segment: SegmentRow;
-  video: { id: string; filename: string; media: Record<string, unknown> | null };
+  video: { id: string; filename: string; media: VideoMedia | null };
 }
 
 /** Segments of completed videos of a workspace, by id (unknown or unfinished ones are left out). */

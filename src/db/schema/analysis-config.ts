@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { AnswerSpec } from "../../domain/answers";
-import type { TemplateBlock } from "../../services/reports/types";
+import type { TemplateBlock } from "../../domain/report-templates";
 import { workspaces } from "./workspaces";
 
 /** Lifecycle states of a profile or report template head (spec 2.8). */

@@ -1,17 +1,9 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { AnswerPayload, AnswerType, ResultState } from "../../domain/answers";
+import type { StoredError } from "../../domain/async-errors";
 import type { ExecutionProfileRef } from "../../domain/execution-profiles";
-import type { StoredError } from "./videos";
+import type { RunUsage } from "../../domain/runs";
 import { workspaces } from "./workspaces";
-
-/** Resources a run consumed (spec 2.1 provenance usage). */
-export interface RunUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens: number;
-  total_tokens: number;
-  media_seconds: number;
-}
 
 /** An analysis (or workflow) run: the row lists and reads come from. */
 export const runs = sqliteTable(

@@ -1,13 +1,7 @@
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { StoredError } from "../../domain/async-errors";
+import type { VideoMedia } from "../../domain/video";
 import { workspaces } from "./workspaces";
-
-/** The error object of a failed video: `code`, `title`, `detail`, `next_action`. */
-export interface StoredError {
-  code: string;
-  title: string;
-  detail: string;
-  next_action: string;
-}
 
 /** A video: its upload, its processing state and what processing measured. */
 export const videos = sqliteTable(
@@ -25,7 +19,7 @@ export const videos = sqliteTable(
     source: text("source").notNull().default("upload"),
     duration: real("duration"),
     frameCount: integer("frame_count"),
-    media: text("media", { mode: "json" }).$type<Record<string, unknown>>(),
+    media: text("media", { mode: "json" }).$type<VideoMedia>(),
     error: text("error", { mode: "json" }).$type<StoredError>(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),

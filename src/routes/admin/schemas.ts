@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ApiKeyRow, WorkspaceRow } from "../../db/repos/workspaces";
+import { PERMISSIONS } from "../../domain/caller";
 import { TimestampSchema } from "../../schemas/common";
-import { PERMISSIONS } from "../../services/permissions";
 
 /** A workspace as the admin API shows it. */
 export const WorkspaceSchema = z

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ReportTemplateVersionRow } from "../../db/repos/report-templates";
+import type { TemplateBlock } from "../../domain/report-templates";
 import { idParam } from "../../schemas/common";
-import type { TemplateBlock } from "../../services/reports/types";
 import {
   HeadDescriptionSchema,
   HeadNameSchema,

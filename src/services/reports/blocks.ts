@@ -1,10 +1,11 @@
+import type { TemplateBlock } from "../../domain/report-templates";
 import { type DisplayContext, publicValue, stateText, valueText, verdictText } from "./display";
 import { citationLabel, orderEvidence } from "./format";
 import type { Field, Paragraph, Section, SectionKind } from "./model";
 import { answerRows, itemRows } from "./rows";
 import { lookup, type ReportStrings } from "./strings";
 import { buildTable, labelFor, type TableLayout } from "./table";
-import type { StoredAnswer, TemplateBlock } from "./types";
+import type { StoredAnswer } from "./types";
 
 /** What every block renderer reads: the run's answers in report order and the language. */
 export interface BlockContext {

@@ -11,6 +11,7 @@ import {
   type RunRow,
 } from "../../db/repos/runs";
 import type { AnswerType } from "../../domain/answers";
+import type { TemplateBlock } from "../../domain/report-templates";
 import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
@@ -19,7 +20,7 @@ import { nameAtVersion } from "../../lib/refs";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
 import { renderModel } from "./render";
-import type { RenderInput, RenderTemplate, StoredAnswer, TemplateBlock } from "./types";
+import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
 
 /** The report formats of spec section 2.9. */
 export type ReportFormat = "json" | "markdown";

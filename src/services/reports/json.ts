@@ -1,3 +1,4 @@
+import type { TemplateBlock } from "../../domain/report-templates";
 import { compareText } from "./format";
 import {
   type Cell,
@@ -7,7 +8,6 @@ import {
   sectionCitations,
   uniqueCitations,
 } from "./model";
-import type { TemplateBlock } from "./types";
 
 /** A cell or paragraph as one string: its text, then its citations. */
 export function joinCited(text: string | null, citations: readonly Citation[]): string | null {

@@ -1,6 +1,6 @@
 import type { AnswerType, ResultState } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
-import type { TemplateBlock } from "./types";
+import type { TemplateBlock } from "../../domain/report-templates";
 
 /**
  * The format-neutral report both renderers write out. Building it once and writing it twice

@@ -1,9 +1,9 @@
+import type { TemplateBlock } from "../../domain/report-templates";
 import type { DisplayContext } from "./display";
 import { compareNumbers, compareText } from "./format";
 import type { Table, TableGroup, TableRow } from "./model";
 import { cellOf, type RowSource, type SortKey, sortKeyOf } from "./rows";
 import { lookup, type ReportStrings } from "./strings";
-import type { TemplateBlock } from "./types";
 
 /** Which built-in columns a block shows when it names no `columns`. */
 export type TableLayout = "timeline" | "retrieval" | "items" | "overview";

@@ -1,18 +1,6 @@
 import type { AnswerPayload, AnswerType, ResultState } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
-
-/** A block of a report template version (spec 2.8). */
-export interface TemplateBlock {
-  type: string;
-  answer_key?: string;
-  label?: string;
-  field_labels?: { key: string; label: string }[];
-  columns?: { key: string; label: string }[];
-  group_by?: string;
-  sort_by?: string;
-  sort_direction?: "asc" | "desc";
-  mapping?: Record<string, string>;
-}
+import type { TemplateBlock } from "../../domain/report-templates";
 
 /** The template a report is rendered from: a stored version or an inline one. */
 export interface RenderTemplate {

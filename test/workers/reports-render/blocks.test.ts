@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TemplateBlock } from "../../../src/services/reports/types";
+import type { TemplateBlock } from "../../../src/domain/report-templates";
 import { answer, ev, input, item, json, rowsOf, text } from "./fixtures";
 import { sampleInput } from "./sample";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { TemplateBlock } from "../../../src/domain/report-templates";
 import { citedEvidence } from "../../../src/services/reports/cited";
-import type { TemplateBlock } from "../../../src/services/reports/types";
 import { answer, ev, input, item, json, text } from "./fixtures";
 import { sampleInput } from "./sample";
 

@@ -1,7 +1,8 @@
 import type { AnswerItem, AnswerType, ResultState } from "../../../src/domain/answers";
 import type { EvidenceRef } from "../../../src/domain/evidence";
+import type { TemplateBlock } from "../../../src/domain/report-templates";
 import { renderReport } from "../../../src/services/reports/render";
-import type { RenderInput, StoredAnswer, TemplateBlock } from "../../../src/services/reports/types";
+import type { RenderInput, StoredAnswer } from "../../../src/services/reports/types";
 
 /** An evidence reference of `vid_dock` between two times (seconds). */
 export function ev(id: string, start: number, end: number): EvidenceRef {

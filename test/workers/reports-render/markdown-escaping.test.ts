@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { TemplateBlock } from "../../../src/domain/report-templates";
 import { escapeCell, escapeInline, escapeLineStart } from "../../../src/services/reports/markdown";
-import type { TemplateBlock } from "../../../src/services/reports/types";
 import { answer, input, item, json, text } from "./fixtures";
 
 describe("Markdown escaping", () => {

@@ -6,7 +6,8 @@ import {
   RESULT_STATES,
   type ResultState,
 } from "../../../src/domain/answers";
-import type { StoredAnswer, TemplateBlock } from "../../../src/services/reports/types";
+import type { TemplateBlock } from "../../../src/domain/report-templates";
+import type { StoredAnswer } from "../../../src/services/reports/types";
 import { answer, ev, input, type JsonSection, json, text } from "./fixtures";
 
 // Words that may legitimately contain "pass"/"合格": the uncertain wording and the Japanese fail.

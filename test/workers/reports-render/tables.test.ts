@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerItem } from "../../../src/domain/answers";
-import type { TemplateBlock } from "../../../src/services/reports/types";
+import type { TemplateBlock } from "../../../src/domain/report-templates";
 import { answer, ev, input, item, json, rowsOf, text } from "./fixtures";
 
 /** Items whose ids, labels and attributes disagree in order, so each sort is visible. */

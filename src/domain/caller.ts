@@ -1,0 +1,20 @@
+/** The route permissions of spec section 5. */
+export const PERMISSIONS = [
+  "READ_VIDEOS",
+  "UPLOAD_VIDEOS",
+  "VIEW_INSIGHTS",
+  "RUN_WORKFLOWS",
+  "SEARCH_CONTENT",
+  "MANAGE_WEBHOOKS",
+  "MANAGE_RULEBOOKS",
+] as const;
+
+/** One route permission. */
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Who is calling: derived from the API key, never from the request. */
+export interface AuthContext {
+  keyId: string;
+  workspaceId: string;
+  permissions: ReadonlySet<Permission>;
+}
