@@ -1,9 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import type { RunAnalysisMessage } from "../queues/analysis-messages";
 import { database, runBatch } from "../src/db/client";
 import { insertEventStatement } from "../src/db/repos/events";
 import {
-  type AnswerRow,
   findRunById,
   insertRunStatements,
   insertSnapshotStatement,
@@ -13,28 +11,17 @@ import {
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
-import type { ResultState } from "../src/domain/answers";
 import type { StoredError } from "../src/domain/async-errors";
-import type { RunUsage } from "../src/domain/runs";
+import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
+import type { RunOutcome } from "../src/services/runs/outcome";
 
 /** The state machine's position, persisted in the object. */
 export interface RunState {
   runId: string;
   status: RunStatus;
   cancelRequested: boolean;
-}
-
-/** What the run produced, handed over when it finishes. */
-export interface RunOutcome {
-  answers: AnswerRow[];
-  output: SnapshotRow;
-  usage: RunUsage;
-  limitations: string[];
-  resultState: ResultState;
-  reasonCode: string | null;
-  engine: string;
 }
 
 const FINAL: ReadonlySet<RunStatus> = new Set(["completed", "failed", "canceled"]);

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import type { ProcessVideoMessage } from "../queues/messages";
 import { database } from "../src/db/client";
 import { insertVideo, updateVideo } from "../src/db/repos/videos";
+import type { ProcessVideoMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import type { FieldError } from "../src/errors/api-error";
 import type { ErrorCode } from "../src/errors/codes";

@@ -1,10 +1,9 @@
 import { z } from "zod";
+import type { RunAnalysisMessage } from "../src/domain/messages";
 
-/** Analysis queue: execute one run. */
+/** Analysis queue: what the consumer accepts as a run-analysis message. */
 export const RunAnalysisMessageSchema = z.object({
   type: z.literal("run-analysis"),
   run_id: z.string(),
   workspace_id: z.string(),
-});
-/** An analysis queue message. */
-export type RunAnalysisMessage = z.infer<typeof RunAnalysisMessageSchema>;
+}) satisfies z.ZodType<RunAnalysisMessage>;

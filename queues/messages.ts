@@ -1,19 +1,16 @@
 import { z } from "zod";
+import type { IndexVideoMessage, ProcessVideoMessage } from "../src/domain/messages";
 
-/** Processing queue: probe and index one uploaded video. */
+/** Processing queue: what a consumer accepts as a process-video message. */
 export const ProcessVideoMessageSchema = z.object({
   type: z.literal("process-video"),
   video_id: z.string(),
   workspace_id: z.string(),
-});
-/** A processing queue message. */
-export type ProcessVideoMessage = z.infer<typeof ProcessVideoMessageSchema>;
+}) satisfies z.ZodType<ProcessVideoMessage>;
 
-/** Indexing queue: make one processed video searchable, then mark it completed. */
+/** Indexing queue: what a consumer accepts as an index-video message. */
 export const IndexVideoMessageSchema = z.object({
   type: z.literal("index-video"),
   video_id: z.string(),
   workspace_id: z.string(),
-});
-/** An indexing queue message. */
-export type IndexVideoMessage = z.infer<typeof IndexVideoMessageSchema>;
+}) satisfies z.ZodType<IndexVideoMessage>;

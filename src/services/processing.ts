@@ -1,4 +1,3 @@
-import type { IndexVideoMessage, ProcessVideoMessage } from "../../queues/messages";
 import { database, runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
@@ -10,6 +9,7 @@ import {
 } from "../db/repos/videos";
 import type { StoredError } from "../domain/async-errors";
 import type { MediaProbe, RangeSource } from "../domain/media";
+import type { IndexVideoMessage, ProcessVideoMessage } from "../domain/messages";
 import type { VideoMedia } from "../domain/video";
 import type { Env } from "../env";
 import { nowIso } from "../lib/clock";

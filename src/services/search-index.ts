@@ -1,9 +1,9 @@
-import type { IndexVideoMessage } from "../../queues/messages";
 import { database, runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/search";
 import { listSegments } from "../db/repos/segments";
 import { findVideoById, updateVideoStatement, type VideoRow } from "../db/repos/videos";
+import type { IndexVideoMessage } from "../domain/messages";
 import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
 import { searchText } from "../lib/text/search-text";

@@ -1,9 +1,8 @@
-import type { RunOutcome } from "../../../durable-objects/run-coordinator";
-import type { RunAnalysisMessage } from "../../../queues/analysis-messages";
 import { database } from "../../db/client";
 import { type AnswerRow, findRunById, findSnapshots } from "../../db/repos/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
+import type { RunAnalysisMessage } from "../../domain/messages";
 import type { RunUsage } from "../../domain/runs";
 import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
@@ -12,6 +11,7 @@ import type { Ports } from "../../ports";
 import type { EngineAnswer } from "../../ports/answer-engine/port";
 import { ensureAutomaticReports } from "../reports/create-reports";
 import { loadEngineVideos } from "./engine-input";
+import type { RunOutcome } from "./outcome";
 
 /** What was left when the budget ran out: the answer the engine never got to give. */
 function unansweredForBudget(runId: string, engine: string): EngineAnswer {

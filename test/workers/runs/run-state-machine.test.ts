@@ -2,7 +2,8 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isLegal, type RunOutcome } from "../../../durable-objects/run-coordinator";
+import { isLegal } from "../../../durable-objects/run-coordinator";
+import { type RunOutcome } from "../../../src/services/runs/outcome";
 import { consumeAnalysisDeadLetters } from "../../../queues/analysis";
 import type { RunStatus } from "../../../src/db/repos/runs";
 import type { RunDto } from "../../../src/routes/runs/schemas";

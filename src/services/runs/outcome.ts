@@ -1,0 +1,14 @@
+import type { AnswerRow, SnapshotRow } from "../../db/repos/runs";
+import type { ResultState } from "../../domain/answers";
+import type { RunUsage } from "../../domain/runs";
+
+/** What the run produced, handed over when it finishes. */
+export interface RunOutcome {
+  answers: AnswerRow[];
+  output: SnapshotRow;
+  usage: RunUsage;
+  limitations: string[];
+  resultState: ResultState;
+  reasonCode: string | null;
+  engine: string;
+}
