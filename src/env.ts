@@ -3,8 +3,6 @@ import type { LocalVectorIndex } from "../durable-objects/local-vector-index";
 import type { RunCoordinator } from "../durable-objects/run-coordinator";
 import type { UploadSession } from "../durable-objects/upload-session";
 import type { AuthContext } from "./domain/caller";
-import type { Ports } from "./ports";
-import type { MediaBindingLike } from "./ports/media-understanding/edge-media";
 
 /** Bindings and variables of the Worker, as declared in wrangler.toml and .dev.vars. */
 export interface Env {
@@ -39,15 +37,22 @@ export interface Env {
   R2_SECRET_ACCESS_KEY?: string;
 }
 
-/** Variables that middleware places on the Hono context. */
-export interface Variables {
-  requestId: string;
-  auth: AuthContext;
-  ports: Ports;
+/** The result of one Media Transformations call: only what this adapter reads. */
+export interface MediaResultLike {
+  response(): Promise<Response>;
 }
 
-/** The Hono environment of the whole app. */
-export interface HonoEnv {
-  Bindings: Env;
-  Variables: Variables;
+/** A media input whose output can be chosen; `MediaTransformationGenerator` fits it. */
+export interface MediaOutputLike {
+  output(options: MediaTransformationOutputOptions): MediaResultLike;
+}
+
+/** A media input that can also be resized first; `MediaTransformer` fits it. */
+export interface MediaTransformerLike extends MediaOutputLike {
+  transform(options: MediaTransformationInputOptions): MediaOutputLike;
+}
+
+/** The part of the Media Transformations binding (`MediaBinding`, beta) this adapter uses. */
+export interface MediaBindingLike {
+  input(media: ReadableStream<Uint8Array>): MediaTransformerLike;
 }

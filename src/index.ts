@@ -1,7 +1,8 @@
 import type { Hono } from "hono";
 import { handleQueue } from "../queues";
 import { createApp } from "./app";
-import type { Env, HonoEnv } from "./env";
+import type { Env } from "./env";
+import type { HonoEnv } from "./middleware/hono-env";
 import { createPorts, type Ports } from "./ports";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";

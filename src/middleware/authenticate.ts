@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/client";
-import type { HonoEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import { bearerToken, verifyKey } from "../services/auth";
+import type { HonoEnv } from "./hono-env";
 
 /**
  * Authenticates the alpha surface (spec section 5). The workspace comes from the key

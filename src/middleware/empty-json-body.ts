@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { HonoEnv } from "../env";
+import type { HonoEnv } from "./hono-env";
 
 const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 

@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import type { StoredResponse } from "../../durable-objects/idempotency-key";
-import type { HonoEnv } from "../env";
 import { ApiError, invalidRequest } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
+import type { HonoEnv } from "./hono-env";
 
 /** The header of spec section 4, at most this many characters. */
 export const IDEMPOTENCY_KEY_MAX = 255;

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { HonoEnv } from "../env";
+import type { HonoEnv } from "./hono-env";
 
 /** Gives every request an id, echoed in `X-Request-Id` and in problem documents. */
 export const requestId = createMiddleware<HonoEnv>(async (c, next) => {

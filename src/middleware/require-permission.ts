@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { Permission } from "../domain/caller";
-import type { HonoEnv } from "../env";
 import { ApiError } from "../errors/api-error";
+import type { HonoEnv } from "./hono-env";
 
 /** Answers 403 unless the key holds the route's permission. */
 export function requirePermission(permission: Permission) {

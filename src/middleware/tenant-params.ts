@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import type { HonoEnv } from "../env";
 import { invalidRequest } from "../errors/api-error";
+import type { HonoEnv } from "./hono-env";
 
 /** Identity fields a request must never carry: the key decides the workspace. */
 export const TENANT_FIELDS = ["tenant_id", "organization_id", "user_id"] as const;

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import type { HonoEnv } from "../env";
 import { notFound } from "../errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "../errors/codes";
 import { problemType } from "../errors/problem";
+import type { HonoEnv } from "../middleware/hono-env";
 
 function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_CODES, code);

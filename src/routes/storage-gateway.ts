@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import type { HonoEnv } from "../env";
+import type { HonoEnv } from "../middleware/hono-env";
 import {
   GATEWAY_PREFIX,
   openMarkerKey,

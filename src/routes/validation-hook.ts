@@ -1,8 +1,8 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { z } from "zod";
-import type { HonoEnv } from "../env";
 import type { FieldError } from "../errors/api-error";
 import { invalidRequest } from "../errors/api-error";
+import type { HonoEnv } from "../middleware/hono-env";
 
 function formatPath(path: readonly PropertyKey[]): string {
   let text = "";

@@ -1,25 +1,6 @@
+import type { MediaBindingLike } from "../../env";
 import type { FrameImage } from "./assemble";
 import type { TimeRange } from "./segmenter";
-
-/** The result of one Media Transformations call: only what this adapter reads. */
-export interface MediaResultLike {
-  response(): Promise<Response>;
-}
-
-/** A media input whose output can be chosen; `MediaTransformationGenerator` fits it. */
-export interface MediaOutputLike {
-  output(options: MediaTransformationOutputOptions): MediaResultLike;
-}
-
-/** A media input that can also be resized first; `MediaTransformer` fits it. */
-export interface MediaTransformerLike extends MediaOutputLike {
-  transform(options: MediaTransformationInputOptions): MediaOutputLike;
-}
-
-/** The part of the Media Transformations binding (`MediaBinding`, beta) this adapter uses. */
-export interface MediaBindingLike {
-  input(media: ReadableStream<Uint8Array>): MediaTransformerLike;
-}
 
 /**
  * What the edge can reach. Defaults follow the Media Transformations docs at the time of

@@ -1,3 +1,4 @@
+import type { MediaBindingLike } from "../../env";
 import { assemble, type FrameImage, type FrameScene, finalLimitations } from "./assemble";
 import {
   DEFAULT_EDGE_LIMITS,
@@ -5,7 +6,6 @@ import {
   extractAudio,
   extractFrame,
   frameTimeFor,
-  type MediaBindingLike,
   mapLimit,
   planAudioChunks,
   SourceMissingError,

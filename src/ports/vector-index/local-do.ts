@@ -1,4 +1,4 @@
-import type { LocalVectorIndex } from "../../../durable-objects/local-vector-index";
+import type { Env } from "../../env";
 import type {
   FeatureContribution,
   FeatureFrequencies,
@@ -17,7 +17,7 @@ const IDS_PER_CALL = 5_000;
  * resolves once the vectors are visible.
  */
 export class LocalVectorIndexAdapter implements VectorIndex {
-  constructor(private readonly namespace: DurableObjectNamespace<LocalVectorIndex>) {}
+  constructor(private readonly namespace: Env["LOCAL_INDEX"]) {}
 
   async upsert(workspaceId: string, records: VectorRecord[]): Promise<void> {
     const stub = this.namespace.getByName(workspaceId);
@@ -44,7 +44,7 @@ export class LocalVectorIndexAdapter implements VectorIndex {
 
 /** The local embedder's IDF statistics, kept in the same per-workspace Durable Object. */
 export class LocalIndexFeatureStats implements FeatureStatsStore {
-  constructor(private readonly namespace: DurableObjectNamespace<LocalVectorIndex>) {}
+  constructor(private readonly namespace: Env["LOCAL_INDEX"]) {}
 
   async replace(
     workspaceId: string,

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import type { HonoEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
 import { constantTimeEqualStrings } from "../../lib/crypto";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { bearerToken } from "../../services/auth";
 import { validationHook } from "../validation-hook";
 import { registerKeyRoutes } from "./keys";

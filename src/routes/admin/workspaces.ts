@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { insertWorkspace, updateWorkspace } from "../../db/repos/workspaces";
-import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { evictCachedKeys } from "../../services/auth";
 import { problemResponses } from "../define";

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import { type HeadResource, type HeadTypes, presentWithLatest, titleOf } from "./resource";
 import { ArchiveBodySchema } from "./schemas";

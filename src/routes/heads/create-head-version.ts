@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import type { HonoEnv } from "../../env";
 import { nowIso } from "../../lib/clock";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import { type HeadResource, type HeadTypes, titleOf } from "./resource";
 import { versionRefused } from "./schemas";

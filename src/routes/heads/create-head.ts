@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import type { HonoEnv } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import { type HeadResource, type HeadTypes, presentWithLatest } from "./resource";
 import { storedName } from "./schemas";

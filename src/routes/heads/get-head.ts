@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import { type HeadResource, type HeadTypes, presentWithLatest, titleOf } from "./resource";
 

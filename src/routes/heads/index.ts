@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { registerArchiveHead } from "./archive-head";
 import { registerCreateHead } from "./create-head";
 import { registerCreateHeadVersion } from "./create-head-version";

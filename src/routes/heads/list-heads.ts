@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
-import type { HonoEnv } from "../../env";
 import { pageQuery, toPage } from "../../lib/pagination";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";
 import type { HeadResource, HeadTypes } from "./resource";

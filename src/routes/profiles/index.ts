@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type ProfileContent, type ProfileVersionRow, profileRepo } from "../../db/repos/profiles";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { registerHeadRoutes } from "../heads";
 import type { HeadResource } from "../heads/resource";
 import {

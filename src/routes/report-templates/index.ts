@@ -4,7 +4,7 @@ import {
   type ReportTemplateVersionRow,
   reportTemplateRepo,
 } from "../../db/repos/report-templates";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { registerHeadRoutes } from "../heads";
 import type { HeadResource } from "../heads/resource";
 import {

@@ -1,8 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { findRun } from "../../db/repos/runs";
-import type { HonoEnv } from "../../env";
 import { ApiError, notFound } from "../../errors/api-error";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";

@@ -1,8 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { findReport } from "../../db/repos/runs";
-import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { EvidenceLinker } from "../../services/evidence-urls";

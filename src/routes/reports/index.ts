@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { registerCreateReports } from "./create-reports";
 import { registerGetReport } from "./get-report";
 import { registerListReports } from "./list-reports";

@@ -1,9 +1,9 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { findRun, listReports } from "../../db/repos/runs";
-import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
 import { pageQuery, toPage } from "../../lib/pagination";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { answerReferences, findRun } from "../../db/repos/runs";
-import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import { presentRun, RunIdParamsSchema, RunSchema } from "./schemas";
 

@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { DEFAULT_EXECUTION_PROFILE, EXECUTION_PROFILE_REFS } from "../../domain/execution-profiles";
-import type { HonoEnv } from "../../env";
 import { invalidRequest, notFound } from "../../errors/api-error";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { createAnalysisRun, DEFERRED_START_SECONDS } from "../../services/runs/create-run";
 import { alphaRoute } from "../define";
 import { LANGUAGE_PATTERN } from "../report-templates/schemas";

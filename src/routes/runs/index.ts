@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { registerCancelRun } from "./cancel-run";
 import { registerCreateRun } from "./create-run";
 import { registerGetRun } from "./get-run";

@@ -1,5 +1,5 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { pageSchema } from "../../schemas/page";
 import { searchSegments } from "../../services/search";
 import { alphaRoute } from "../define";

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import { presentSession, UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
 

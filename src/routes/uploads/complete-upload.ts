@@ -1,8 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { findVideo } from "../../db/repos/videos";
-import type { HonoEnv } from "../../env";
 import { notFound } from "../../errors/api-error";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { thumbnailUrl } from "../../services/media-urls";
 import { alphaRoute } from "../define";
 import { presentVideo, VideoSchema } from "../videos/schemas";

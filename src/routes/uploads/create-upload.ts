@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { HonoEnv } from "../../env";
 import { newId } from "../../lib/ids";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { contentTypeFor, MAX_FILE_BYTES } from "../../services/uploads";
 import { alphaRoute } from "../define";
 import { presentSession, UploadSessionSchema, unwrap } from "./schemas";

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { HonoEnv } from "../../env";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { registerAbortUpload } from "./abort-upload";
 import { registerCompleteUpload } from "./complete-upload";
 import { registerCreateUpload } from "./create-upload";

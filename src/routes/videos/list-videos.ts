@@ -1,8 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { listVideos } from "../../db/repos/videos";
-import type { HonoEnv } from "../../env";
 import { pageQuery, toPage } from "../../lib/pagination";
+import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";

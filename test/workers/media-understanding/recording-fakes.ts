@@ -1,8 +1,4 @@
-import type {
-  MediaBindingLike,
-  MediaOutputLike,
-  MediaTransformerLike,
-} from "../../../src/ports/media-understanding/edge-media";
+import type { MediaBindingLike, MediaOutputLike, MediaTransformerLike } from "../../../src/env";
 import type { AiLike } from "../../../src/ports/media-understanding/model-outputs";
 
 /** One call to the fake media binding, as the adapter made it. */
