@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { signingSecret } from "../services/secrets";
+import { signingSecret } from "../lib/secrets";
 import { LocalAnswerEngine } from "./answer-engine/local";
 import type { AnswerEngine } from "./answer-engine/port";
 import { WorkersAiAnswerEngine } from "./answer-engine/workers-ai";

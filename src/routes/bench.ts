@@ -5,10 +5,10 @@ import { videos } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { pageQuery, toPage } from "../lib/pagination";
+import { signingSecret } from "../lib/secrets";
 import type { HonoEnv } from "../middleware/hono-env";
 import { probeMedia } from "../services/media/probe";
 import { r2RangeSource } from "../services/media/r2-source";
-import { signingSecret } from "../services/secrets";
 import { presentVideo } from "./videos/schemas";
 
 /**

@@ -10,6 +10,7 @@ import { notFound } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import type { Page } from "../lib/pagination";
+import { signingSecret } from "../lib/secrets";
 import {
   fuse,
   lexicalScore,
@@ -23,7 +24,6 @@ import { searchText } from "../lib/text/search-text";
 import type { Ports } from "../ports";
 import { EvidenceLinker } from "./evidence-urls";
 import { videoMedia } from "./media-urls";
-import { signingSecret } from "./secrets";
 
 /** Candidates taken from each retriever before fusion. */
 const CANDIDATES = 100;

@@ -1,4 +1,5 @@
-import { FEATURE_BUCKETS } from "../../ports/embedder/feature-stats";
+/** Size of the hashed feature space whose document frequencies are counted (2^20). */
+export const FEATURE_BUCKETS = 1 << 20;
 
 /** Feature groups: stemmed words, adjacent content-word pairs, character 3/4-grams of words. */
 export const WORD = 0;

@@ -1,5 +1,4 @@
-/** Size of the hashed feature space whose document frequencies are counted (2^20). */
-export const FEATURE_BUCKETS = 1 << 20;
+import { FEATURE_BUCKETS } from "../../lib/text/text-features";
 /** Buckets per persisted chunk: a learn rewrites only the 32 KB chunks it touched. */
 export const FEATURE_CHUNK = 1 << 13;
 

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { pageQuery, toPage } from "../../lib/pagination";
+import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
-import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";
 import type { HeadResource, HeadTypes } from "./resource";
 import { ListHeadsQuerySchema, presentHead } from "./schemas";

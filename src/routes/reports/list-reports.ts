@@ -3,11 +3,11 @@ import { database } from "../../db/client";
 import { findRun, listReports } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import { pageQuery, toPage } from "../../lib/pagination";
+import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
-import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";
 import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
 

@@ -4,10 +4,10 @@ import { type AnswerRow, findRun, listAnswers } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { notFound } from "../../errors/api-error";
 import { pageQuery, toPage } from "../../lib/pagination";
+import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
-import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";
 import { RunIdParamsSchema } from "./schemas";
 

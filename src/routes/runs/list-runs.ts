@@ -2,9 +2,9 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { listRuns } from "../../db/repos/runs";
 import { pageQuery, toPage } from "../../lib/pagination";
+import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
-import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";
 import { presentRun, RUN_STATUSES, RunSchema } from "./schemas";
 

@@ -2,9 +2,9 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { database } from "../../db/client";
 import { listVideos } from "../../db/repos/videos";
 import { pageQuery, toPage } from "../../lib/pagination";
+import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
-import { signingSecret } from "../../services/secrets";
 import { alphaRoute } from "../define";
 import { presentVideo, VIDEO_STATUSES, VideoSchema } from "./schemas";
 
