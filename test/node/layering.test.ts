@@ -1,0 +1,39 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { layeringBreaches, readWorkerSources } from "./layering";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+describe("the layering of the Worker's sources", () => {
+  it("has no import from a layer above and no file outside the layers", () => {
+    expect(layeringBreaches(readWorkerSources(ROOT))).toEqual([]);
+  });
+
+  it("catches upward imports of every form, and only those", () => {
+    const sources = new Map([
+      ["src/domain/video.ts", 'import type { X } from "./evidence";\nimport { z } from "zod";'],
+      ["src/domain/evidence.ts", 'import type { Env } from "../env";'],
+      ["src/env.ts", 'import type { RunCoordinator } from "../durable-objects/run";'],
+      ["durable-objects/run.ts", 'import { database } from "../src/db/client";'],
+      ["src/db/client.ts", 'import type {\n  Ports,\n} from "../ports";'],
+      ["src/ports/index.ts", 'export { signingSecret } from "../services/secrets";'],
+      ["src/services/secrets.ts", 'const m = await import("../routes/x");'],
+      [
+        "src/routes/x.ts",
+        'import { m } from "../../queues/messages";\nimport { a } from "../app";',
+      ],
+      ["queues/messages.ts", 'import { v } from "../src/db/client";'],
+      ["src/stray.ts", 'import { v } from "./nowhere";'],
+    ]);
+    expect(layeringBreaches(sources)).toEqual([
+      "src/domain/video.ts imports the package zod",
+      "src/domain/evidence.ts imports src/env.ts from outside the domain",
+      "src/db/client.ts imports src/ports/index.ts from a layer above",
+      "src/ports/index.ts imports src/services/secrets.ts from a layer above",
+      "src/services/secrets.ts imports src/routes/x.ts from a layer above",
+      "src/routes/x.ts imports src/app.ts from a layer above",
+      "src/stray.ts belongs to no layer",
+      "src/stray.ts imports src/nowhere.ts, which belongs to no layer",
+    ]);
+  });
+});
