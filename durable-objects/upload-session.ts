@@ -1,11 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../src/db/client";
 import { insertVideo, updateVideo } from "../src/db/repos/videos";
+import type { StoredError } from "../src/domain/async-errors";
 import type { ProcessVideoMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import type { FieldError } from "../src/errors/api-error";
+import { asyncError } from "../src/errors/async-codes";
 import type { ErrorCode } from "../src/errors/codes";
 import { nowIso } from "../src/lib/clock";
+import { sourceKey } from "../src/lib/object-keys";
 import { createPorts } from "../src/ports";
 import type {
   SigningContext,
@@ -16,7 +19,6 @@ import type {
 import {
   expectedPartSize,
   SESSION_TTL_MS,
-  sourceKey,
   TARGET_TTL_MS,
   uploadPlan,
 } from "../src/services/uploads";
@@ -255,12 +257,7 @@ export class UploadSession extends DurableObject<Env> {
       const blocked = this.blocked(session);
       if (blocked || !session)
         return blocked ?? refuse("resource-not-found", "No upload session exists for this video.");
-      const aborted = await this.end(session, "aborted", {
-        code: "upload-aborted",
-        title: "The upload was aborted",
-        detail: "The upload session was aborted before it completed; no bytes were kept.",
-        next_action: "Start a new upload with POST /videos.",
-      });
+      const aborted = await this.end(session, "aborted", asyncError("upload-aborted"));
       return this.result(aborted, null);
     });
   }
@@ -273,18 +270,13 @@ export class UploadSession extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(session.expiresAt);
       return;
     }
-    await this.end(session, "expired", {
-      code: "upload-expired",
-      title: "The upload session expired",
-      detail: "The upload was not completed within 24 hours; its bytes were discarded.",
-      next_action: "Start a new upload with POST /videos.",
-    });
+    await this.end(session, "expired", asyncError("upload-expired"));
   }
 
   private async end(
     session: SessionRecord,
     state: "aborted" | "expired",
-    error: { code: string; title: string; detail: string; next_action: string },
+    error: StoredError,
   ): Promise<SessionRecord> {
     if (session.uploadId !== null)
       await this.storage.abortMultipart(session.objectKey, session.uploadId);

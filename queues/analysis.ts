@@ -1,6 +1,7 @@
 import { database } from "../src/db/client";
 import { findRunById } from "../src/db/repos/runs";
 import type { Env } from "../src/env";
+import { asyncError } from "../src/errors/async-codes";
 import type { Ports } from "../src/ports";
 import { executeRun } from "../src/services/runs/execute-run";
 import { RunAnalysisMessageSchema } from "./analysis-messages";
@@ -18,16 +19,7 @@ export async function consumeAnalysisDeadLetters(batch: MessageBatch, env: Env):
     if (parsed.success) {
       const run = await findRunById(database(env.DB), parsed.data.run_id);
       if (run && run.workspaceId === parsed.data.workspace_id) {
-        await env.RUNS.getByName(run.id).fail(
-          {
-            code: "execution_failed",
-            title: "The run could not be executed",
-            detail:
-              "Executing the run failed after several attempts; no trustworthy result exists.",
-            next_action: "Start the run again; if it fails again, contact support with the run id.",
-          },
-          ["execution_failed"],
-        );
+        await env.RUNS.getByName(run.id).fail(asyncError("execution_failed"), ["execution_failed"]);
       }
     }
     message.ack();

@@ -1,6 +1,7 @@
 import { database } from "../src/db/client";
 import { findVideoById } from "../src/db/repos/videos";
 import type { Env } from "../src/env";
+import { asyncError } from "../src/errors/async-codes";
 import type { Ports } from "../src/ports";
 import { failVideo, processVideo } from "../src/services/processing";
 import { indexVideo } from "../src/services/search-index";
@@ -30,13 +31,7 @@ export async function consumeVideoDeadLetters(batch: MessageBatch, env: Env): Pr
     if (parsed.success) {
       const video = await findVideoById(database(env.DB), parsed.data.video_id);
       if (video && !isFinal(video)) {
-        await failVideo(env, video, {
-          code: "processing-failed",
-          title: "Processing failed",
-          detail: "The video could not be processed after several attempts.",
-          next_action:
-            "Upload the video again; if it fails again, contact support with the video id.",
-        });
+        await failVideo(env, video, asyncError("processing-failed"));
       }
     }
     message.ack();

@@ -1,8 +1,8 @@
 import type { AnswerPayload } from "../domain/answers";
 import type { EvidenceRef } from "../domain/evidence";
+import { sourceKey } from "../lib/object-keys";
 import type { Ports } from "../ports";
 import { MEDIA_URL_TTL_MS } from "./media-urls";
-import { sourceKey } from "./uploads";
 
 /** An evidence reference as clients read it: with a signed clip URL of its span. */
 export type LinkedEvidence = EvidenceRef & { clip_url: string };

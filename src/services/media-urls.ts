@@ -1,5 +1,6 @@
 import type { VideoRow } from "../db/repos/videos";
 import type { VideoMedia } from "../domain/video";
+import { thumbnailKeyOf } from "../lib/object-keys";
 import type { Ports } from "../ports";
 
 /** Signed media URLs live this long. */
@@ -8,14 +9,6 @@ export const MEDIA_URL_TTL_MS = 60 * 60 * 1000;
 /** The video's stored media facts, typed. */
 export function videoMedia(video: Pick<VideoRow, "media">): VideoMedia {
   return video.media ?? {};
-}
-
-/**
- * Where a video's thumbnail is stored, fixed before processing makes it (its content type is
- * kept on the object), so the URL can be given from the moment the upload completes.
- */
-export function thumbnailKeyOf(videoId: string): string {
-  return `videos/${videoId}/thumbnail`;
 }
 
 /**

@@ -12,20 +12,15 @@ import type { MediaProbe, RangeSource } from "../domain/media";
 import type { IndexVideoMessage, ProcessVideoMessage } from "../domain/messages";
 import type { VideoMedia } from "../domain/video";
 import type { Env } from "../env";
+import { asyncError } from "../errors/async-codes";
 import { nowIso } from "../lib/clock";
+import { indexKey, sourceKey, thumbnailKeyOf } from "../lib/object-keys";
 import type { Ports } from "../ports";
 import type { VideoUnderstanding } from "../ports/media-understanding/port";
 import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
 import { r2RangeSource } from "./media/r2-source";
-import { thumbnailKeyOf } from "./media-urls";
-import { sourceKey } from "./uploads";
 import { isFinal, presentVideo } from "./videos";
-
-/** The R2 key of a video's index document. */
-export function indexKey(videoId: string): string {
-  return `videos/${videoId}/index.json`;
-}
 
 /** Stable segment ids: the same video and position always give the same id. */
 export function segmentId(videoId: string, position: number): string {
@@ -87,16 +82,11 @@ export async function processVideo(
     probe = await probeMedia(source, { filename: video.filename, contentType: video.contentType });
   } catch (error) {
     if (!(error instanceof MediaError)) throw error;
-    const title =
-      error.code === "unsupported-media"
-        ? "The file is not a supported video"
-        : "The video file is damaged";
-    await failVideo(env, video, {
-      code: error.code,
-      title,
-      detail: error.message,
-      next_action: error.nextAction,
-    });
+    await failVideo(
+      env,
+      video,
+      asyncError(error.code, { detail: error.message, next_action: error.nextAction }),
+    );
     return;
   }
   await updateVideo(db, video.id, {

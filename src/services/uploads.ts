@@ -69,8 +69,3 @@ export function uploadPlan(fileSize: number): {
 export function expectedPartSize(fileSize: number, chunkSize: number, partNumber: number): number {
   return Math.min(chunkSize, fileSize - (partNumber - 1) * chunkSize);
 }
-
-/** The R2 key of a video's uploaded bytes. */
-export function sourceKey(videoId: string): string {
-  return `videos/${videoId}/source`;
-}

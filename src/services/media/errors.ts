@@ -1,3 +1,5 @@
+import { ASYNC_ERROR_CODES } from "../../errors/async-codes";
+
 /** Why a file could not be probed; `code` becomes the video's error code. */
 export class MediaError extends Error {
   readonly code: "unsupported-media" | "corrupt-media";
@@ -12,14 +14,16 @@ export class MediaError extends Error {
 }
 
 /** What to do about a file that is not one of the supported containers. */
-export const UNSUPPORTED_NEXT_ACTION = "Upload an MP4, MOV, M4V, WebM or MKV file.";
+export const UNSUPPORTED_NEXT_ACTION = ASYNC_ERROR_CODES["unsupported-media"].next_action;
 
 /** What to do about a damaged file of a supported container. */
-export const CORRUPT_NEXT_ACTION =
-  "Upload the complete file again; if it still fails, re-export it from the recording or editing software.";
+export const CORRUPT_NEXT_ACTION = ASYNC_ERROR_CODES["corrupt-media"].next_action;
 
 /** A MediaError for a file that is not a supported video. */
-export function unsupportedMedia(detail: string, nextAction = UNSUPPORTED_NEXT_ACTION): MediaError {
+export function unsupportedMedia(
+  detail: string,
+  nextAction: string = UNSUPPORTED_NEXT_ACTION,
+): MediaError {
   return new MediaError("unsupported-media", detail, nextAction);
 }
 

@@ -16,6 +16,7 @@ import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
+import { reportKey } from "../../lib/object-keys";
 import { nameAtVersion } from "../../lib/refs";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
@@ -25,7 +26,6 @@ import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
 /** The report formats of spec section 2.9. */
 export type ReportFormat = "json" | "markdown";
 
-const EXTENSIONS: Record<ReportFormat, string> = { json: "json", markdown: "md" };
 const DEFAULT_BLOCK: Record<AnswerType, TemplateBlock["type"]> = {
   verdict: "verdict",
   measurement: "measurement",
@@ -145,7 +145,7 @@ export async function createReports(
     const contentIdentity = `sha256:${await sha256Hex(rendered.bytes)}`;
     const outputIdentity = `sha256:${await sha256Hex(JSON.stringify([run.id, format, ref, answers.map((a) => a.id)]))}`;
     const id = newId("rep");
-    const objectKey = `reports/${run.id}/${id}.${EXTENSIONS[format]}`;
+    const objectKey = reportKey(run.id, id, format);
     await env.MEDIA_BUCKET.put(objectKey, rendered.bytes, {
       httpMetadata: { contentType: `${rendered.content_type}; charset=utf-8` },
       customMetadata: { content_identity: contentIdentity },

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { retryDelaySeconds } from "../../../queues/consume";
 import { consumeProcessing, consumeVideoDeadLetters } from "../../../queues/processing";
+import { sourceKey } from "../../../src/lib/object-keys";
 import { createPorts } from "../../../src/ports";
 import { processVideo } from "../../../src/services/processing";
 import { bigMp4Source } from "../../helpers/big-mp4";
@@ -21,7 +22,7 @@ async function queuedVideoWithBytes(workspaceId: string, bytes: Uint8Array, file
     filename,
     fileSize: bytes.byteLength,
   });
-  await env.MEDIA_BUCKET.put(`videos/${id}/source`, bytes);
+  await env.MEDIA_BUCKET.put(sourceKey(id), bytes);
   return id;
 }
 
@@ -132,7 +133,11 @@ describe("the processing consumers", () => {
     expect((await getQueueResult(batch, ctx)).explicitAcks.sort()).toEqual(["d1", "d2"]);
     expect(await expectJson(await api.get(`/videos/${id}`), 200)).toMatchObject({
       status: "failed",
-      error: { code: "processing-failed" },
+      error: {
+        code: "processing-failed",
+        title: "Processing failed",
+        detail: "The video could not be processed after several attempts.",
+      },
     });
     expect(await expectJson(await api.get(`/videos/${done}`), 200)).toMatchObject({
       status: "completed",

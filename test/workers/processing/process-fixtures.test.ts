@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { indexKey } from "../../../src/lib/object-keys";
 import { newTenant, workerFetch } from "../../helpers/harness";
 import { outbox, storedSegments, uploadFixture, waitForFinal } from "../../helpers/processing";
 
@@ -46,7 +47,7 @@ describe("processing the fixtures end to end", () => {
     expect(thumbnail.status).toBe(200);
     expect(thumbnail.headers.get("content-type")).toBe("image/png");
 
-    const index = await env.MEDIA_BUCKET.get(`videos/${video.id}/index.json`);
+    const index = await env.MEDIA_BUCKET.get(indexKey(video.id));
     const doc = (await index?.json()) as {
       engine: string;
       coverage: { transcript: boolean; scene: boolean };
@@ -85,7 +86,7 @@ describe("processing the fixtures end to end", () => {
     expect(segments.flatMap((s) => s.evidence.filter((e) => e.kind !== "thumbnail"))).toEqual([]);
     const thumbnail = await workerFetch(video.thumbnail_url ?? "");
     expect(thumbnail.headers.get("content-type")).toBe("image/svg+xml");
-    const doc = (await (await env.MEDIA_BUCKET.get(`videos/${video.id}/index.json`))?.json()) as {
+    const doc = (await (await env.MEDIA_BUCKET.get(indexKey(video.id)))?.json()) as {
       coverage: Record<string, boolean>;
       limitations: string[];
     };

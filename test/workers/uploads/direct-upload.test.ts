@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { sourceKey } from "../../../src/lib/object-keys";
 import { expectJson, expectProblem, newTenant, workerFetch } from "../../helpers/harness";
 import { putToTarget, startUpload, uploadTo } from "../../helpers/uploads";
 
@@ -48,7 +49,7 @@ describe("direct uploads (strategy direct, up to 200 MiB)", () => {
     expect(video).toMatchObject({
       thumbnail_url: expect.stringMatching(/\/storage\/.+X-Amz-Signature=/),
     });
-    const stored = await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`);
+    const stored = await env.MEDIA_BUCKET.head(sourceKey(session.video_id));
     expect(stored?.size).toBe(bytes.byteLength);
     expect(stored?.httpMetadata?.contentType).toBe("video/mp4");
 

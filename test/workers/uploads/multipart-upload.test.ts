@@ -6,6 +6,7 @@ import {
   type PartReceipt,
   type SessionRecord,
 } from "../../../durable-objects/upload-session";
+import { sourceKey } from "../../../src/lib/object-keys";
 import { gatewayCredentials } from "../../../src/ports/storage/local-gateway";
 import { presignUrl } from "../../../src/ports/storage/sigv4";
 import type { UploadSessionDto } from "../../../src/routes/uploads/schemas";
@@ -97,7 +98,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     expect(new Set(bodies.map((body) => JSON.stringify({ ...body, updated_at: null }))).size).toBe(
       1,
     );
-    expect((await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`))?.size).toBe(SIZE);
+    expect((await env.MEDIA_BUCKET.head(sourceKey(session.video_id)))?.size).toBe(SIZE);
     await runInDurableObject(env.UPLOAD_SESSIONS.getByName(session.video_id), async (_o, state) => {
       expect((await state.storage.get<SessionRecord>("session"))?.processingQueued).toBe(true);
     });
@@ -157,7 +158,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     await expectJson(await record(receipts), 200);
     const missing = await expectProblem(await complete(), 409, "upload-incomplete");
     expect(missing.detail).toContain("7");
-    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(await env.MEDIA_BUCKET.head(sourceKey(session.video_id))).toBeNull();
     expect(
       await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
     ).toMatchObject({ state: "open", completed_parts: 20 });
@@ -177,7 +178,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     const bogus = await expectProblem(await complete(), 409, "upload-incomplete");
     expect(bogus.detail).toContain("part 7");
     expect(bogus.detail).toContain("made-up");
-    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(await env.MEDIA_BUCKET.head(sourceKey(session.video_id))).toBeNull();
     expect(
       await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
     ).toMatchObject({ state: "open", completed_parts: 21, verified_bytes: 0 });
@@ -318,7 +319,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
 
     const three = await expectProblem(await complete(), 409, "upload-size-mismatch");
     expect(three.detail).toContain("Part 3 holds 1000 bytes; it must be 10485760 bytes");
-    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(await env.MEDIA_BUCKET.head(sourceKey(session.video_id))).toBeNull();
     expect(
       await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
     ).toMatchObject({ state: "open", completed_parts: 21, verified_bytes: 0 });
@@ -329,7 +330,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     ).toMatchObject({ uploaded_bytes: 20 * CHUNK + 1000 });
     const last = await expectProblem(await complete(), 409, "upload-size-mismatch");
     expect(last.detail).toContain("Part 21 holds 1000 bytes; it must be 4096 bytes");
-    expect(await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`)).toBeNull();
+    expect(await env.MEDIA_BUCKET.head(sourceKey(session.video_id))).toBeNull();
     expect(await expectJson(await api.get(`/videos/${session.video_id}`), 200)).toMatchObject({
       status: "queued",
     });
@@ -346,7 +347,7 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
       await expectJson(await record([{ part_number: 21, etag: fixedLast }]), 200),
     ).toMatchObject({ completed_parts: 21, uploaded_bytes: size, reported_bytes: size });
     expect(await expectJson(await complete(), 200)).toMatchObject({ id: session.video_id });
-    expect((await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`))?.size).toBe(size);
+    expect((await env.MEDIA_BUCKET.head(sourceKey(session.video_id)))?.size).toBe(size);
     expect(
       await expectJson(await api.get(`/videos/${session.video_id}/upload`), 200),
     ).toMatchObject({ state: "completed", uploaded_bytes: size, verified_bytes: size });
@@ -389,7 +390,11 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     );
     expect(await expectJson(await api.get(`/videos/${session.video_id}`), 200)).toMatchObject({
       status: "failed",
-      error: { code: "upload-aborted" },
+      error: {
+        code: "upload-aborted",
+        title: "The upload was aborted",
+        next_action: "Start a new upload with POST /videos.",
+      },
     });
   });
 

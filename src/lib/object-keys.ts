@@ -1,0 +1,33 @@
+/**
+ * Every object key of the media bucket, in one place: what services write, readers find and
+ * tests look up. Keys hold ids only, never names a client chose.
+ */
+
+/** The R2 key of a video's uploaded bytes. */
+export function sourceKey(videoId: string): string {
+  return `videos/${videoId}/source`;
+}
+
+/**
+ * Where a video's thumbnail is stored, fixed before processing makes it (its content type is
+ * kept on the object), so the URL can be given from the moment the upload completes.
+ */
+export function thumbnailKeyOf(videoId: string): string {
+  return `videos/${videoId}/thumbnail`;
+}
+
+/** The R2 key of a video's index document. */
+export function indexKey(videoId: string): string {
+  return `videos/${videoId}/index.json`;
+}
+
+const REPORT_EXTENSIONS = { json: "json", markdown: "md" } as const;
+
+/** The R2 key of a rendered report's content. */
+export function reportKey(
+  runId: string,
+  reportId: string,
+  format: keyof typeof REPORT_EXTENSIONS,
+): string {
+  return `reports/${runId}/${reportId}.${REPORT_EXTENSIONS[format]}`;
+}
