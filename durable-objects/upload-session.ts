@@ -3,6 +3,7 @@ import { database } from "../src/db/client";
 import { insertVideo, updateVideo } from "../src/db/repos/videos";
 import type { StoredError } from "../src/domain/async-errors";
 import type { ProcessVideoMessage } from "../src/domain/messages";
+import { PROCESSING_PROGRESS } from "../src/domain/video";
 import type { Env } from "../src/env";
 import type { FieldError } from "../src/errors/api-error";
 import { asyncError } from "../src/errors/async-codes";
@@ -126,7 +127,7 @@ export class UploadSession extends DurableObject<Env> {
           contentType: input.contentType,
           fileSize: input.fileSize,
           status: "queued",
-          progress: 0,
+          progress: PROCESSING_PROGRESS.queued,
           createdAt: nowIso(now),
           updatedAt: nowIso(now),
         });

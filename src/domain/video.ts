@@ -18,3 +18,19 @@ export interface VideoMedia {
   /** The container's title, when it has one. */
   title?: string | null;
 }
+
+/**
+ * How far processing has come at each stage, in percent: the `progress` a video shows.
+ * Indexing (search text and vectors) takes the last stretch before `completed`.
+ */
+export const PROCESSING_PROGRESS = {
+  /** Uploaded and queued; nothing read yet. */
+  queued: 0,
+  /** The processing consumer took the video. */
+  started: 10,
+  /** The container was probed: duration and frames are known. */
+  probed: 30,
+  /** Segments, thumbnail and index document are stored; search indexing is next. */
+  understood: 80,
+  completed: 100,
+} as const;

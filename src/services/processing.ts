@@ -11,6 +11,7 @@ import type { StoredError } from "../domain/async-errors";
 import type { MediaProbe, RangeSource } from "../domain/media";
 import type { IndexVideoMessage, ProcessVideoMessage } from "../domain/messages";
 import type { VideoMedia } from "../domain/video";
+import { PROCESSING_PROGRESS } from "../domain/video";
 import type { Env } from "../env";
 import { asyncError } from "../errors/async-codes";
 import { nowIso } from "../lib/clock";
@@ -74,7 +75,11 @@ export async function processVideo(
   const db = database(env.DB);
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
-  await updateVideo(db, video.id, { status: "processing", progress: 10, updatedAt: nowIso() });
+  await updateVideo(db, video.id, {
+    status: "processing",
+    progress: PROCESSING_PROGRESS.started,
+    updatedAt: nowIso(),
+  });
 
   const source = r2RangeSource(env.MEDIA_BUCKET, sourceKey(video.id), video.fileSize);
   let probe: MediaProbe;
@@ -90,7 +95,7 @@ export async function processVideo(
     return;
   }
   await updateVideo(db, video.id, {
-    progress: 30,
+    progress: PROCESSING_PROGRESS.probed,
     duration: probe.duration,
     frameCount: probe.video?.frameCount ?? 0,
     updatedAt: nowIso(),
@@ -169,6 +174,10 @@ export async function buildIndex(
   };
   await runBatch(db, [
     ...replaceSegmentsStatements(db, video.id, rows),
-    updateVideoStatement(db, video.id, { progress: 80, media, updatedAt: createdAt }),
+    updateVideoStatement(db, video.id, {
+      progress: PROCESSING_PROGRESS.understood,
+      media,
+      updatedAt: createdAt,
+    }),
   ]);
 }

@@ -4,6 +4,7 @@ import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/sea
 import { listSegments } from "../db/repos/segments";
 import { findVideoById, updateVideoStatement, type VideoRow } from "../db/repos/videos";
 import type { IndexVideoMessage } from "../domain/messages";
+import { PROCESSING_PROGRESS } from "../domain/video";
 import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
 import { searchText } from "../lib/text/search-text";
@@ -60,10 +61,11 @@ export async function indexVideo(
     body: entry.text,
   }));
   const updatedAt = nowIso();
-  const completed: VideoRow = { ...video, status: "completed", progress: 100, updatedAt };
+  const progress = PROCESSING_PROGRESS.completed;
+  const completed: VideoRow = { ...video, status: "completed", progress, updatedAt };
   await runBatch(db, [
     ...replaceSearchTextStatements(db, video.id, rows),
-    updateVideoStatement(db, video.id, { status: "completed", progress: 100, updatedAt }),
+    updateVideoStatement(db, video.id, { status: "completed", progress, updatedAt }),
     insertEventStatement(db, video.workspaceId, "video.indexed", {
       video: presentVideo(completed),
     }),
