@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { database, runBatch } from "../src/db/client";
 import { insertEventStatement } from "../src/db/repos/events";
 import {
+  type AnswerRow,
   findRunById,
   insertRunStatements,
   insertSnapshotStatement,
@@ -15,6 +16,7 @@ import type { StoredError } from "../src/domain/async-errors";
 import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
+import { presentRun } from "../src/routes/runs/schemas";
 import type { RunOutcome } from "../src/services/runs/outcome";
 
 /** The state machine's position, persisted in the object. */
@@ -121,6 +123,7 @@ export class RunCoordinator extends DurableObject<Env> {
             engine: outcome.engine,
           },
           extra,
+          outcome.answers,
         )
       ).status;
     });
@@ -179,6 +182,7 @@ export class RunCoordinator extends DurableObject<Env> {
     to: RunStatus,
     change: Partial<RunRow>,
     extra: ReturnType<typeof replaceAnswersStatements> = [],
+    answers: AnswerRow[] = [],
   ): Promise<RunState> {
     if (!isLegal(state.status, to))
       throw new Error(`illegal run transition ${state.status} → ${to}`);
@@ -189,29 +193,13 @@ export class RunCoordinator extends DurableObject<Env> {
     if (FINAL.has(to)) {
       // Only a final move announces the run, and only the announcement needs the whole row.
       const moved: RunRow = { ...(await this.run(state)), ...moveChange };
-      statements.push(
-        insertEventStatement(db, moved.workspaceId, `run.${to}`, { run: eventRun(moved) }),
-      );
+      // The event carries the run exactly as GET /runs/{id} shows it at that moment.
+      const run = presentRun(moved, { answers });
+      statements.push(insertEventStatement(db, moved.workspaceId, `run.${to}`, { run }));
     }
     await runBatch(db, statements);
     const next: RunState = { ...state, status: to };
     await this.ctx.storage.put("state", next);
     return next;
   }
-}
-
-/** What a run event carries: the run as clients see it, without internals. */
-function eventRun(run: RunRow): Record<string, unknown> {
-  return {
-    id: run.id,
-    kind: run.kind,
-    status: run.status,
-    sub_state: run.subState,
-    source_ids: run.sourceIds,
-    profile_id: run.profileId,
-    profile_version: run.profileVersion,
-    result_state: run.resultState,
-    error: run.error,
-    updated_at: run.updatedAt,
-  };
 }

@@ -3,10 +3,10 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isLegal } from "../../../durable-objects/run-coordinator";
-import { type RunOutcome } from "../../../src/services/runs/outcome";
 import { consumeAnalysisDeadLetters } from "../../../queues/analysis";
 import type { RunStatus } from "../../../src/db/repos/runs";
 import type { RunDto } from "../../../src/routes/runs/schemas";
+import type { RunOutcome } from "../../../src/services/runs/outcome";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { outbox, uploadFixture, waitForFinal } from "../../helpers/processing";
 import { createProfile } from "../../helpers/runs";
@@ -110,9 +110,9 @@ describe("the run state machine", () => {
       type: string;
       data: { run?: { id: string } };
     }[];
-    expect(
-      events.filter((e) => e.type === "run.canceled" && e.data.run?.id === runId),
-    ).toHaveLength(1);
+    expect(events.filter((e) => e.type === "run.canceled" && e.data.run?.id === runId)).toEqual([
+      { type: "run.canceled", data: { run: canceled } },
+    ]);
     expect(await env.RUNS.getByName(runId).begin()).toBe(false);
   });
 

@@ -63,7 +63,11 @@ describe("analysis runs", () => {
     });
     expect(run.analysis.result_state).not.toBe("found");
     expect(run.analysis.limitations).toContain("required_evidence_not_extracted");
-    expect((await outbox(workspaceId)).map((e) => e.type)).toContain("run.completed");
+    // The event shows the run exactly as GET /runs/{id} does.
+    const events = (await outbox(workspaceId)) as unknown as { type: string; data: unknown }[];
+    expect(events.filter((e) => e.type === "run.completed").map((e) => e.data)).toEqual([
+      { run: await expectJson(await api.get(`/runs/${run.id}`), 200) },
+    ]);
   });
 
   it("records the resolved latest version and the inputs in immutable snapshots", async () => {
