@@ -2,7 +2,6 @@ import type { IdempotencyKey } from "../durable-objects/idempotency-key";
 import type { LocalVectorIndex } from "../durable-objects/local-vector-index";
 import type { RunCoordinator } from "../durable-objects/run-coordinator";
 import type { UploadSession } from "../durable-objects/upload-session";
-import type { AuthContext } from "./domain/caller";
 
 /** Bindings and variables of the Worker, as declared in wrangler.toml and .dev.vars. */
 export interface Env {
