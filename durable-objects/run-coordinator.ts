@@ -17,6 +17,7 @@ import type { RunUsage } from "../src/db/schema/runs";
 import type { StoredError } from "../src/db/schema/videos";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
+import { serializer } from "../src/lib/serial";
 import type { ResultState } from "../src/ports/answer-engine/port";
 
 /** The state machine's position, persisted in the object. */
@@ -60,13 +61,7 @@ export function isLegal(from: RunStatus, to: RunStatus): boolean {
  * redelivered queue messages.
  */
 export class RunCoordinator extends DurableObject<Env> {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  private serialized<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(operation, operation);
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
+  private readonly serialized = serializer();
 
   /** Creates the run (row and snapshots) and queues it. */
   create(run: RunRow, snapshots: SnapshotRow[], delaySeconds: number): Promise<RunState> {
