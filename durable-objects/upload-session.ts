@@ -6,8 +6,8 @@ import { createPorts } from "../src/ports";
 import type { SigningContext } from "../src/ports/storage/port";
 import {
   abortUpload,
+  alarmTime,
   completeUpload,
-  expireUpload,
   mintTargets,
   type OpenSession,
   openSession,
@@ -17,6 +17,7 @@ import {
   type SessionResult,
   type SessionState,
   type SessionStep,
+  settleUpload,
   startProcessing,
   type UploadDeps,
   viewSession,
@@ -38,14 +39,9 @@ export class UploadSession extends DurableObject<Env> {
 
   /** Opens the session: storage upload, video row, expiry alarm, first targets. */
   open(input: OpenSession, signing: SigningContext): Promise<SessionResult> {
-    return this.serialized(async () => {
-      const step = await openSession(this.deps, await this.load(), input, signing);
-      if (step.next) {
-        await this.persist(step);
-        await this.ctx.storage.setAlarm(step.next.session.expiresAt);
-      }
-      return step.result;
-    });
+    return this.serialized(async () =>
+      this.persist(await openSession(this.deps, await this.load(), input, signing)),
+    );
   }
 
   /** The session as persisted; never mints targets or changes anything. */
@@ -86,12 +82,15 @@ export class UploadSession extends DurableObject<Env> {
     );
   }
 
-  /** Expires an open session whose time is up. */
+  /** Expires an open session whose time is up; later sweeps its staging key. */
   override async alarm(): Promise<void> {
     await this.serialized(async () => {
-      const { next, retryAt } = await expireUpload(this.deps, await this.load());
+      const state = await this.load();
+      const next = await settleUpload(this.deps, state);
       if (next) await this.ctx.storage.put("session", next.session);
-      if (retryAt !== null) await this.ctx.storage.setAlarm(retryAt);
+      const current = next ?? state;
+      const due = current ? alarmTime(current.session) : null;
+      if (due !== null) await this.ctx.storage.setAlarm(due);
     });
   }
 
@@ -105,10 +104,16 @@ export class UploadSession extends DurableObject<Env> {
     return { session, parts: (stored.get("parts") as SessionState["parts"] | undefined) ?? {} };
   }
 
-  /** Persists what the step changed (both keys in one write), then answers its result. */
+  /**
+   * Persists what the step changed (both keys in one write) and schedules the alarm the
+   * new state needs, then answers the step's result.
+   */
   private async persist(step: SessionStep): Promise<SessionResult> {
-    if (step.next)
-      await this.ctx.storage.put({ session: step.next.session, parts: step.next.parts });
+    if (!step.next) return step.result;
+    const { session, parts } = step.next;
+    await this.ctx.storage.put({ session, parts });
+    const due = alarmTime(session);
+    if (due !== null) await this.ctx.storage.setAlarm(due);
     return step.result;
   }
 }

@@ -150,6 +150,14 @@ export class LocalGatewayStorage implements UploadStorage {
     return object ? { size: object.size, etag: object.etag } : null;
   }
 
+  async copyObject(from: string, to: string, etag: string): Promise<StoredObject | null> {
+    const source = await this.bucket.get(from, { onlyIf: { etagMatches: etag } });
+    // A failed precondition answers the object's metadata without a body.
+    if (!source || !("body" in source)) return null;
+    const copy = await this.bucket.put(to, source.body, { httpMetadata: source.httpMetadata });
+    return { size: copy.size, etag: copy.etag };
+  }
+
   async deleteObject(key: string): Promise<void> {
     await this.bucket.delete(key);
   }

@@ -56,6 +56,11 @@ export interface UploadStorage {
   abortMultipart(key: string, uploadId: string): Promise<void>;
   /** The object's size and ETag; null when there is no such object. */
   headObject(key: string): Promise<StoredObject | null>;
+  /**
+   * Copies `from` to `to` (content type included) if `from` still has ETag `etag`;
+   * answers the copy, or null when `from` is gone or changed. Streams, never buffers.
+   */
+  copyObject(from: string, to: string, etag: string): Promise<StoredObject | null>;
   /** Deletes an object; a missing object is not an error. */
   deleteObject(key: string): Promise<void>;
   /** A signed, expiring GET URL for reading an object (thumbnails, clips). */

@@ -189,6 +189,22 @@ export class R2S3Storage implements UploadStorage {
     };
   }
 
+  async copyObject(from: string, to: string, etag: string): Promise<StoredObject | null> {
+    const source = `/${this.location.bucket}/${from.split("/").map(encodeURIComponent).join("/")}`;
+    // CopyObject runs inside R2: no bytes pass through the Worker.
+    const res = await this.send(this.objectUrl(to).toString(), {
+      method: "PUT",
+      headers: { "x-amz-copy-source": source, "x-amz-copy-source-if-match": `"${etag}"` },
+    });
+    const raw = await res.text();
+    if (res.status === 404 || res.status === 412) return null;
+    const doc = raw.trim() === "" ? {} : (xml.parse(raw) as Record<string, unknown>);
+    // S3 may answer 200 with an error document when a copy fails midway.
+    if (!res.ok || doc.Error !== undefined)
+      throw new Error(`R2 S3 CopyObject answered ${res.status}`);
+    return this.headObject(to);
+  }
+
   async deleteObject(key: string): Promise<void> {
     await this.call("DELETE", this.objectUrl(key));
   }

@@ -1,4 +1,5 @@
 import type { ProcessVideoMessage } from "../../../queues/messages";
+import { cleanupTime } from "./end";
 import { answer, blocked, notFound, owned } from "./results";
 import type { SessionState, SessionStep, UploadDeps } from "./types";
 import { verifyDirect, verifyMultipart } from "./verify";
@@ -26,7 +27,12 @@ export async function completeUpload(
   if (!verified.ok) return { result: verified, next: null };
   // Completion confirmed every part, so the receipts keep the sizes storage verified.
   const next: SessionState = {
-    session: { ...state.session, state: "completed", verifiedBytes: state.session.fileSize },
+    session: {
+      ...state.session,
+      state: "completed",
+      verifiedBytes: state.session.fileSize,
+      cleanupAt: cleanupTime(deps, state.session),
+    },
     parts: verified.parts,
   };
   return { result: answer(deps, next, null), next };

@@ -1,8 +1,24 @@
 import { updateVideo } from "../../db/repos/videos";
 import type { StoredError } from "../../db/schema/videos";
 import { nowIso } from "../../lib/clock";
-import { answer, blocked, notFound, owned } from "./results";
-import type { SessionState, SessionStep, UploadDeps } from "./types";
+import { TARGET_TTL_MS } from "./plan";
+import { answer, blocked, notFound, owned, uploadKey } from "./results";
+import type { SessionRecord, SessionState, SessionStep, UploadDeps } from "./types";
+
+/**
+ * When a session that stops taking changes now must sweep its staging key once more: a
+ * target minted before now stays valid until at most now + TARGET_TTL_MS, and a PUT to it
+ * still lands there. Null when there is no staging key.
+ */
+export function cleanupTime(deps: UploadDeps, session: SessionRecord): number | null {
+  if (!session.stagingKey) return null;
+  return Math.min(deps.now() + TARGET_TTL_MS, session.expiresAt);
+}
+
+/** When the session's alarm must run next: expiry while open, then the staging sweep. */
+export function alarmTime(session: SessionRecord): number | null {
+  return session.state === "open" ? session.expiresAt : (session.cleanupAt ?? null);
+}
 
 /** Discards the bytes of an unfinished upload and fails its video. */
 async function end(
@@ -14,13 +30,14 @@ async function end(
   const { session } = state;
   if (session.uploadId !== null)
     await deps.storage.abortMultipart(session.objectKey, session.uploadId);
-  else await deps.storage.deleteObject(session.objectKey);
+  else await deps.storage.deleteObject(uploadKey(session));
   await updateVideo(deps.db, session.videoId, {
     status: "failed",
     error,
     updatedAt: nowIso(deps.now()),
   });
-  return { ...state, session: { ...session, state: ending } };
+  const cleanupAt = ending === "aborted" ? cleanupTime(deps, session) : null;
+  return { ...state, session: { ...session, state: ending, cleanupAt } };
 }
 
 /** DELETE /upload: aborts the storage upload; the video is marked failed. */
@@ -43,20 +60,26 @@ export async function abortUpload(
 }
 
 /**
- * Expires an open session whose time is up, so no orphan bytes are kept. Answers null
- * when there is nothing to do yet (`retryAt` says when to look again) or ever.
+ * The alarm's work: expires an open session whose time is up (so no orphan bytes are
+ * kept), and once every target has expired deletes what late PUTs left at the staging key.
+ * `next` is the state to persist (null: unchanged).
  */
-export async function expireUpload(
+export async function settleUpload(
   deps: UploadDeps,
   state: SessionState | null,
-): Promise<{ next: SessionState | null; retryAt: number | null }> {
-  if (state?.session.state !== "open") return { next: null, retryAt: null };
-  if (deps.now() < state.session.expiresAt) return { next: null, retryAt: state.session.expiresAt };
-  const next = await end(deps, state, "expired", {
-    code: "upload-expired",
-    title: "The upload session expired",
-    detail: "The upload was not completed within 24 hours; its bytes were discarded.",
-    next_action: "Start a new upload with POST /videos.",
-  });
-  return { next, retryAt: null };
+): Promise<SessionState | null> {
+  if (!state) return null;
+  const { session } = state;
+  const due = alarmTime(session);
+  if (due === null || deps.now() < due) return null;
+  if (session.state === "open") {
+    return end(deps, state, "expired", {
+      code: "upload-expired",
+      title: "The upload session expired",
+      detail: "The upload was not completed within 24 hours; its bytes were discarded.",
+      next_action: "Start a new upload with POST /videos.",
+    });
+  }
+  await deps.storage.deleteObject(uploadKey(session));
+  return { ...state, session: { ...session, cleanupAt: null } };
 }

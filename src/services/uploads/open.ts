@@ -1,7 +1,7 @@
 import { insertVideo } from "../../db/repos/videos";
 import { nowIso } from "../../lib/clock";
 import type { SigningContext } from "../../ports/storage/port";
-import { SESSION_TTL_MS, sourceKey, uploadPlan } from "./plan";
+import { SESSION_TTL_MS, sourceKey, stagingKey, uploadPlan } from "./plan";
 import { answer } from "./results";
 import { presignTargets } from "./targets";
 import type { OpenSession, SessionRecord, SessionState, SessionStep, UploadDeps } from "./types";
@@ -34,6 +34,9 @@ export async function openSession(
     ...plan,
     objectKey,
     uploadId,
+    // Direct targets cannot be revoked, so they never point at the served object.
+    stagingKey: uploadId === null ? stagingKey(input.videoId, crypto.randomUUID()) : null,
+    cleanupAt: null,
     state: "open",
     createdAt: now,
     expiresAt: now + SESSION_TTL_MS,

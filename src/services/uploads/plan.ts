@@ -70,7 +70,12 @@ export function expectedPartSize(fileSize: number, chunkSize: number, partNumber
   return Math.min(chunkSize, fileSize - (partNumber - 1) * chunkSize);
 }
 
-/** The R2 key of a video's uploaded bytes. */
+/** The R2 key of a video's uploaded bytes: what processing reads and clip URLs serve. */
 export function sourceKey(videoId: string): string {
   return `videos/${videoId}/source`;
+}
+
+/** Where a direct upload session's target PUTs land until completion copies them to the source. */
+export function stagingKey(videoId: string, sessionToken: string): string {
+  return `staging/${videoId}/${sessionToken}`;
 }

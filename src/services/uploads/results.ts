@@ -66,3 +66,8 @@ export function withParts(state: SessionState, parts: Receipts): SessionState {
 export function normalizeEtag(etag: string): string {
   return etag.trim().replace(/^W\//, "").replace(/^"|"$/g, "");
 }
+
+/** The key a direct upload's target PUTs to. */
+export function uploadKey(session: SessionRecord): string {
+  return session.stagingKey ?? session.objectKey;
+}

@@ -1,6 +1,6 @@
 import type { SigningContext, StorageTarget } from "../../ports/storage/port";
 import { expectedPartSize, TARGET_TTL_MS } from "./plan";
-import { answer, blocked, notFound, owned } from "./results";
+import { answer, blocked, notFound, owned, uploadKey } from "./results";
 import type { SessionState, SessionStep, UploadDeps } from "./types";
 
 /**
@@ -17,7 +17,7 @@ export async function presignTargets(
   const expiresAt = new Date(Math.min(deps.now() + TARGET_TTL_MS, session.expiresAt));
   if (session.strategy === "direct" || session.uploadId === null) {
     return [
-      await deps.storage.presignPut(session.objectKey, session.contentType, expiresAt, signing),
+      await deps.storage.presignPut(uploadKey(session), session.contentType, expiresAt, signing),
     ];
   }
   const targets: StorageTarget[] = [];

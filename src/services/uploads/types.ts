@@ -21,6 +21,14 @@ export interface SessionRecord {
   expiresAt: number;
   verifiedBytes: number;
   processingQueued: boolean;
+  /**
+   * Direct uploads: the key the target PUTs to, never served (null for multipart, whose
+   * parts PUT to `objectKey` under an upload id that dies at completion or abort). Absent
+   * on sessions opened before staging, whose target was `objectKey` itself.
+   */
+  stagingKey?: string | null;
+  /** When the alarm deletes what late PUTs left at `stagingKey` (all targets expired by then). */
+  cleanupAt?: number | null;
 }
 
 /**

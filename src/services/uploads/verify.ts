@@ -1,6 +1,6 @@
 import type { StoredPart } from "../../ports/storage/port";
 import { expectedPartSize } from "./plan";
-import { refuse } from "./results";
+import { refuse, uploadKey } from "./results";
 import type { Receipts, SessionResult, SessionState, UploadDeps } from "./types";
 
 /** What verification found: the receipts storage confirmed, or why the upload is not done. */
@@ -13,10 +13,14 @@ function refusal(
   return refuse(code, detail) as Extract<SessionResult, { ok: false }>;
 }
 
-/** A direct upload is done when storage holds exactly `file_size` bytes at the target. */
+/**
+ * A direct upload is done when storage holds exactly `file_size` bytes at the target; those
+ * bytes (pinned by their ETag) are then copied to the source key, which no target reaches.
+ */
 export async function verifyDirect(deps: UploadDeps, state: SessionState): Promise<Verified> {
   const { session } = state;
-  const object = await deps.storage.headObject(session.objectKey);
+  const target = uploadKey(session);
+  const object = await deps.storage.headObject(target);
   if (!object)
     return refusal(
       "upload-incomplete",
@@ -28,6 +32,16 @@ export async function verifyDirect(deps: UploadDeps, state: SessionState): Promi
       `Storage holds ${object.size} bytes but file_size is ${session.fileSize}; ` +
         "PUT the whole file again.",
     );
+  }
+  if (target !== session.objectKey) {
+    const copy = await deps.storage.copyObject(target, session.objectKey, object.etag);
+    if (copy?.size !== session.fileSize) {
+      return refusal(
+        "upload-incomplete",
+        "The bytes at the target changed while the upload was completing; complete again.",
+      );
+    }
+    await deps.storage.deleteObject(target);
   }
   return { ok: true, parts: state.parts };
 }

@@ -90,7 +90,15 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     expect(new Set(bodies.map((body) => JSON.stringify({ ...body, updated_at: null }))).size).toBe(
       1,
     );
-    expect((await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`))?.size).toBe(SIZE);
+    const verified = await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`);
+    expect(verified?.size).toBe(SIZE);
+    // Part targets name an upload id that completion ended: a late part PUT changes nothing.
+    const late = await putToTarget(targetFor(session, 1), "28 bytes that must not land");
+    expect(late.status).toBe(404);
+    expect(await late.text()).toContain("NoSuchUpload");
+    expect((await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`))?.etag).toBe(
+      verified?.etag,
+    );
     // A later completion answers the same video and sends nothing more.
     expect((await api.post(`/videos/${session.video_id}/upload/complete`, {})).status).toBe(200);
     expect(
