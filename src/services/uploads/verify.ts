@@ -1,6 +1,6 @@
 import type { StoredPart } from "../../ports/storage/port";
 import { expectedPartSize } from "./plan";
-import { refuse, uploadKey } from "./results";
+import { uploadKey } from "./results";
 import type { Receipts, SessionResult, SessionState, UploadDeps } from "./types";
 
 /** What verification found: the receipts storage confirmed, or why the upload is not done. */
@@ -10,7 +10,7 @@ function refusal(
   code: "upload-incomplete" | "upload-size-mismatch",
   detail: string,
 ): Extract<SessionResult, { ok: false }> {
-  return refuse(code, detail) as Extract<SessionResult, { ok: false }>;
+  return { ok: false, code, detail };
 }
 
 /**
