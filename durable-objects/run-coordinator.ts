@@ -16,6 +16,7 @@ import type { StoredError } from "../src/domain/async-errors";
 import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
+import { serializer } from "../src/lib/serial";
 import { presentRun } from "../src/routes/runs/schemas";
 import type { RunOutcome } from "../src/services/runs/outcome";
 
@@ -49,13 +50,7 @@ export function isLegal(from: RunStatus, to: RunStatus): boolean {
  * redelivered queue messages.
  */
 export class RunCoordinator extends DurableObject<Env> {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  private serialized<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(operation, operation);
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
+  private readonly serialized = serializer();
 
   /** Creates the run (row and snapshots) and queues it. */
   create(run: RunRow, snapshots: SnapshotRow[], delaySeconds: number): Promise<RunState> {

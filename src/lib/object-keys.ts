@@ -8,6 +8,11 @@ export function sourceKey(videoId: string): string {
   return `videos/${videoId}/source`;
 }
 
+/** Where a direct upload session's target PUTs land until completion copies them to the source. */
+export function stagingKey(videoId: string, sessionToken: string): string {
+  return `staging/${videoId}/${sessionToken}`;
+}
+
 /**
  * Where a video's thumbnail is stored, fixed before processing makes it (its content type is
  * kept on the object), so the URL can be given from the moment the upload completes.

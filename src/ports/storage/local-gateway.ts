@@ -1,5 +1,11 @@
 import { hmacSha256, toHex } from "../../lib/crypto";
-import type { SigningContext, StorageTarget, StoredPart, UploadStorage } from "./port";
+import type {
+  SigningContext,
+  StorageTarget,
+  StoredObject,
+  StoredPart,
+  UploadStorage,
+} from "./port";
 import { presignUrl, type S3Credentials } from "./sigv4";
 
 /** Where the local storage gateway is mounted on this Worker. */
@@ -137,6 +143,23 @@ export class LocalGatewayStorage implements UploadStorage {
       // Already completed or aborted: nothing is left to abort.
     }
     await this.forget(uploadId);
+  }
+
+  async headObject(key: string): Promise<StoredObject | null> {
+    const object = await this.bucket.head(key);
+    return object ? { size: object.size, etag: object.etag } : null;
+  }
+
+  async copyObject(from: string, to: string, etag: string): Promise<StoredObject | null> {
+    const source = await this.bucket.get(from, { onlyIf: { etagMatches: etag } });
+    // A failed precondition answers the object's metadata without a body.
+    if (!source || !("body" in source)) return null;
+    const copy = await this.bucket.put(to, source.body, { httpMetadata: source.httpMetadata });
+    return { size: copy.size, etag: copy.etag };
+  }
+
+  async deleteObject(key: string): Promise<void> {
+    await this.bucket.delete(key);
   }
 
   async presignGet(key: string, expiresAt: Date, ctx: SigningContext): Promise<string> {

@@ -14,6 +14,12 @@ export interface StoredPart {
   size: number;
 }
 
+/** An object as storage holds it. `etag` is unquoted. */
+export interface StoredObject {
+  size: number;
+  etag: string;
+}
+
 /** Where signed URLs point: the origin the client reached the API on (local gateway only). */
 export interface SigningContext {
   origin: string;
@@ -48,6 +54,15 @@ export interface UploadStorage {
   completeMultipart(key: string, uploadId: string, parts: StoredPart[]): Promise<number>;
   /** Aborts a multipart upload; a missing upload is not an error. */
   abortMultipart(key: string, uploadId: string): Promise<void>;
+  /** The object's size and ETag; null when there is no such object. */
+  headObject(key: string): Promise<StoredObject | null>;
+  /**
+   * Copies `from` to `to` (content type included) if `from` still has ETag `etag`;
+   * answers the copy, or null when `from` is gone or changed. Streams, never buffers.
+   */
+  copyObject(from: string, to: string, etag: string): Promise<StoredObject | null>;
+  /** Deletes an object; a missing object is not an error. */
+  deleteObject(key: string): Promise<void>;
   /** A signed, expiring GET URL for reading an object (thumbnails, clips). */
   presignGet(key: string, expiresAt: Date, ctx: SigningContext): Promise<string>;
 }

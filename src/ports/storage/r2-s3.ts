@@ -1,6 +1,12 @@
 import { AwsClient } from "aws4fetch";
 import { XMLParser } from "fast-xml-parser";
-import type { SigningContext, StorageTarget, StoredPart, UploadStorage } from "./port";
+import type {
+  SigningContext,
+  StorageTarget,
+  StoredObject,
+  StoredPart,
+  UploadStorage,
+} from "./port";
 import { presignUrl, type S3Credentials } from "./sigv4";
 
 /** Where the bucket lives on R2's S3-compatible endpoint. */
@@ -171,6 +177,36 @@ export class R2S3Storage implements UploadStorage {
     const url = this.objectUrl(key);
     url.searchParams.set("uploadId", uploadId);
     await this.call("DELETE", url);
+  }
+
+  async headObject(key: string): Promise<StoredObject | null> {
+    const res = await this.send(this.objectUrl(key).toString(), { method: "HEAD" });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`R2 S3 HeadObject answered ${res.status}`);
+    return {
+      size: Number(res.headers.get("content-length")),
+      etag: unquote(res.headers.get("etag") ?? ""),
+    };
+  }
+
+  async copyObject(from: string, to: string, etag: string): Promise<StoredObject | null> {
+    const source = `/${this.location.bucket}/${from.split("/").map(encodeURIComponent).join("/")}`;
+    // CopyObject runs inside R2: no bytes pass through the Worker.
+    const res = await this.send(this.objectUrl(to).toString(), {
+      method: "PUT",
+      headers: { "x-amz-copy-source": source, "x-amz-copy-source-if-match": `"${etag}"` },
+    });
+    const raw = await res.text();
+    if (res.status === 404 || res.status === 412) return null;
+    const doc = raw.trim() === "" ? {} : (xml.parse(raw) as Record<string, unknown>);
+    // S3 may answer 200 with an error document when a copy fails midway.
+    if (!res.ok || doc.Error !== undefined)
+      throw new Error(`R2 S3 CopyObject answered ${res.status}`);
+    return this.headObject(to);
+  }
+
+  async deleteObject(key: string): Promise<void> {
+    await this.call("DELETE", this.objectUrl(key));
   }
 
   async presignGet(key: string, expiresAt: Date, _ctx: SigningContext): Promise<string> {

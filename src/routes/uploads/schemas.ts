@@ -1,12 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type {
-  PartReceipt,
-  SessionRecord,
-  SessionResult,
-} from "../../../durable-objects/upload-session";
 import { ApiError } from "../../errors/api-error";
 import type { StorageTarget } from "../../ports/storage/port";
 import { idParam, TimestampSchema } from "../../schemas/common";
+import type { PartReceipt, SessionRecord, SessionResult } from "../../services/uploads";
 import { expectedPartSize } from "../../services/uploads";
 
 /** The `video_id` path parameter. */

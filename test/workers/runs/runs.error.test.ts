@@ -48,6 +48,62 @@ describe("POST /runs refuses what it cannot run", () => {
     }
   });
 
+  it("says what each kind needs, in the problem and in the OpenAPI document", async () => {
+    const cases: [Record<string, unknown>, { path: string; message: string }[]][] = [
+      [
+        {},
+        [
+          { path: "source_ids", message: "is required for an analysis run" },
+          { path: "profile_id", message: "is required for an analysis run" },
+        ],
+      ],
+      [
+        { kind: "analysis", source_ids: ["a", "a"], profile_id: "prof_x" },
+        [{ path: "source_ids", message: "must not repeat a video" }],
+      ],
+      [
+        { source_ids: ["a"], profile_id: "prof_x", report_template_version: 2 },
+        [{ path: "report_template_version", message: "needs report_template_id" }],
+      ],
+      [
+        { source_ids: ["a"], profile_id: "prof_x", workflow_id: "wf_x" },
+        [{ path: "workflow_id", message: "is not a known field" }],
+      ],
+      [{ kind: "workflow" }, [{ path: "workflow_id", message: "is required for a workflow run" }]],
+      [
+        { kind: "workflow", workflow_id: "wf_x", source_ids: ["a"] },
+        [{ path: "source_ids", message: "is not a known field" }],
+      ],
+      [{ kind: "batch" }, [{ path: "kind", message: 'must be "analysis" or "workflow"' }]],
+    ];
+    for (const [body, errors] of cases) {
+      const problem = await expectProblem(await api.post("/runs", body), 400, "invalid-request");
+      expect(problem.errors, JSON.stringify(body)).toEqual(errors);
+    }
+
+    const doc = await expectJson<{ components: { schemas: Record<string, unknown> } }>(
+      await api.get("/openapi.json"),
+      200,
+    );
+    const schemas = doc.components.schemas;
+    expect(schemas.CreateRunRequest).toMatchObject({
+      oneOf: [
+        { $ref: "#/components/schemas/AnalysisRunRequest" },
+        { $ref: "#/components/schemas/WorkflowRunRequest" },
+      ],
+      discriminator: { propertyName: "kind" },
+    });
+    expect(schemas.AnalysisRunRequest).toMatchObject({
+      required: ["source_ids", "profile_id"],
+      additionalProperties: false,
+      properties: { kind: { enum: ["analysis"], default: "analysis" } },
+    });
+    expect(schemas.WorkflowRunRequest).toMatchObject({
+      required: ["kind", "workflow_id"],
+      additionalProperties: false,
+    });
+  });
+
   it("refuses inline profiles and templates, as the spec says", async () => {
     for (const field of ["answer_specs", "instructions", "report_template", "profile"]) {
       const body = {

@@ -10,6 +10,7 @@ interface Recorded {
   method: string;
   url: URL;
   authorization: string | null;
+  headers: Headers;
   body: string;
 }
 
@@ -22,6 +23,7 @@ function recordingS3(answer: (call: Recorded) => Response) {
       method: request.method,
       url: new URL(request.url),
       authorization: request.headers.get("authorization"),
+      headers: request.headers,
       body: await request.text(),
     };
     calls.push(call);
@@ -111,6 +113,51 @@ describe("R2S3Storage (production adapter) against a recording S3 endpoint", () 
     await storage.abortMultipart("videos/vid_1/source", "up-42");
     expect(calls[0]?.method).toBe("DELETE");
     expect(calls[0]?.url.searchParams.get("uploadId")).toBe("up-42");
+  });
+
+  it("heads and deletes objects; a missing object reads as null", async () => {
+    const { calls, storage } = recordingS3((call) =>
+      call.method === "DELETE"
+        ? new Response(null, { status: 204 })
+        : call.url.pathname.endsWith("/missing")
+          ? new Response(null, { status: 404 })
+          : new Response(null, { headers: { "content-length": "41", etag: '"abc"' } }),
+    );
+    expect(await storage.headObject("videos/vid_1/source")).toEqual({ size: 41, etag: "abc" });
+    expect(await storage.headObject("videos/vid_1/missing")).toBeNull();
+    await storage.deleteObject("staging/vid_1/t 1");
+    expect(calls.map((c) => [c.method, c.url.pathname])).toEqual([
+      ["HEAD", "/media/videos/vid_1/source"],
+      ["HEAD", "/media/videos/vid_1/missing"],
+      ["DELETE", "/media/staging/vid_1/t%201"],
+    ]);
+  });
+
+  it("copies inside R2 (CopyObject) only while the source has the verified ETag", async () => {
+    let precondition = 200;
+    const { calls, storage } = recordingS3((call) => {
+      if (call.method === "HEAD")
+        return new Response(null, { headers: { "content-length": "41", etag: '"abc"' } });
+      return precondition === 200
+        ? xml('<CopyObjectResult><ETag>"abc"</ETag></CopyObjectResult>')
+        : xml("<Error><Code>PreconditionFailed</Code></Error>", precondition);
+    });
+    expect(await storage.copyObject("staging/vid_1/tok", "videos/vid_1/source", "abc")).toEqual({
+      size: 41,
+      etag: "abc",
+    });
+    expect(calls[0]?.method).toBe("PUT");
+    expect(calls[0]?.url.toString()).toBe(BASE);
+    expect(calls[0]?.headers.get("x-amz-copy-source")).toBe("/media/staging/vid_1/tok");
+    expect(calls[0]?.headers.get("x-amz-copy-source-if-match")).toBe('"abc"');
+    expect(calls[0]?.authorization).toMatch(/SignedHeaders=.*x-amz-copy-source/);
+    precondition = 412;
+    expect(await storage.copyObject("staging/vid_1/tok", "videos/vid_1/source", "old")).toBeNull();
+  });
+
+  it("treats an error document in a 200 copy as a failure", async () => {
+    const { storage } = recordingS3(() => xml("<Error><Code>InternalError</Code></Error>"));
+    await expect(storage.copyObject("a", "b", "abc")).rejects.toThrow(/CopyObject/);
   });
 
   it("presigns part, object and read URLs that S3's own check accepts, for one hour", async () => {

@@ -1,4 +1,4 @@
-import { invalidRequest } from "../errors/api-error";
+import { invalidRequest } from "../../errors/api-error";
 
 /** Files up to this size use one PUT (spec section 8). */
 export const DIRECT_MAX_BYTES = 200 * 1024 * 1024;

@@ -1,0 +1,52 @@
+import type { ProcessVideoMessage } from "../../domain/messages";
+import { cleanupTime } from "./end";
+import { answer, blocked, notFound, owned } from "./results";
+import type { SessionState, SessionStep, UploadDeps } from "./types";
+import { verifyDirect, verifyMultipart } from "./verify";
+
+/**
+ * POST /upload/complete, first half: verifies the stored bytes against storage (never
+ * the receipts alone) and marks the session completed. A completed session answers
+ * itself again. The owner persists the step before `startProcessing`, so a failed queue
+ * send is retried by completing again rather than by verifying twice.
+ */
+export async function completeUpload(
+  deps: UploadDeps,
+  stored: SessionState | null,
+  workspaceId: string,
+): Promise<SessionStep> {
+  const state = owned(stored, workspaceId);
+  if (!state) return notFound();
+  if (state.session.state === "completed") return { result: answer(deps, state, null), next: null };
+  const refusal = blocked(deps, state.session);
+  if (refusal) return refusal;
+  const verified =
+    state.session.strategy === "direct"
+      ? await verifyDirect(deps, state)
+      : await verifyMultipart(deps, state);
+  if (!verified.ok) return { result: verified, next: null };
+  // Completion confirmed every part, so the receipts keep the sizes storage verified.
+  const next: SessionState = {
+    session: {
+      ...state.session,
+      state: "completed",
+      verifiedBytes: state.session.fileSize,
+      cleanupAt: cleanupTime(deps, state.session),
+    },
+    parts: verified.parts,
+  };
+  return { result: answer(deps, next, null), next };
+}
+
+/** POST /upload/complete, second half: sends the processing message once per session. */
+export async function startProcessing(deps: UploadDeps, state: SessionState): Promise<SessionStep> {
+  if (state.session.processingQueued) return { result: answer(deps, state, null), next: null };
+  const message: ProcessVideoMessage = {
+    type: "process-video",
+    video_id: state.session.videoId,
+    workspace_id: state.session.workspaceId,
+  };
+  await deps.processingQueue.send(message);
+  const next: SessionState = { ...state, session: { ...state.session, processingQueued: true } };
+  return { result: answer(deps, next, null), next };
+}

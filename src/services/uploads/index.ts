@@ -1,0 +1,8 @@
+export { completeUpload, startProcessing } from "./complete";
+export { abortUpload, alarmTime, settleUpload } from "./end";
+export { openSession } from "./open";
+export * from "./plan";
+export { type ReportedPart, recordParts } from "./receipts";
+export { normalizeEtag } from "./results";
+export { mintTargets, viewSession } from "./targets";
+export type * from "./types";
