@@ -14,8 +14,6 @@ import { requestId } from "./middleware/request-id";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
-import { registerBenchRoutes, registerBenchUploadRoutes } from "./routes/bench";
-import { registerBenchSearchRoutes } from "./routes/bench-search";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
@@ -47,8 +45,6 @@ function fromHttpException(error: HTTPException): ApiError {
 export interface AppOptions {
   /** The adapters behind every port, built once for the deployment. */
   ports: Ports;
-  /** Mounts the bare benchmark routes (BENCH_ROUTES=1; never in production). */
-  benchRoutes?: boolean;
   /** Registers further alpha routes after the built-in ones (used by tests). */
   extendAlpha?: (api: OpenAPIHono<HonoEnv>) => void;
 }
@@ -96,12 +92,6 @@ function methodNotAllowed(app: Hono<HonoEnv>, method: string, path: string): str
 /** Builds the whole Worker app: admin API, alpha API, docs and the error contract. */
 export function createApp(options: AppOptions): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>();
-  // Before any middleware: the bench routes measure the bare ceiling.
-  if (options.benchRoutes) {
-    registerBenchRoutes(app);
-    registerBenchUploadRoutes(app);
-    registerBenchSearchRoutes(app, options.ports);
-  }
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("ports", options.ports);

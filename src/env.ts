@@ -31,8 +31,6 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** Secret for cursors, signed URLs and the local storage gateway. */
   SIGNING_SECRET?: string;
-  /** Mounts the bare benchmark routes (never set in production). */
-  BENCH_ROUTES?: string;
   R2_ACCOUNT_ID?: string;
   R2_BUCKET_NAME?: string;
   R2_ACCESS_KEY_ID?: string;

@@ -27,7 +27,7 @@ export function indexKey(videoId: string): string {
 }
 
 /** Stable segment ids: the same video and position always give the same id. */
-export function segmentId(videoId: string, position: number): string {
+function segmentId(videoId: string, position: number): string {
   return `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`;
 }
 
@@ -117,7 +117,7 @@ export async function processVideo(
  * Understands a probed video and stores its index: thumbnail and index document in R2,
  * segments and measured facts in D1 (one batch, replacing earlier segments).
  */
-export async function buildIndex(
+async function buildIndex(
   env: Env,
   ports: Ports,
   video: VideoRow,
