@@ -8,10 +8,13 @@ const benchEnv = { ...env, BENCH_ROUTES: "1" };
 
 async function send(path: string, method: string, body?: string): Promise<Response> {
   const ctx = createExecutionContext();
-  const request = new Request(`https://api.example.com${path}`, {
-    method,
-    ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }),
-  });
+  const request = new Request<unknown, IncomingRequestCfProperties>(
+    `https://api.example.com${path}`,
+    {
+      method,
+      ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }),
+    },
+  );
   const res = await worker.fetch(request, benchEnv, ctx);
   await waitOnExecutionContext(ctx);
   return res;
