@@ -9,7 +9,7 @@ import { WorkersAiEmbedder } from "./embedder/workers-ai";
 import { LocalMediaUnderstanding } from "./media-understanding/local";
 import type { MediaUnderstanding } from "./media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "./media-understanding/workers-ai";
-import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway";
+import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway/adapter";
 import type { UploadStorage } from "./storage/port";
 import { R2S3Storage } from "./storage/r2-s3";
 import type { S3Credentials } from "./storage/sigv4";

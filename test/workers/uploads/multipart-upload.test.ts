@@ -6,7 +6,7 @@ import {
   type PartReceipt,
   type SessionRecord,
 } from "../../../durable-objects/upload-session";
-import { gatewayCredentials } from "../../../src/ports/storage/local-gateway";
+import { gatewayCredentials } from "../../../src/ports/storage/local-gateway/adapter";
 import { presignUrl } from "../../../src/ports/storage/sigv4";
 import type { UploadSessionDto } from "../../../src/routes/uploads/schemas";
 import { client, createKey, expectJson, expectProblem, newTenant } from "../../helpers/harness";

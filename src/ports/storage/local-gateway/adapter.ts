@@ -1,6 +1,6 @@
-import { hmacSha256, toHex } from "../../lib/crypto";
-import type { SigningContext, StorageTarget, StoredPart, UploadStorage } from "./port";
-import { presignUrl, type S3Credentials } from "./sigv4";
+import { hmacSha256, toHex } from "../../../lib/crypto";
+import type { SigningContext, StorageTarget, StoredPart, UploadStorage } from "../port";
+import { presignUrl, type S3Credentials } from "../sigv4";
 
 /** Where the local storage gateway is mounted on this Worker. */
 export const GATEWAY_PREFIX = "/storage";

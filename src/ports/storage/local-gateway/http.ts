@@ -1,12 +1,7 @@
 import type { Context, Hono } from "hono";
-import type { HonoEnv } from "../env";
-import {
-  GATEWAY_PREFIX,
-  openMarkerKey,
-  partLedgerKey,
-  partLedgerPrefix,
-} from "../ports/storage/local-gateway";
-import { type S3Credentials, verifyPresigned } from "../ports/storage/sigv4";
+import type { HonoEnv } from "../../../env";
+import { type S3Credentials, verifyPresigned } from "../sigv4";
+import { GATEWAY_PREFIX, openMarkerKey, partLedgerKey, partLedgerPrefix } from "./adapter";
 
 const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
