@@ -13,7 +13,6 @@ import { emptyJsonBody } from "./middleware/empty-json-body";
 import { requestId } from "./middleware/request-id";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
-import { registerStorageGateway } from "./ports/storage/local-gateway/http";
 import { createAdminApp } from "./routes/admin";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
@@ -97,7 +96,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
     c.set("ports", options.ports);
     await next();
   });
-  if (options.ports.storageGateway) registerStorageGateway(app, options.ports.storageGateway);
+  options.ports.storageGateway?.mount(app);
   const limit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
     onError: () => {
