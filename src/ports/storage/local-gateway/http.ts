@@ -1,5 +1,6 @@
 import { type Context, Hono, type Env as HonoBaseEnv } from "hono";
 import { type S3Credentials, verifyPresigned } from "../sigv4";
+import { gatewayUrl } from "./adapter";
 import { GATEWAY_PREFIX, openMarkerKey, partLedgerKey, partLedgerPrefix } from "./ledger";
 
 const CORS_HEADERS: Record<string, string> = {
@@ -20,9 +21,33 @@ function s3Error(status: number, code: string, message: string, resource: string
   });
 }
 
-function objectKey(c: Context): string {
-  return decodeURIComponent(c.req.path.slice(GATEWAY_PREFIX.length + 1));
+/**
+ * The key a request path names, or null when the path is not exactly how the gateway
+ * encodes that key (malformed escapes, `%2F` for `/`, escaped unreserved characters):
+ * one object has one URL, so a signature cannot be replayed on an equivalent spelling.
+ */
+function keyOf(url: URL): string | null {
+  const encoded = url.pathname.slice(GATEWAY_PREFIX.length + 1);
+  let key: string;
+  try {
+    key = encoded.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return null;
+  }
+  return gatewayUrl(url.origin, key).pathname === url.pathname ? key : null;
 }
+
+/** The first query parameter given more than once, if any. */
+function repeatedParameter(url: URL): string | null {
+  const seen = new Set<string>();
+  for (const name of url.searchParams.keys()) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return null;
+}
+
+const INVALID_URI = "Couldn't parse the specified URI.";
 
 async function putPart(
   c: Context,
@@ -123,15 +148,26 @@ function gatewayApp(bucket: R2Bucket, credentials: Promise<S3Credentials>): Hono
   });
 
   app.on(["GET", "HEAD", "PUT"], "/*", async (c) => {
-    const key = objectKey(c);
     const method = c.req.method as "GET" | "HEAD" | "PUT";
     const url = new URL(c.req.url);
-    const refusal = await verifyPresigned(
-      await credentials,
-      method === "HEAD" ? "GET" : method,
-      url,
-    );
-    if (refusal) return s3Error(403, refusal.code, refusal.message, key);
+    const resource = url.pathname;
+    // A repeated parameter would be read one way here and signed another way.
+    const repeated = repeatedParameter(url);
+    if (repeated !== null) {
+      const message = `The ${repeated} parameter may be given only once.`;
+      return s3Error(400, "AuthorizationQueryParametersError", message, resource);
+    }
+    let refusal: Awaited<ReturnType<typeof verifyPresigned>>;
+    try {
+      refusal = await verifyPresigned(await credentials, method === "HEAD" ? "GET" : method, url);
+    } catch (error) {
+      // The signer decodes the path; a malformed escape cannot have been signed.
+      if (!(error instanceof URIError)) throw error;
+      return s3Error(400, "InvalidURI", INVALID_URI, resource);
+    }
+    if (refusal) return s3Error(403, refusal.code, refusal.message, resource);
+    const key = keyOf(url);
+    if (key === null) return s3Error(400, "InvalidURI", INVALID_URI, resource);
     if (method !== "PUT") return getObject(c, bucket, key, method);
     const uploadId = url.searchParams.get("uploadId");
     const partNumber = url.searchParams.get("partNumber");
