@@ -11,6 +11,7 @@ import { problemFromError, problemResponse } from "./errors/problem";
 import { authenticate } from "./middleware/authenticate";
 import { emptyJsonBody } from "./middleware/empty-json-body";
 import { requestId } from "./middleware/request-id";
+import { strictInput } from "./middleware/strict-input";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
@@ -66,7 +67,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
     },
     servers: [{ url: `${new URL(c.req.url).origin}${API_PREFIX}` }],
   }));
-  api.use("*", authenticate, emptyJsonBody, rejectTenantFields);
+  api.use("*", authenticate, emptyJsonBody, rejectTenantFields, strictInput);
   registerVideoRoutes(api);
   registerUploadRoutes(api);
   registerSearch(api);
