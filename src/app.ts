@@ -1,7 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "./api-prefix";
 import type { HonoEnv } from "./env";
@@ -9,6 +8,7 @@ import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
 import { authenticate } from "./middleware/authenticate";
+import { limitBody } from "./middleware/body-limit";
 import { emptyJsonBody } from "./middleware/empty-json-body";
 import { requestId } from "./middleware/request-id";
 import { strictInput } from "./middleware/strict-input";
@@ -98,15 +98,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
     await next();
   });
   options.ports.storageGateway?.mount(app);
-  const limit = bodyLimit({
-    maxSize: MAX_JSON_BODY_BYTES,
-    onError: () => {
-      throw new ApiError(
-        "payload-too-large",
-        `Request bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`,
-      );
-    },
-  });
+  const limit = limitBody(MAX_JSON_BODY_BYTES);
   app.use("/api/*", limit);
   app.use("/admin/*", limit);
 
