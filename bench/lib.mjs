@@ -23,7 +23,7 @@ function freePort() {
   });
 }
 
-/** Starts `wrangler dev` with the bench routes on a fresh state folder. */
+/** Starts `wrangler dev` on the bench entry (bench/worker.ts) with a fresh state folder. */
 export async function startService() {
   const stateDir = mkdtempSync(path.join(tmpdir(), "vas-bench-"));
   const adminToken = `bench-${Date.now()}`;
@@ -32,13 +32,12 @@ export async function startService() {
     PORT: String(await freePort()),
     STATE_DIR: stateDir,
     ADMIN_TOKEN: adminToken,
-    BENCH_ROUTES: "1",
   });
   applyMigrations(config.stateDir);
   // wrangler's own output goes to a log beside the state, for diagnosing a failed run.
   const logFile = path.join(tmpdir(), `vas-bench-wrangler-${Date.now()}.log`);
   const log = openSync(logFile, "w");
-  const child = startWrangler(config, { stdio: ["ignore", log, log] });
+  const child = startWrangler(config, { stdio: ["ignore", log, log], script: "bench/worker.ts" });
   await waitForReady(config.baseUrl, child);
   const admin = async (method, route, body) => {
     const res = await fetch(`${config.baseUrl}/admin/v1${route}`, {

@@ -1,28 +1,26 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "./api-prefix";
 import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
 import { authenticate } from "./middleware/authenticate";
+import { limitBody } from "./middleware/body-limit";
 import { emptyJsonBody } from "./middleware/empty-json-body";
 import type { HonoEnv } from "./middleware/hono-env";
 import { requestId } from "./middleware/request-id";
+import { strictInput } from "./middleware/strict-input";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
-import { registerBenchRoutes, registerBenchUploadRoutes } from "./routes/bench";
-import { registerBenchSearchRoutes } from "./routes/bench-search";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
 import { registerReportRoutes } from "./routes/reports";
 import { registerRunRoutes } from "./routes/runs";
 import { registerSearch } from "./routes/search/search";
-import { registerStorageGateway } from "./routes/storage-gateway";
 import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
@@ -47,8 +45,6 @@ function fromHttpException(error: HTTPException): ApiError {
 export interface AppOptions {
   /** The adapters behind every port, built once for the deployment. */
   ports: Ports;
-  /** Mounts the bare benchmark routes (BENCH_ROUTES=1; never in production). */
-  benchRoutes?: boolean;
   /** Registers further alpha routes after the built-in ones (used by tests). */
   extendAlpha?: (api: OpenAPIHono<HonoEnv>) => void;
 }
@@ -71,7 +67,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
     },
     servers: [{ url: `${new URL(c.req.url).origin}${API_PREFIX}` }],
   }));
-  api.use("*", authenticate, emptyJsonBody, rejectTenantFields);
+  api.use("*", authenticate, emptyJsonBody, rejectTenantFields, strictInput);
   registerVideoRoutes(api);
   registerUploadRoutes(api);
   registerSearch(api);
@@ -96,27 +92,13 @@ function methodNotAllowed(app: Hono<HonoEnv>, method: string, path: string): str
 /** Builds the whole Worker app: admin API, alpha API, docs and the error contract. */
 export function createApp(options: AppOptions): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>();
-  // Before any middleware: the bench routes measure the bare ceiling.
-  if (options.benchRoutes) {
-    registerBenchRoutes(app);
-    registerBenchUploadRoutes(app);
-    registerBenchSearchRoutes(app, options.ports);
-  }
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("ports", options.ports);
     await next();
   });
-  if (options.ports.storageGateway) registerStorageGateway(app, options.ports.storageGateway);
-  const limit = bodyLimit({
-    maxSize: MAX_JSON_BODY_BYTES,
-    onError: () => {
-      throw new ApiError(
-        "payload-too-large",
-        `Request bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`,
-      );
-    },
-  });
+  options.ports.storageGateway?.mount(app);
+  const limit = limitBody(MAX_JSON_BODY_BYTES);
   app.use("/api/*", limit);
   app.use("/admin/*", limit);
 

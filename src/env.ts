@@ -1,37 +1,17 @@
-import type { IdempotencyKey } from "../durable-objects/idempotency-key";
-import type { LocalVectorIndex } from "../durable-objects/local-vector-index";
-import type { RunCoordinator } from "../durable-objects/run-coordinator";
-import type { UploadSession } from "../durable-objects/upload-session";
+/**
+ * Bindings and variables of the Worker. Everything `wrangler.toml` declares comes from
+ * `npm run types` (worker-configuration.d.ts, checked by `npm test`); secrets, which the
+ * config does not name, are listed here.
+ */
+export type Env = Cloudflare.Env & Secrets;
 
-/** Bindings and variables of the Worker, as declared in wrangler.toml and .dev.vars. */
-export interface Env {
-  DB: D1Database;
-  MEDIA_BUCKET: R2Bucket;
-  IDEMPOTENCY_KEYS: DurableObjectNamespace<IdempotencyKey>;
-  UPLOAD_SESSIONS: DurableObjectNamespace<UploadSession>;
-  RUNS: DurableObjectNamespace<RunCoordinator>;
-  /** Local deployments only: the embedded vector index, one object per workspace. */
-  LOCAL_INDEX: DurableObjectNamespace<LocalVectorIndex>;
-  PROCESSING_QUEUE: Queue;
-  INDEXING_QUEUE: Queue;
-  ANALYSIS_QUEUE: Queue;
-  WEBHOOK_QUEUE: Queue;
-  /** Production only. */
-  VECTORIZE?: Vectorize;
-  /** Production only. */
-  AI?: Ai;
-  /** Production only: Media Transformations (frames and audio cut at the edge). */
-  MEDIA?: MediaBindingLike;
-  /** "local" or "production": picks the adapter behind every port. */
-  DEPLOYMENT: string;
+/** The secrets of the Worker (`.dev.vars` locally, `wrangler secret put` in production). */
+export interface Secrets {
   /** Operator token for /admin/v1; when unset the admin API answers 404. */
   ADMIN_TOKEN?: string;
   /** Secret for cursors, signed URLs and the local storage gateway. */
   SIGNING_SECRET?: string;
-  /** Mounts the bare benchmark routes (never set in production). */
-  BENCH_ROUTES?: string;
-  R2_ACCOUNT_ID?: string;
-  R2_BUCKET_NAME?: string;
+  /** Production only: the R2 S3 API key that signs upload targets. */
   R2_ACCESS_KEY_ID?: string;
   R2_SECRET_ACCESS_KEY?: string;
 }

@@ -20,7 +20,7 @@ function portsFor(env: Env): Ports {
 }
 
 function appFor(env: Env): Hono<HonoEnv> {
-  app ??= createApp({ ports: portsFor(env), benchRoutes: env.BENCH_ROUTES === "1" });
+  app ??= createApp({ ports: portsFor(env) });
   return app;
 }
 

@@ -1,14 +1,12 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Env as WorkerEnv } from "../src/env";
+import type { Secrets } from "../src/env";
 
+// The bindings come from worker-configuration.d.ts (wrangler types); tests add their own.
 declare global {
   namespace Cloudflare {
-    interface Env extends WorkerEnv {
+    interface Env extends Secrets {
       TEST_MIGRATIONS: D1Migration[];
       ADMIN_TOKEN: string;
-    }
-    interface GlobalProps {
-      mainModule: typeof import("../src/index");
     }
   }
 }

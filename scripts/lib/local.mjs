@@ -41,7 +41,6 @@ export function localConfig(env = process.env) {
   const vars = ensureDevVars();
   const secrets = { ...vars };
   if (env.ADMIN_TOKEN !== undefined) secrets.ADMIN_TOKEN = env.ADMIN_TOKEN;
-  if (env.BENCH_ROUTES !== undefined) secrets.BENCH_ROUTES = env.BENCH_ROUTES;
   if (!secrets.ADMIN_TOKEN) delete secrets.ADMIN_TOKEN;
   const port = Number(env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -84,9 +83,10 @@ function envFileValue(key, value) {
 
 /**
  * Starts `wrangler dev`. Secrets go through an env file in the state folder (never on the
- * command line, where wrangler would print them).
+ * command line, where wrangler would print them). `script` replaces wrangler.toml's `main`
+ * with the same bindings (the bench entry).
  */
-export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit" } = {}) {
+export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit", script } = {}) {
   const envFile = path.join(stateDir, "runtime.env");
   writeFileSync(
     envFile,
@@ -100,6 +100,7 @@ export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit" }
     WRANGLER,
     [
       "dev",
+      ...(script === undefined ? [] : [script]),
       "--local",
       "--ip",
       "127.0.0.1",

@@ -9,10 +9,10 @@ import { WorkersAiEmbedder } from "./embedder/workers-ai";
 import { LocalMediaUnderstanding } from "./media-understanding/local";
 import type { MediaUnderstanding } from "./media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "./media-understanding/workers-ai";
-import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway";
+import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway/adapter";
+import { type StorageGateway, storageGateway } from "./storage/local-gateway/http";
 import type { UploadStorage } from "./storage/port";
 import { R2S3Storage } from "./storage/r2-s3";
-import type { S3Credentials } from "./storage/sigv4";
 import { LocalIndexFeatureStats, LocalVectorIndexAdapter } from "./vector-index/local-do";
 import type { VectorIndex } from "./vector-index/port";
 import { VectorizeIndex } from "./vector-index/vectorize";
@@ -28,8 +28,8 @@ export interface Ports {
   vectorIndex: VectorIndex;
   /** Answers a profile's answer specs over indexed videos. */
   answerEngine: AnswerEngine;
-  /** Credentials of the local storage gateway this Worker serves; null in production. */
-  storageGateway: Promise<S3Credentials> | null;
+  /** The local storage gateway's HTTP half, which this Worker serves; null in production. */
+  storageGateway: StorageGateway | null;
 }
 
 function required(env: Env, name: keyof Env): string {
@@ -76,6 +76,6 @@ export function createPorts(env: Env): Ports {
     embedder: new LocalHashEmbedder(new LocalIndexFeatureStats(env.LOCAL_INDEX)),
     vectorIndex: new LocalVectorIndexAdapter(env.LOCAL_INDEX),
     answerEngine: new LocalAnswerEngine(),
-    storageGateway: credentials,
+    storageGateway: storageGateway(env.MEDIA_BUCKET, credentials),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { integerParam } from "./integer";
 
 /** `cursor` and `limit`, accepted by every list (spec section 4). */
 export const PageQuerySchema = z.object({
@@ -7,13 +8,12 @@ export const PageQuerySchema = z.object({
     .min(1)
     .optional()
     .openapi({ description: "The next_cursor of the previous page, passed back unchanged" }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(25)
-    .openapi({ description: "Page size, 1-100", example: 25, type: "integer", format: "int32" }),
+  limit: integerParam(z.number().int().min(1).max(100).default(25)).openapi({
+    description: "Page size, 1-100",
+    example: 25,
+    type: "integer",
+    format: "int32",
+  }),
 });
 
 /** The paged list envelope: `{ data, has_more, next_cursor }`. */

@@ -24,7 +24,7 @@ import { r2RangeSource } from "./media/r2-source";
 import { isFinal, presentVideo } from "./videos";
 
 /** Stable segment ids: the same video and position always give the same id. */
-export function segmentId(videoId: string, position: number): string {
+function segmentId(videoId: string, position: number): string {
   return `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`;
 }
 
@@ -113,7 +113,7 @@ export async function processVideo(
  * Understands a probed video and stores its index: thumbnail and index document in R2,
  * segments and measured facts in D1 (one batch, replacing earlier segments).
  */
-export async function buildIndex(
+async function buildIndex(
   env: Env,
   ports: Ports,
   video: VideoRow,

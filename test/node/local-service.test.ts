@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chunkedPost, exchangeOnOneConnection, smallPost } from "./raw-http";
 
 // The real local path: `npm run dev` as a process on a free port, spoken to over HTTP,
 // exactly as the README and the black-box suite start it.
@@ -218,6 +219,21 @@ describe("npm run dev", () => {
       if (reports.data.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(reports.data[0]?.content).toContain("Pass");
+  });
+
+  it("answers the next request on a keep-alive connection after refusing an oversized body", async () => {
+    const oversized = 2 * 1024 * 1024;
+    for (const first of [
+      chunkedPost("/api/v1alpha1/profiles", oversized),
+      `POST /api/v1alpha1/profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${oversized}\r\n\r\n${"x".repeat(oversized)}`,
+    ]) {
+      const statuses = await exchangeOnOneConnection(baseUrl, [
+        first,
+        smallPost("/api/v1alpha1/profiles", "{}"),
+      ]);
+      // The second answer is the API's own 401 (no key), not wrangler's 503.
+      expect(statuses).toEqual([413, 401]);
+    }
   });
 
   it("never prints the admin token or keys", () => {

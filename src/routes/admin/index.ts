@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../errors/api-error";
 import { constantTimeEqualStrings } from "../../lib/crypto";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { strictInput } from "../../middleware/strict-input";
 import { bearerToken } from "../../services/auth";
 import { validationHook } from "../validation-hook";
 import { registerKeyRoutes } from "./keys";
@@ -25,7 +26,7 @@ const adminAuth = createMiddleware<HonoEnv>(async (c, next) => {
 /** The operator API of decisions section 2, mounted at /admin/v1. */
 export function createAdminApp(): OpenAPIHono<HonoEnv> {
   const admin = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
-  admin.use("*", adminAuth);
+  admin.use("*", adminAuth, strictInput);
   registerWorkspaceRoutes(admin);
   registerKeyRoutes(admin);
   admin.doc31("/openapi.json", {

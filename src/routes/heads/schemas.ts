@@ -3,6 +3,7 @@ import type { AppendRefusal, HeadRow } from "../../db/repos/versioned-heads";
 import { HEAD_STATUSES } from "../../db/schema";
 import { ApiError, notFound } from "../../errors/api-error";
 import { TimestampSchema } from "../../schemas/common";
+import { integerParam } from "../../schemas/integer";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 
 // What profiles and report templates share on the wire: both are versioned heads (spec 2.8).
@@ -104,17 +105,13 @@ export function presentHead(row: HeadRow) {
 }
 
 /** The `{version}` path parameter. */
-export const VersionParamSchema = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .openapi({
-    param: { name: "version", in: "path" },
-    type: "integer",
-    minimum: 1,
-    description: "Version number, from 1",
-    example: 1,
-  });
+export const VersionParamSchema = integerParam(z.number().int().min(1)).openapi({
+  param: { name: "version", in: "path" },
+  type: "integer",
+  minimum: 1,
+  description: "Version number, from 1",
+  example: 1,
+});
 
 /** The optional body of the archive operations: nothing, or `{}`. */
 export const ArchiveBodySchema = z.strictObject({}).openapi("ArchiveRequest");

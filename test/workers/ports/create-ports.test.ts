@@ -6,7 +6,7 @@ import { LocalHashEmbedder } from "../../../src/ports/embedder/local-hash";
 import { WorkersAiEmbedder } from "../../../src/ports/embedder/workers-ai";
 import { LocalMediaUnderstanding } from "../../../src/ports/media-understanding/local";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
-import { LocalGatewayStorage } from "../../../src/ports/storage/local-gateway";
+import { LocalGatewayStorage } from "../../../src/ports/storage/local-gateway/adapter";
 import { R2S3Storage } from "../../../src/ports/storage/r2-s3";
 import { LocalVectorIndexAdapter } from "../../../src/ports/vector-index/local-do";
 import { VectorizeIndex } from "../../../src/ports/vector-index/vectorize";

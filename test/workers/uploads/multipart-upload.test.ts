@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sourceKey } from "../../../src/lib/object-keys";
 import { createPorts } from "../../../src/ports";
-import { gatewayCredentials } from "../../../src/ports/storage/local-gateway";
+import { gatewayCredentials } from "../../../src/ports/storage/local-gateway/adapter";
 import { presignUrl } from "../../../src/ports/storage/sigv4";
 import type { UploadSessionDto } from "../../../src/routes/uploads/schemas";
 import { normalizeEtag } from "../../../src/services/uploads";

@@ -1,16 +1,13 @@
-import { hmacSha256, toHex } from "../../lib/crypto";
+import { hmacSha256, toHex } from "../../../lib/crypto";
 import type {
   SigningContext,
   StorageTarget,
   StoredObject,
   StoredPart,
   UploadStorage,
-} from "./port";
-import { presignUrl, type S3Credentials } from "./sigv4";
-
-/** Where the local storage gateway is mounted on this Worker. */
-export const GATEWAY_PREFIX = "/storage";
-const PART_LEDGER_PREFIX = "__gateway/multipart";
+} from "../port";
+import { presignUrl, type S3Credentials } from "../sigv4";
+import { GATEWAY_PREFIX, LEDGER_ENTRY, ledgerPrefix, openMarkerKey, partsPrefix } from "./ledger";
 
 /** The credentials the local gateway signs and verifies with, derived from SIGNING_SECRET. */
 export async function gatewayCredentials(signingSecret: string): Promise<S3Credentials> {
@@ -19,26 +16,6 @@ export async function gatewayCredentials(signingSecret: string): Promise<S3Crede
     secretAccessKey: toHex(await hmacSha256(signingSecret, "storage-gateway-credentials")),
   };
 }
-
-/** The R2 key prefix of the ledger entries of one part (S3 ListParts, emulated). */
-export function partLedgerPrefix(uploadId: string, partNumber: number): string {
-  return `${PART_LEDGER_PREFIX}/${uploadId}/parts/${String(partNumber).padStart(5, "0")}/`;
-}
-
-/** The ledger entry recording that the gateway stored a part: its size and ETag in the key. */
-export function partLedgerKey(
-  uploadId: string,
-  part: { partNumber: number; size: number; etag: string },
-): string {
-  return `${partLedgerPrefix(uploadId, part.partNumber)}${part.size}/${encodeURIComponent(part.etag)}`;
-}
-
-/** The R2 key that marks an upload as open on the gateway. */
-export function openMarkerKey(uploadId: string): string {
-  return `${PART_LEDGER_PREFIX}/${uploadId}/open`;
-}
-
-const LEDGER_ENTRY = /\/parts\/(\d{5})\/(\d+)\/([^/]+)$/;
 
 /** The URL of an object on the gateway. */
 export function gatewayUrl(origin: string, key: string): URL {
@@ -110,7 +87,7 @@ export class LocalGatewayStorage implements UploadStorage {
     let cursor: string | undefined;
     do {
       const page = await this.bucket.list({
-        prefix: `${PART_LEDGER_PREFIX}/${uploadId}/parts/`,
+        prefix: partsPrefix(uploadId),
         ...(cursor === undefined ? {} : { cursor }),
       });
       for (const object of page.objects) {
@@ -168,7 +145,7 @@ export class LocalGatewayStorage implements UploadStorage {
 
   private async forget(uploadId: string): Promise<void> {
     for (;;) {
-      const listed = await this.bucket.list({ prefix: `${PART_LEDGER_PREFIX}/${uploadId}/` });
+      const listed = await this.bucket.list({ prefix: ledgerPrefix(uploadId) });
       const keys = listed.objects.map((object) => object.key);
       if (keys.length === 0) return;
       await this.bucket.delete(keys);

@@ -1,12 +1,7 @@
-import type { Context, Hono } from "hono";
-import type { HonoEnv } from "../middleware/hono-env";
-import {
-  GATEWAY_PREFIX,
-  openMarkerKey,
-  partLedgerKey,
-  partLedgerPrefix,
-} from "../ports/storage/local-gateway";
-import { type S3Credentials, verifyPresigned } from "../ports/storage/sigv4";
+import { type Context, Hono, type Env as HonoBaseEnv } from "hono";
+import { type S3Credentials, verifyPresigned } from "../sigv4";
+import { gatewayUrl } from "./adapter";
+import { GATEWAY_PREFIX, openMarkerKey, partLedgerKey, partLedgerPrefix } from "./ledger";
 
 const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
@@ -26,17 +21,41 @@ function s3Error(status: number, code: string, message: string, resource: string
   });
 }
 
-function objectKey(c: Context<HonoEnv>): string {
-  return decodeURIComponent(c.req.path.slice(GATEWAY_PREFIX.length + 1));
+/**
+ * The key a request path names, or null when the path is not exactly how the gateway
+ * encodes that key (malformed escapes, `%2F` for `/`, escaped unreserved characters):
+ * one object has one URL, so a signature cannot be replayed on an equivalent spelling.
+ */
+function keyOf(url: URL): string | null {
+  const encoded = url.pathname.slice(GATEWAY_PREFIX.length + 1);
+  let key: string;
+  try {
+    key = encoded.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return null;
+  }
+  return gatewayUrl(url.origin, key).pathname === url.pathname ? key : null;
 }
 
+/** The first query parameter given more than once, if any. */
+function repeatedParameter(url: URL): string | null {
+  const seen = new Set<string>();
+  for (const name of url.searchParams.keys()) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return null;
+}
+
+const INVALID_URI = "Couldn't parse the specified URI.";
+
 async function putPart(
-  c: Context<HonoEnv>,
+  c: Context,
+  bucket: R2Bucket,
   key: string,
   uploadId: string,
   partParam: string,
 ): Promise<Response> {
-  const bucket = c.env.MEDIA_BUCKET;
   const partNumber = Number(partParam);
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
     return s3Error(
@@ -67,7 +86,7 @@ async function putPart(
   return new Response(null, { status: 200, headers: { ETag: `"${part.etag}"`, ...CORS_HEADERS } });
 }
 
-async function putObject(c: Context<HonoEnv>, key: string): Promise<Response> {
+async function putObject(c: Context, bucket: R2Bucket, key: string): Promise<Response> {
   const size = Number(c.req.header("content-length"));
   if (!c.req.raw.body || !Number.isInteger(size)) {
     return s3Error(
@@ -78,18 +97,19 @@ async function putObject(c: Context<HonoEnv>, key: string): Promise<Response> {
     );
   }
   const contentType = c.req.header("content-type") ?? "application/octet-stream";
-  const object = await c.env.MEDIA_BUCKET.put(key, c.req.raw.body, {
+  const object = await bucket.put(key, c.req.raw.body, {
     httpMetadata: { contentType },
   });
   return new Response(null, { status: 200, headers: { ETag: object.httpEtag, ...CORS_HEADERS } });
 }
 
 async function getObject(
-  c: Context<HonoEnv>,
+  c: Context,
+  bucket: R2Bucket,
   key: string,
   method: "GET" | "HEAD",
 ): Promise<Response> {
-  const object = await c.env.MEDIA_BUCKET.get(key, { range: c.req.raw.headers });
+  const object = await bucket.get(key, { range: c.req.raw.headers });
   if (!object) return s3Error(404, "NoSuchKey", "The specified key does not exist.", key);
   const headers = new Headers(CORS_HEADERS);
   object.writeHttpMetadata(headers);
@@ -112,8 +132,9 @@ async function getObject(
  * The local storage gateway: what R2's S3 endpoint does for presigned URLs, served by
  * this Worker over the R2 binding. Same signature check, same expiry, S3-shaped answers.
  */
-export function registerStorageGateway(app: Hono<HonoEnv>, credentials: Promise<S3Credentials>) {
-  app.options(`${GATEWAY_PREFIX}/*`, (c) => {
+function gatewayApp(bucket: R2Bucket, credentials: Promise<S3Credentials>): Hono {
+  const app = new Hono();
+  app.options("/*", (c) => {
     return new Response(null, {
       status: 204,
       headers: {
@@ -126,20 +147,51 @@ export function registerStorageGateway(app: Hono<HonoEnv>, credentials: Promise<
     });
   });
 
-  app.on(["GET", "HEAD", "PUT"], `${GATEWAY_PREFIX}/*`, async (c) => {
-    const key = objectKey(c);
+  app.on(["GET", "HEAD", "PUT"], "/*", async (c) => {
     const method = c.req.method as "GET" | "HEAD" | "PUT";
     const url = new URL(c.req.url);
-    const refusal = await verifyPresigned(
-      await credentials,
-      method === "HEAD" ? "GET" : method,
-      url,
-    );
-    if (refusal) return s3Error(403, refusal.code, refusal.message, key);
-    if (method !== "PUT") return getObject(c, key, method);
+    const resource = url.pathname;
+    // A repeated parameter would be read one way here and signed another way.
+    const repeated = repeatedParameter(url);
+    if (repeated !== null) {
+      const message = `The ${repeated} parameter may be given only once.`;
+      return s3Error(400, "AuthorizationQueryParametersError", message, resource);
+    }
+    let refusal: Awaited<ReturnType<typeof verifyPresigned>>;
+    try {
+      refusal = await verifyPresigned(await credentials, method === "HEAD" ? "GET" : method, url);
+    } catch (error) {
+      // The signer decodes the path; a malformed escape cannot have been signed.
+      if (!(error instanceof URIError)) throw error;
+      return s3Error(400, "InvalidURI", INVALID_URI, resource);
+    }
+    if (refusal) return s3Error(403, refusal.code, refusal.message, resource);
+    const key = keyOf(url);
+    if (key === null) return s3Error(400, "InvalidURI", INVALID_URI, resource);
+    if (method !== "PUT") return getObject(c, bucket, key, method);
     const uploadId = url.searchParams.get("uploadId");
     const partNumber = url.searchParams.get("partNumber");
-    if (uploadId !== null && partNumber !== null) return putPart(c, key, uploadId, partNumber);
-    return putObject(c, key);
+    if (uploadId !== null && partNumber !== null)
+      return putPart(c, bucket, key, uploadId, partNumber);
+    return putObject(c, bucket, key);
   });
+  return app;
+}
+
+/** The HTTP half of the local adapter, which app.ts mounts on the Worker. */
+export interface StorageGateway {
+  mount<E extends HonoBaseEnv>(app: Hono<E>): void;
+}
+
+/** The gateway over `bucket`, verifying with `credentials`. */
+export function storageGateway(
+  bucket: R2Bucket,
+  credentials: Promise<S3Credentials>,
+): StorageGateway {
+  const app = gatewayApp(bucket, credentials);
+  return {
+    mount(parent) {
+      parent.route(GATEWAY_PREFIX, app);
+    },
+  };
 }

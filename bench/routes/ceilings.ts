@@ -1,19 +1,19 @@
 import type { Hono } from "hono";
-import { database } from "../db/client";
-import { listVideos } from "../db/repos/videos";
-import { videos } from "../db/schema";
-import { nowIso } from "../lib/clock";
-import { newId } from "../lib/ids";
-import { pageQuery, toPage } from "../lib/pagination";
-import { signingSecret } from "../lib/secrets";
-import type { HonoEnv } from "../middleware/hono-env";
-import { probeMedia } from "../services/media/probe";
-import { r2RangeSource } from "../services/media/r2-source";
-import { presentVideo } from "./videos/schemas";
+import { database } from "../../src/db/client";
+import { listVideos } from "../../src/db/repos/videos";
+import { videos } from "../../src/db/schema";
+import { nowIso } from "../../src/lib/clock";
+import { newId } from "../../src/lib/ids";
+import { pageQuery, toPage } from "../../src/lib/pagination";
+import { signingSecret } from "../../src/lib/secrets";
+import type { HonoEnv } from "../../src/middleware/hono-env";
+import { presentVideo } from "../../src/routes/videos/schemas";
+import { probeMedia } from "../../src/services/media/probe";
+import { r2RangeSource } from "../../src/services/media/r2-source";
 
 /**
  * The local ceiling for `npm run bench`: the same D1 list query as GET /videos with no
- * authentication and no middleware. Mounted only when BENCH_ROUTES=1.
+ * authentication and no middleware. Mounted only by the bench entry (bench/worker.ts).
  */
 export function registerBenchRoutes(app: Hono<HonoEnv>) {
   app.get("/__bench/videos", async (c) => {

@@ -1,14 +1,14 @@
 import type { Hono } from "hono";
-import { database, runBatch } from "../db/client";
-import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
-import { findVideoById, insertVideo } from "../db/repos/videos";
-import type { MediaProbe, TextCue } from "../domain/media";
-import { nowIso } from "../lib/clock";
-import { newId } from "../lib/ids";
-import type { HonoEnv } from "../middleware/hono-env";
-import type { Ports } from "../ports";
-import { buildIndex, segmentId } from "../services/processing";
-import { indexVideo } from "../services/search-index";
+import { database, runBatch } from "../../src/db/client";
+import { replaceSegmentsStatements, type SegmentRow } from "../../src/db/repos/segments";
+import { insertVideo, updateVideoStatement } from "../../src/db/repos/videos";
+import type { MediaProbe, TextCue } from "../../src/domain/media";
+import type { Env } from "../../src/env";
+import { nowIso } from "../../src/lib/clock";
+import { newId } from "../../src/lib/ids";
+import type { HonoEnv } from "../../src/middleware/hono-env";
+import type { Ports } from "../../src/ports";
+import { indexVideo } from "../../src/services/search-index";
 
 interface Transcript {
   title: string;
@@ -44,6 +44,60 @@ const WORDS =
     " ",
   );
 
+/** Segment ids of the bench's synthetic videos; unique per video and position. */
+function segmentId(videoId: string, position: number): string {
+  return `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`;
+}
+
+/**
+ * Indexes a transcript the way processing indexes a captioned upload, through the public
+ * media-understanding port and the segment repo (no thumbnail or index document: search
+ * reads neither).
+ */
+async function indexTranscript(
+  env: Env,
+  ports: Ports,
+  videoId: string,
+  workspaceId: string,
+  transcript: Transcript,
+): Promise<void> {
+  const db = database(env.DB);
+  const empty = { size: 0, read: async () => new Uint8Array(0) };
+  const understanding = await ports.understanding.understand({
+    videoId,
+    filename: `${transcript.title}.mp4`,
+    contentType: "video/mp4",
+    objectKey: `videos/${videoId}/source`,
+    probe: transcriptProbe(transcript),
+    source: empty,
+  });
+  const createdAt = nowIso();
+  const rows: SegmentRow[] = understanding.segments.map((segment) => ({
+    id: segmentId(videoId, segment.index),
+    videoId,
+    workspaceId,
+    position: segment.index,
+    startTime: segment.start,
+    endTime: segment.end,
+    sceneDescription: segment.sceneDescription,
+    transcript: segment.transcript,
+    tags: segment.tags,
+    evidence: segment.evidence,
+    createdAt,
+  }));
+  const media = {
+    engine: understanding.engine,
+    coverage: understanding.coverage,
+    limitations: understanding.limitations,
+    tags: understanding.tags,
+    title: understanding.title,
+  };
+  await runBatch(db, [
+    ...replaceSegmentsStatements(db, videoId, rows),
+    updateVideoStatement(db, videoId, { progress: 80, media, updatedAt: createdAt }),
+  ]);
+}
+
 function generator(seed: number) {
   let state = seed >>> 0 || 1;
   return () => {
@@ -55,10 +109,10 @@ function generator(seed: number) {
 }
 
 /**
- * Bench-only routes for search (BENCH_ROUTES=1): index a synthetic transcript the way a
+ * Bench-only routes for search: index a synthetic transcript the way a
  * captioned upload is indexed, seed many synthetic segments, and read the local index's size.
  */
-export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: Ports) {
+export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: () => Ports) {
   app.post("/__bench/index-transcript", async (c) => {
     const workspaceId = c.req.query("workspace_id") ?? "";
     const transcript = await c.req.json<Transcript>();
@@ -77,11 +131,8 @@ export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: Ports) {
       createdAt: now,
       updatedAt: now,
     });
-    const video = await findVideoById(db, id);
-    if (!video) throw new Error("video vanished");
-    const empty = { size: 0, read: async () => new Uint8Array(0) };
-    await buildIndex(c.env, ports, video, transcriptProbe(transcript), empty);
-    await indexVideo(c.env, ports, {
+    await indexTranscript(c.env, ports(), id, workspaceId, transcript);
+    await indexVideo(c.env, ports(), {
       type: "index-video",
       video_id: id,
       workspace_id: workspaceId,
@@ -139,7 +190,7 @@ export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: Ports) {
         };
       });
       await runBatch(db, replaceSegmentsStatements(db, id, rows));
-      await indexVideo(c.env, ports, {
+      await indexVideo(c.env, ports(), {
         type: "index-video",
         video_id: id,
         workspace_id: workspaceId,
