@@ -36,7 +36,7 @@ export interface Env {
   R2_SECRET_ACCESS_KEY?: string;
 }
 
-/** The result of one Media Transformations call: only what this adapter reads. */
+/** The result of one Media Transformations call: only what the edge media adapter reads. */
 export interface MediaResultLike {
   response(): Promise<Response>;
 }
@@ -51,7 +51,7 @@ export interface MediaTransformerLike extends MediaOutputLike {
   transform(options: MediaTransformationInputOptions): MediaOutputLike;
 }
 
-/** The part of the Media Transformations binding (`MediaBinding`, beta) this adapter uses. */
+/** The part of the Media Transformations binding (`MediaBinding`, beta) the edge media adapter uses. */
 export interface MediaBindingLike {
   input(media: ReadableStream<Uint8Array>): MediaTransformerLike;
 }
