@@ -16,7 +16,7 @@ export interface Secrets {
   R2_SECRET_ACCESS_KEY?: string;
 }
 
-/** The result of one Media Transformations call: only what this adapter reads. */
+/** The result of one Media Transformations call: only what the edge media adapter reads. */
 export interface MediaResultLike {
   response(): Promise<Response>;
 }
@@ -31,7 +31,7 @@ export interface MediaTransformerLike extends MediaOutputLike {
   transform(options: MediaTransformationInputOptions): MediaOutputLike;
 }
 
-/** The part of the Media Transformations binding (`MediaBinding`, beta) this adapter uses. */
+/** The part of the Media Transformations binding (`MediaBinding`, beta) the edge media adapter uses. */
 export interface MediaBindingLike {
   input(media: ReadableStream<Uint8Array>): MediaTransformerLike;
 }
