@@ -13,11 +13,13 @@ import {
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
+import { upsertLeaseStatement } from "../src/db/repos/work-leases";
 import type { RunUsage } from "../src/db/schema/runs";
 import type { StoredError } from "../src/db/schema/videos";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
 import type { ResultState } from "../src/ports/answer-engine/port";
+import { leaseMs } from "../src/services/sweep/lease";
 
 /** The state machine's position, persisted in the object. */
 export interface RunState {
@@ -74,9 +76,20 @@ export class RunCoordinator extends DurableObject<Env> {
       const existing = await this.state();
       if (existing) return existing;
       const db = database(this.env.DB);
-      await runBatch(db, insertRunStatements(db, run, snapshots));
       const state: RunState = { runId: run.id, status: "queued", cancelRequested: false };
+      // State first: a row must never exist that its object does not know (the sweep moves
+      // runs through this object). The lease keeps the sweep off until the run is due.
       await this.ctx.storage.put("state", state);
+      const due = Date.now() + delaySeconds * 1000 + leaseMs(this.env);
+      await runBatch(db, [
+        ...insertRunStatements(db, run, snapshots),
+        upsertLeaseStatement(db, {
+          subjectId: run.id,
+          kind: "run",
+          attempts: 0,
+          dueAt: nowIso(due),
+        }),
+      ]);
       const message: RunAnalysisMessage = {
         type: "run-analysis",
         run_id: run.id,
@@ -169,6 +182,18 @@ export class RunCoordinator extends DurableObject<Env> {
       const next = { ...state, cancelRequested: true };
       await this.ctx.storage.put("state", next);
       return next;
+    });
+  }
+
+  /**
+   * Ends a run whose cancellation was requested but whose work is gone (the sweep found no
+   * progress within a lease), so a cancel always ends the run.
+   */
+  abandon(): Promise<RunState | null> {
+    return this.serialized(async () => {
+      const state = await this.state();
+      if (!state || FINAL.has(state.status)) return state;
+      return this.move(state, "canceled", {});
     });
   }
 

@@ -31,6 +31,13 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** Secret for cursors, signed URLs and the local storage gateway. */
   SIGNING_SECRET?: string;
+  /**
+   * Seconds without progress after which the crash sweep takes over a video's or run's
+   * work (default 900, the longest a queue consumer can run).
+   */
+  WORK_LEASE_SECONDS?: string;
+  /** Test-only: stages where work waits, so the crash test can kill it there. */
+  WORK_PAUSE_AT?: string;
   /** Mounts the bare benchmark routes (never set in production). */
   BENCH_ROUTES?: string;
   R2_ACCOUNT_ID?: string;

@@ -3,6 +3,7 @@ import { handleQueue } from "../queues";
 import { createApp } from "./app";
 import type { Env, HonoEnv } from "./env";
 import { createPorts, type Ports } from "./ports";
+import { runSweep } from "./services/sweep";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";
 export { LocalVectorIndex } from "../durable-objects/local-vector-index";
@@ -26,4 +27,7 @@ function appFor(env: Env): Hono<HonoEnv> {
 export default {
   fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
   queue: (batch, env) => handleQueue(batch, env, portsFor(env)),
+  scheduled: async (_controller, env) => {
+    await runSweep(env);
+  },
 } satisfies ExportedHandler<Env>;

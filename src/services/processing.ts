@@ -11,6 +11,7 @@ import {
 import type { StoredError } from "../db/schema";
 import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
+import { pauseAt } from "../lib/work-pause";
 import type { Ports } from "../ports";
 import type { VideoUnderstanding } from "../ports/media-understanding/port";
 import { probeMedia } from "./media/probe";
@@ -78,6 +79,7 @@ export async function processVideo(
   const db = database(env.DB);
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
+  await pauseAt(env, "process:start");
   await updateVideo(db, video.id, { status: "processing", progress: 10, updatedAt: nowIso() });
 
   const source = r2RangeSource(env.MEDIA_BUCKET, sourceKey(video.id), video.fileSize);
@@ -104,6 +106,7 @@ export async function processVideo(
     frameCount: probe.video?.frameCount ?? 0,
     updatedAt: nowIso(),
   });
+  await pauseAt(env, "process:probed");
   await buildIndex(env, ports, video, probe, source);
   const next: IndexVideoMessage = {
     type: "index-video",

@@ -1,0 +1,56 @@
+import type { RunAnalysisMessage } from "../../../queues/analysis-messages";
+import { database } from "../../db/client";
+import { staleRuns, upsertLeaseStatement } from "../../db/repos/work-leases";
+import type { StoredError } from "../../db/schema";
+import type { Env } from "../../env";
+import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
+
+const STALLED: StoredError = {
+  code: "execution_stalled",
+  title: "The run stalled",
+  detail: `Executing the run made no progress after ${MAX_SWEEP_TRIES} restarts.`,
+  next_action: "Start the run again; if it stalls again, contact support with the run id.",
+};
+
+/** What one sweep did to runs. */
+export interface RunSweep {
+  resent: string[];
+  canceled: string[];
+  failed: string[];
+}
+
+/**
+ * Takes over runs that made no progress within the lease: a run whose cancellation was
+ * requested is canceled (its work is gone, so nothing else would end it), any other is
+ * re-sent to the analysis queue, and after MAX_SWEEP_TRIES re-sends it fails with
+ * `execution_stalled`. Every move goes through the run's object, which checks it.
+ */
+export async function sweepRuns(env: Env, clock: SweepClock): Promise<RunSweep> {
+  const db = database(env.DB);
+  const done: RunSweep = { resent: [], canceled: [], failed: [] };
+  for (const { row, attempts } of await staleRuns(db, { ...clock, limit: SWEEP_BATCH })) {
+    const coordinator = env.RUNS.getByName(row.id);
+    if (row.cancelRequested) {
+      await coordinator.abandon();
+      done.canceled.push(row.id);
+    } else if (attempts >= MAX_SWEEP_TRIES) {
+      await coordinator.fail(STALLED, ["execution_stalled"]);
+      done.failed.push(row.id);
+    } else {
+      await upsertLeaseStatement(db, {
+        subjectId: row.id,
+        kind: "run",
+        attempts: attempts + 1,
+        dueAt: clock.nextDue,
+      });
+      const message: RunAnalysisMessage = {
+        type: "run-analysis",
+        run_id: row.id,
+        workspace_id: row.workspaceId,
+      };
+      await env.ANALYSIS_QUEUE.send(message);
+      done.resent.push(row.id);
+    }
+  }
+  return done;
+}
