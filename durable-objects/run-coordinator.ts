@@ -13,7 +13,11 @@ import {
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
-import { upsertLeaseStatement } from "../src/db/repos/work-leases";
+import {
+  deleteLeaseStatement,
+  extendLeaseStatement,
+  upsertLeaseStatement,
+} from "../src/db/repos/work-leases";
 import type { RunUsage } from "../src/db/schema/runs";
 import type { StoredError } from "../src/db/schema/videos";
 import type { Env } from "../src/env";
@@ -224,6 +228,12 @@ export class RunCoordinator extends DurableObject<Env> {
     const updatedAt = nowIso();
     const moveChange = { ...change, status: to, subState: SUB_STATE[to], updatedAt };
     const statements = [...extra, updateRunStatement(db, state.runId, moveChange)];
+    // Every move is progress: the sweep leaves the run alone for another lease, or for good.
+    statements.push(
+      FINAL.has(to)
+        ? deleteLeaseStatement(db, state.runId)
+        : extendLeaseStatement(db, state.runId, nowIso(Date.now() + leaseMs(this.env))),
+    );
     if (FINAL.has(to)) {
       // Only a final move announces the run, and only the announcement needs the whole row.
       const moved: RunRow = { ...(await this.run(state)), ...moveChange };

@@ -101,3 +101,13 @@ export async function findLease(db: Database, subjectId: string): Promise<WorkLe
     .limit(1);
   return rows[0] ?? null;
 }
+
+/** Moves an item's lease on (its work made progress); attempts are kept. */
+export function extendLeaseStatement(db: Database, subjectId: string, dueAt: string) {
+  return db.update(workLeases).set({ dueAt }).where(eq(workLeases.subjectId, subjectId));
+}
+
+/** Forgets an item's lease; batch it with the move that ends the item. */
+export function deleteLeaseStatement(db: Database, subjectId: string) {
+  return db.delete(workLeases).where(eq(workLeases.subjectId, subjectId));
+}
