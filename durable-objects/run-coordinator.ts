@@ -15,7 +15,7 @@ import {
 } from "../src/db/repos/runs";
 import {
   deleteLeaseStatement,
-  extendLeaseStatement,
+  markActiveStatement,
   upsertLeaseStatement,
 } from "../src/db/repos/work-leases";
 import type { RunUsage } from "../src/db/schema/runs";
@@ -23,7 +23,6 @@ import type { StoredError } from "../src/db/schema/videos";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
 import type { ResultState } from "../src/ports/answer-engine/port";
-import { leaseMs } from "../src/services/sweep/lease";
 
 /** The state machine's position, persisted in the object. */
 export interface RunState {
@@ -82,17 +81,12 @@ export class RunCoordinator extends DurableObject<Env> {
       const db = database(this.env.DB);
       const state: RunState = { runId: run.id, status: "queued", cancelRequested: false };
       // State first: a row must never exist that its object does not know (the sweep moves
-      // runs through this object). The lease keeps the sweep off until the run is due.
+      // runs through this object). Its lease starts when the run is due to start.
       await this.ctx.storage.put("state", state);
-      const due = Date.now() + delaySeconds * 1000 + leaseMs(this.env);
+      const activeFrom = nowIso(Date.now() + delaySeconds * 1000);
       await runBatch(db, [
         ...insertRunStatements(db, run, snapshots),
-        upsertLeaseStatement(db, {
-          subjectId: run.id,
-          kind: "run",
-          attempts: 0,
-          dueAt: nowIso(due),
-        }),
+        upsertLeaseStatement(db, { subjectId: run.id, kind: "run", attempts: 0, activeFrom }),
       ]);
       const message: RunAnalysisMessage = {
         type: "run-analysis",
@@ -228,11 +222,11 @@ export class RunCoordinator extends DurableObject<Env> {
     const updatedAt = nowIso();
     const moveChange = { ...change, status: to, subState: SUB_STATE[to], updatedAt };
     const statements = [...extra, updateRunStatement(db, state.runId, moveChange)];
-    // Every move is progress: the sweep leaves the run alone for another lease, or for good.
+    // A start replaces a deferred start time in the lease; an ended run leaves the sweep.
     statements.push(
       FINAL.has(to)
         ? deleteLeaseStatement(db, state.runId)
-        : extendLeaseStatement(db, state.runId, nowIso(Date.now() + leaseMs(this.env))),
+        : markActiveStatement(db, state.runId, updatedAt),
     );
     if (FINAL.has(to)) {
       // Only a final move announces the run, and only the announcement needs the whole row.

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
 import type { Database } from "../client";
 import { runs, videos, workLeases } from "../schema";
 import type { RunRow } from "./runs";
@@ -13,10 +13,9 @@ export interface Stale<T> {
   attempts: number;
 }
 
-/** Which items count as stale: not updated since `staleBefore`, and any lease due by `now`. */
+/** Which items count as stale: neither updated nor active since `staleBefore`. */
 export interface StaleWindow {
   staleBefore: string;
-  now: string;
   limit: number;
 }
 
@@ -27,7 +26,7 @@ export function upsertLeaseStatement(db: Database, lease: WorkLease) {
     .values(lease)
     .onConflictDoUpdate({
       target: workLeases.subjectId,
-      set: { attempts: lease.attempts, dueAt: lease.dueAt },
+      set: { attempts: lease.attempts, activeFrom: lease.activeFrom },
     });
 }
 
@@ -41,7 +40,7 @@ export async function staleVideos(db: Database, window: StaleWindow): Promise<St
       and(
         inArray(videos.status, ["queued", "processing"]),
         lt(videos.updatedAt, window.staleBefore),
-        or(isNull(workLeases.dueAt), lte(workLeases.dueAt, window.now)),
+        or(isNull(workLeases.activeFrom), lt(workLeases.activeFrom, window.staleBefore)),
       ),
     )
     .orderBy(asc(videos.updatedAt))
@@ -59,7 +58,7 @@ export async function staleRuns(db: Database, window: StaleWindow): Promise<Stal
       and(
         inArray(runs.status, ["queued", "processing"]),
         lt(runs.updatedAt, window.staleBefore),
-        or(isNull(workLeases.dueAt), lte(workLeases.dueAt, window.now)),
+        or(isNull(workLeases.activeFrom), lt(workLeases.activeFrom, window.staleBefore)),
       ),
     )
     .orderBy(asc(runs.updatedAt))
@@ -102,9 +101,9 @@ export async function findLease(db: Database, subjectId: string): Promise<WorkLe
   return rows[0] ?? null;
 }
 
-/** Moves an item's lease on (its work made progress); attempts are kept. */
-export function extendLeaseStatement(db: Database, subjectId: string, dueAt: string) {
-  return db.update(workLeases).set({ dueAt }).where(eq(workLeases.subjectId, subjectId));
+/** Records when an item's work (re)started; the re-send count is kept. */
+export function markActiveStatement(db: Database, subjectId: string, activeFrom: string) {
+  return db.update(workLeases).set({ activeFrom }).where(eq(workLeases.subjectId, subjectId));
 }
 
 /** Forgets an item's lease; batch it with the move that ends the item. */

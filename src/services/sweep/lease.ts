@@ -22,11 +22,12 @@ export function leaseMs(env: Pick<Env, "WORK_LEASE_SECONDS">): number {
 export interface SweepClock {
   now: string;
   staleBefore: string;
-  nextDue: string;
 }
 
-/** Stale means not updated within one lease; a re-sent item gets one more lease. */
+/**
+ * Stale means neither updated nor (re)started within one lease. The lease is applied when
+ * the sweep runs, so a changed `WORK_LEASE_SECONDS` holds for work already in flight.
+ */
 export function sweepClock(env: Pick<Env, "WORK_LEASE_SECONDS">, now = Date.now()): SweepClock {
-  const lease = leaseMs(env);
-  return { now: nowIso(now), staleBefore: nowIso(now - lease), nextDue: nowIso(now + lease) };
+  return { now: nowIso(now), staleBefore: nowIso(now - leaseMs(env)) };
 }

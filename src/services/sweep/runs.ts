@@ -41,7 +41,7 @@ export async function sweepRuns(env: Env, clock: SweepClock): Promise<RunSweep> 
         subjectId: row.id,
         kind: "run",
         attempts: attempts + 1,
-        dueAt: clock.nextDue,
+        activeFrom: clock.now,
       });
       const message: RunAnalysisMessage = {
         type: "run-analysis",

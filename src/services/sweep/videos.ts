@@ -42,7 +42,7 @@ export async function sweepVideos(env: Env, clock: SweepClock): Promise<VideoSwe
       done.failed.push(row.id);
       continue;
     }
-    const lease = { subjectId: row.id, kind: "video" as const, dueAt: clock.nextDue };
+    const lease = { subjectId: row.id, kind: "video" as const, activeFrom: clock.now };
     if (
       row.status === "queued" &&
       attempts === 0 &&
