@@ -1,6 +1,7 @@
 import type { RunAnalysisMessage } from "../../../queues/analysis-messages";
 import { database } from "../../db/client";
-import { staleRuns, upsertLeaseStatement } from "../../db/repos/work-leases";
+import type { RunRow } from "../../db/repos/runs";
+import { type Stale, staleRuns, upsertLeaseStatement } from "../../db/repos/work-leases";
 import type { StoredError } from "../../db/schema";
 import type { Env } from "../../env";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
@@ -28,29 +29,41 @@ export interface RunSweep {
 export async function sweepRuns(env: Env, clock: SweepClock): Promise<RunSweep> {
   const db = database(env.DB);
   const done: RunSweep = { resent: [], canceled: [], failed: [] };
-  for (const { row, attempts } of await staleRuns(db, { ...clock, limit: SWEEP_BATCH })) {
-    const coordinator = env.RUNS.getByName(row.id);
-    if (row.cancelRequested) {
-      await coordinator.abandon();
-      done.canceled.push(row.id);
-    } else if (attempts >= MAX_SWEEP_TRIES) {
-      await coordinator.fail(STALLED, ["execution_stalled"]);
-      done.failed.push(row.id);
-    } else {
-      await upsertLeaseStatement(db, {
-        subjectId: row.id,
-        kind: "run",
-        attempts: attempts + 1,
-        activeFrom: clock.now,
-      });
-      const message: RunAnalysisMessage = {
-        type: "run-analysis",
-        run_id: row.id,
-        workspace_id: row.workspaceId,
-      };
-      await env.ANALYSIS_QUEUE.send(message);
-      done.resent.push(row.id);
-    }
+  for (const stale of await staleRuns(db, { ...clock, limit: SWEEP_BATCH })) {
+    // One item that cannot be handled must not keep the others stranded.
+    await sweepRun(env, clock, stale, done).catch((error: unknown) =>
+      console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
+    );
   }
   return done;
+}
+
+async function sweepRun(
+  env: Env,
+  clock: SweepClock,
+  { row, attempts }: Stale<RunRow>,
+  done: RunSweep,
+): Promise<void> {
+  const coordinator = env.RUNS.getByName(row.id);
+  if (row.cancelRequested) {
+    await coordinator.abandon();
+    done.canceled.push(row.id);
+  } else if (attempts >= MAX_SWEEP_TRIES) {
+    await coordinator.fail(STALLED, ["execution_stalled"]);
+    done.failed.push(row.id);
+  } else {
+    await upsertLeaseStatement(database(env.DB), {
+      subjectId: row.id,
+      kind: "run",
+      attempts: attempts + 1,
+      activeFrom: clock.now,
+    });
+    const message: RunAnalysisMessage = {
+      type: "run-analysis",
+      run_id: row.id,
+      workspace_id: row.workspaceId,
+    };
+    await env.ANALYSIS_QUEUE.send(message);
+    done.resent.push(row.id);
+  }
 }

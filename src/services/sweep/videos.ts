@@ -1,6 +1,7 @@
 import type { IndexVideoMessage, ProcessVideoMessage } from "../../../queues/messages";
 import { database } from "../../db/client";
-import { staleVideos, upsertLeaseStatement } from "../../db/repos/work-leases";
+import type { VideoRow } from "../../db/repos/videos";
+import { type Stale, staleVideos, upsertLeaseStatement } from "../../db/repos/work-leases";
 import type { StoredError } from "../../db/schema";
 import type { Env } from "../../env";
 import { failVideo } from "../processing";
@@ -36,37 +37,47 @@ async function uploadCompleted(env: Env, videoId: string, workspaceId: string): 
 export async function sweepVideos(env: Env, clock: SweepClock): Promise<VideoSweep> {
   const db = database(env.DB);
   const done: VideoSweep = { resent: [], failed: [] };
-  for (const { row, attempts } of await staleVideos(db, { ...clock, limit: SWEEP_BATCH })) {
-    if (attempts >= MAX_SWEEP_TRIES) {
-      await failVideo(env, row, STALLED);
-      done.failed.push(row.id);
-      continue;
-    }
-    const lease = { subjectId: row.id, kind: "video" as const, activeFrom: clock.now };
-    if (
-      row.status === "queued" &&
-      attempts === 0 &&
-      !(await uploadCompleted(env, row.id, row.workspaceId))
-    ) {
-      // Still uploading (its session expires it) or never uploaded: look again a lease later.
-      await upsertLeaseStatement(db, { ...lease, attempts });
-      continue;
-    }
-    // The attempt is recorded before the send: a send that fails is retried by a later sweep.
-    await upsertLeaseStatement(db, { ...lease, attempts: attempts + 1 });
-    const message = { video_id: row.id, workspace_id: row.workspaceId };
-    if (row.progress >= INDEXED_PROGRESS) {
-      await env.INDEXING_QUEUE.send({
-        type: "index-video",
-        ...message,
-      } satisfies IndexVideoMessage);
-    } else {
-      await env.PROCESSING_QUEUE.send({
-        type: "process-video",
-        ...message,
-      } satisfies ProcessVideoMessage);
-    }
-    done.resent.push(row.id);
+  for (const stale of await staleVideos(db, { ...clock, limit: SWEEP_BATCH })) {
+    // One item that cannot be handled must not keep the others stranded.
+    await sweepVideo(env, clock, stale, done).catch((error: unknown) =>
+      console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
+    );
   }
   return done;
+}
+
+async function sweepVideo(
+  env: Env,
+  clock: SweepClock,
+  { row, attempts }: Stale<VideoRow>,
+  done: VideoSweep,
+): Promise<void> {
+  const db = database(env.DB);
+  if (attempts >= MAX_SWEEP_TRIES) {
+    await failVideo(env, row, STALLED);
+    done.failed.push(row.id);
+    return;
+  }
+  const lease = { subjectId: row.id, kind: "video" as const, activeFrom: clock.now };
+  if (
+    row.status === "queued" &&
+    attempts === 0 &&
+    !(await uploadCompleted(env, row.id, row.workspaceId))
+  ) {
+    // Still uploading (its session expires it) or never uploaded: look again a lease later.
+    await upsertLeaseStatement(db, { ...lease, attempts });
+    return;
+  }
+  // The attempt is recorded before the send: a send that fails is retried by a later sweep.
+  await upsertLeaseStatement(db, { ...lease, attempts: attempts + 1 });
+  const message = { video_id: row.id, workspace_id: row.workspaceId };
+  if (row.progress >= INDEXED_PROGRESS) {
+    await env.INDEXING_QUEUE.send({ type: "index-video", ...message } satisfies IndexVideoMessage);
+  } else {
+    await env.PROCESSING_QUEUE.send({
+      type: "process-video",
+      ...message,
+    } satisfies ProcessVideoMessage);
+  }
+  done.resent.push(row.id);
 }
