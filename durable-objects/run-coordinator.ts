@@ -12,6 +12,11 @@ import {
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
+import {
+  deleteLeaseStatement,
+  markActiveStatement,
+  upsertLeaseStatement,
+} from "../src/db/repos/work-leases";
 import type { StoredError } from "../src/domain/async-errors";
 import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
@@ -58,9 +63,15 @@ export class RunCoordinator extends DurableObject<Env> {
       const existing = await this.state();
       if (existing) return existing;
       const db = database(this.env.DB);
-      await runBatch(db, insertRunStatements(db, run, snapshots));
       const state: RunState = { runId: run.id, status: "queued", cancelRequested: false };
+      // State first: a row must never exist that its object does not know (the sweep moves
+      // runs through this object). Its lease starts when the run is due to start.
       await this.ctx.storage.put("state", state);
+      const activeFrom = nowIso(Date.now() + delaySeconds * 1000);
+      await runBatch(db, [
+        ...insertRunStatements(db, run, snapshots),
+        upsertLeaseStatement(db, { subjectId: run.id, kind: "run", attempts: 0, activeFrom }),
+      ]);
       const message: RunAnalysisMessage = {
         type: "run-analysis",
         run_id: run.id,
@@ -157,6 +168,18 @@ export class RunCoordinator extends DurableObject<Env> {
     });
   }
 
+  /**
+   * Ends a run whose cancellation was requested but whose work is gone (the sweep found no
+   * progress within a lease), so a cancel always ends the run.
+   */
+  abandon(): Promise<RunState | null> {
+    return this.serialized(async () => {
+      const state = await this.state();
+      if (!state || FINAL.has(state.status)) return state;
+      return this.move(state, "canceled", {});
+    });
+  }
+
   /** The persisted state, for tests and diagnostics. */
   async current(): Promise<RunState | null> {
     return this.state();
@@ -185,6 +208,12 @@ export class RunCoordinator extends DurableObject<Env> {
     const updatedAt = nowIso();
     const moveChange = { ...change, status: to, subState: SUB_STATE[to], updatedAt };
     const statements = [...extra, updateRunStatement(db, state.runId, moveChange)];
+    // A start replaces a deferred start time in the lease; an ended run leaves the sweep.
+    statements.push(
+      FINAL.has(to)
+        ? deleteLeaseStatement(db, state.runId)
+        : markActiveStatement(db, state.runId, updatedAt),
+    );
     if (FINAL.has(to)) {
       // Only a final move announces the run, and only the announcement needs the whole row.
       const moved: RunRow = { ...(await this.run(state)), ...moveChange };

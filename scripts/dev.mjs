@@ -1,7 +1,16 @@
 // npm run dev: migrations, then the Worker with local D1, R2, Durable Objects and Queues.
-// Honours PORT (8787), STATE_DIR (.wrangler/state) and ADMIN_TOKEN (default: .dev.vars).
-import { applyMigrations, localConfig, startWrangler, supervise } from "./lib/local.mjs";
+// Honours PORT (8787), STATE_DIR (.wrangler/state), ADMIN_TOKEN (default: .dev.vars),
+// SWEEP_INTERVAL_SECONDS (60) and WORK_LEASE_SECONDS (900) for the crash sweep.
+import {
+  applyMigrations,
+  localConfig,
+  startSweeps,
+  startWrangler,
+  supervise,
+} from "./lib/local.mjs";
 
 const config = localConfig();
 applyMigrations(config.stateDir);
-supervise(startWrangler(config));
+const child = startWrangler(config);
+supervise(child);
+startSweeps(config, child);

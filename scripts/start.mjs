@@ -5,6 +5,7 @@ import path from "node:path";
 import {
   applyMigrations,
   localConfig,
+  startSweeps,
   startWrangler,
   supervise,
   waitForReady,
@@ -16,6 +17,7 @@ if (!config.secrets.ADMIN_TOKEN)
 applyMigrations(config.stateDir);
 const child = startWrangler(config);
 supervise(child);
+startSweeps(config, child);
 await waitForReady(config.baseUrl, child);
 
 const demoFile = path.join(config.stateDir, "demo-key.json");

@@ -14,6 +14,13 @@ export interface Secrets {
   /** Production only: the R2 S3 API key that signs upload targets. */
   R2_ACCESS_KEY_ID?: string;
   R2_SECRET_ACCESS_KEY?: string;
+  /**
+   * Seconds without progress after which the crash sweep takes over a video's or run's
+   * work (default 900, the longest a queue consumer can run).
+   */
+  WORK_LEASE_SECONDS?: string;
+  /** Test-only: stages where work waits, so the crash test can kill it there. */
+  WORK_PAUSE_AT?: string;
 }
 
 /** The result of one Media Transformations call: only what the edge media adapter reads. */

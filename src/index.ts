@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 import type { HonoEnv } from "./middleware/hono-env";
 import { createPorts, type Ports } from "./ports";
+import { runSweep } from "./services/sweep";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";
 export { LocalVectorIndex } from "../durable-objects/local-vector-index";
@@ -27,4 +28,7 @@ function appFor(env: Env): Hono<HonoEnv> {
 export default {
   fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
   queue: (batch, env) => handleQueue(batch, env, portsFor(env)),
+  scheduled: async (_controller, env) => {
+    await runSweep(env);
+  },
 } satisfies ExportedHandler<Env>;

@@ -41,12 +41,20 @@ export function localConfig(env = process.env) {
   const vars = ensureDevVars();
   const secrets = { ...vars };
   if (env.ADMIN_TOKEN !== undefined) secrets.ADMIN_TOKEN = env.ADMIN_TOKEN;
+  // The crash sweep's lease, and the crash test's pause points (test-only).
+  for (const name of ["WORK_LEASE_SECONDS", "WORK_PAUSE_AT"])
+    if (env[name] !== undefined) secrets[name] = env[name];
   if (!secrets.ADMIN_TOKEN) delete secrets.ADMIN_TOKEN;
   const port = Number(env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT is not a port: ${env.PORT}`);
   const stateDir = path.resolve(ROOT, env.STATE_DIR ?? ".wrangler/state");
-  return { port, stateDir, secrets, baseUrl: `http://127.0.0.1:${port}` };
+  const sweepSeconds = Number(env.SWEEP_INTERVAL_SECONDS ?? 60);
+  if (!Number.isInteger(sweepSeconds) || sweepSeconds < 1)
+    throw new Error(
+      `SWEEP_INTERVAL_SECONDS is not a whole number of seconds: ${env.SWEEP_INTERVAL_SECONDS}`,
+    );
+  return { port, stateDir, secrets, sweepSeconds, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 /** Applies the D1 migrations to the local state folder (the same one wrangler dev uses). */
@@ -141,4 +149,33 @@ export async function waitForReady(baseUrl, child, timeoutMs = 120_000) {
 export function supervise(child) {
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+/**
+ * Cron triggers never fire under `wrangler dev`, so the crash sweep is fired here: once as
+ * soon as the service answers (work a crash left behind is picked up at start-up) and then
+ * every `sweepSeconds`, through the local runtime's scheduled-handler route.
+ */
+export function startSweeps({ baseUrl, sweepSeconds }, child) {
+  let timer;
+  const sweep = async () => {
+    try {
+      const res = await fetch(`${baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+      await res.arrayBuffer();
+      if (!res.ok) console.error(`the crash sweep answered ${res.status}`);
+    } catch (error) {
+      if (child.exitCode === null) console.error(`the crash sweep failed: ${error}`);
+    }
+  };
+  child.once("exit", () => clearInterval(timer));
+  waitForReady(baseUrl, child).then(
+    () => {
+      if (child.exitCode !== null) return;
+      timer = setInterval(sweep, sweepSeconds * 1000);
+      void sweep();
+    },
+    () => {
+      // The service never came up; its own exit says why.
+    },
+  );
 }

@@ -32,10 +32,20 @@ export const ASYNC_ERROR_CODES = {
     detail: "The video could not be processed after several attempts.",
     next_action: "Upload the video again; if it fails again, contact support with the video id.",
   },
+  "processing-stalled": {
+    title: "Processing stalled",
+    detail: "Processing made no progress after several restarts.",
+    next_action: "Upload the video again; if it stalls again, contact support with the video id.",
+  },
   execution_failed: {
     title: "The run could not be executed",
     detail: "Executing the run failed after several attempts; no trustworthy result exists.",
     next_action: "Start the run again; if it fails again, contact support with the run id.",
+  },
+  execution_stalled: {
+    title: "The run stalled",
+    detail: "Executing the run made no progress after several restarts.",
+    next_action: "Start the run again; if it stalls again, contact support with the run id.",
   },
 } as const satisfies Record<string, Omit<StoredError, "code">>;
 

@@ -16,6 +16,7 @@ import type { Env } from "../env";
 import { asyncError } from "../errors/async-codes";
 import { nowIso } from "../lib/clock";
 import { indexKey, sourceKey, thumbnailKeyOf } from "../lib/object-keys";
+import { pauseAt } from "../lib/work-pause";
 import type { Ports } from "../ports";
 import type { VideoUnderstanding } from "../ports/media-understanding/port";
 import { MediaError } from "./media/errors";
@@ -75,6 +76,7 @@ export async function processVideo(
   const db = database(env.DB);
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
+  await pauseAt(env, "process:start");
   await updateVideo(db, video.id, {
     status: "processing",
     progress: PROCESSING_PROGRESS.started,
@@ -100,6 +102,7 @@ export async function processVideo(
     frameCount: probe.video?.frameCount ?? 0,
     updatedAt: nowIso(),
   });
+  await pauseAt(env, "process:probed");
   await buildIndex(env, ports, video, probe, source);
   const next: IndexVideoMessage = {
     type: "index-video",

@@ -3,4 +3,5 @@ export * from "./events";
 export * from "./runs";
 export * from "./segments";
 export * from "./videos";
+export * from "./work-leases";
 export * from "./workspaces";

@@ -7,6 +7,7 @@ import type { RunUsage } from "../../domain/runs";
 import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import { pauseAt } from "../../lib/work-pause";
 import type { Ports } from "../../ports";
 import type { EngineAnswer } from "../../ports/answer-engine/port";
 import { ensureAutomaticReports } from "../reports/create-reports";
@@ -63,10 +64,12 @@ export async function executeRun(
   const run = await findRunById(db, message.run_id);
   if (!run || run.workspaceId !== message.workspace_id) return;
   const coordinator = env.RUNS.getByName(run.id);
+  await pauseAt(env, "run:start");
   if (!(await coordinator.begin())) {
     if (run.status === "completed") await ensureAutomaticReports(env, run);
     return;
   }
+  await pauseAt(env, "run:step");
   const snapshots = await findSnapshots(db, run.id);
   const profile = snapshots.find((snapshot) => snapshot.kind === "profile")?.content as
     | { instructions: string; answer_specs: AnswerSpec[] }

@@ -1,0 +1,129 @@
+// Issue 10 §5: bounded mixed load (GET /videos, POST /search, GET /runs, POST /profiles) at
+// 100 connections for 60 s, then every acknowledged profile create is looked up in the list:
+// one that is missing (or listed twice) is a lost (or duplicated) write.
+import autocannon from "autocannon";
+import { fmt } from "../lib.mjs";
+
+export const name = "soak";
+
+const CONNECTIONS = 100;
+const SECONDS = 60;
+
+const PROFILE = {
+  instructions: "Check the rule.",
+  answer_specs: [
+    {
+      answer_key: "vests",
+      answer_type: "verdict",
+      description: "operators must wear high visibility vests",
+    },
+  ],
+};
+
+async function listedProfiles(api, headers) {
+  const seen = new Map();
+  let cursor = null;
+  do {
+    const query = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const res = await fetch(`${api}/profiles?${query}`, { headers });
+    if (!res.ok) throw new Error(`listing profiles answered ${res.status}`);
+    const page = await res.json();
+    for (const profile of page.data) seen.set(profile.id, (seen.get(profile.id) ?? 0) + 1);
+    cursor = page.has_more ? page.next_cursor : null;
+  } while (cursor);
+  return seen;
+}
+
+export async function run(service) {
+  const workspace = await service.admin("POST", "/workspaces", {
+    name: "soak",
+    alpha_opt_in: true,
+  });
+  const key = await service.admin("POST", "/keys", {
+    workspace_id: workspace.id,
+    type: "alpha",
+    permissions: ["*"],
+  });
+  const seeded = await fetch(
+    `${service.baseUrl}/__bench/seed-videos?workspace_id=${workspace.id}&count=25`,
+    { method: "POST" },
+  );
+  if (!seeded.ok) throw new Error(`seeding failed: ${seeded.status}`);
+
+  const api = `${service.baseUrl}/api/v1alpha1`;
+  const headers = { authorization: `Bearer ${key.key}`, "content-type": "application/json" };
+  const statuses = {};
+  const samples = {};
+  const acknowledged = [];
+  let sequence = 0;
+  const tally = (route) => (status, body) => {
+    statuses[route] ??= {};
+    const counts = statuses[route];
+    counts[status] = (counts[status] ?? 0) + 1;
+    // Recognised by the status, not the route (only a profile create answers 201 here):
+    // autocannon's request order can shift after a connection error, so a create's answer
+    // may reach another route's callback.
+    if (status === 201) acknowledged.push(JSON.parse(body).id);
+    if (status >= 300) samples[`${route} ${status}`] ??= String(body).slice(0, 160);
+  };
+  const result = await autocannon({
+    url: service.baseUrl,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers,
+    requests: [
+      { method: "GET", path: "/api/v1alpha1/videos?limit=25", onResponse: tally("GET /videos") },
+      {
+        method: "POST",
+        path: "/api/v1alpha1/search",
+        body: JSON.stringify({ query: "loading dock" }),
+        onResponse: tally("POST /search"),
+      },
+      { method: "GET", path: "/api/v1alpha1/runs?limit=25", onResponse: tally("GET /runs") },
+      {
+        method: "POST",
+        path: "/api/v1alpha1/profiles",
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ ...PROFILE, name: `soak ${++sequence}` }),
+        }),
+        onResponse: tally("POST /profiles"),
+      },
+    ],
+  });
+
+  const listed = await listedProfiles(api, headers);
+  const lost = acknowledged.filter((id) => !listed.has(id)).length;
+  const duplicated = [...listed.values()].filter((count) => count > 1).length;
+  const rows = Object.entries(statuses).map(([route, counts]) => {
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    const non2xx = Object.entries(counts)
+      .filter(([status]) => !status.startsWith("2"))
+      .reduce((sum, [, n]) => sum + n, 0);
+    const shown = Object.entries(counts)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(", ");
+    return `| ${route} | ${total} | ${non2xx} | ${shown} |`;
+  });
+  return [
+    "### Soak: mixed load at 100 connections for 60 s",
+    "",
+    "GET /videos (25 seeded), POST /search, GET /runs and POST /profiles in turn on every " +
+      "connection; afterwards every acknowledged profile is looked up in GET /profiles.",
+    "",
+    "| req/s | p50 ms | p99 ms | requests | non-2xx | errors / timeouts | lost writes | duplicated |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    `| ${fmt(result.requests.average)} | ${fmt(result.latency.p50)} | ${fmt(result.latency.p99)} | ${result.requests.total} | ${result.non2xx} | ${result.errors} / ${result.timeouts} | ${lost} of ${acknowledged.length} | ${duplicated} |`,
+    "",
+    "Answers per route as autocannon attributed them (after a connection error the order can",
+    "shift, so a few answers may be counted under the neighbouring route):",
+    "",
+    "| route | answers | non-2xx | by status |",
+    "| --- | ---: | ---: | --- |",
+    ...rows,
+    ...(Object.keys(samples).length === 0
+      ? []
+      : ["", "First non-2xx body per route and status:", ""]),
+    ...Object.entries(samples).map(([key, body]) => `- ${key}: \`${body.replace(/\s+/g, " ")}\``),
+  ].join("\n");
+}

@@ -1,0 +1,112 @@
+import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
+import type { Database } from "../client";
+import { runs, videos, workLeases } from "../schema";
+import type { RunRow } from "./runs";
+import type { VideoRow } from "./videos";
+
+/** A lease row. */
+export type WorkLease = typeof workLeases.$inferSelect;
+
+/** A stale item and the sweep's earlier attempts on it. */
+export interface Stale<T> {
+  row: T;
+  attempts: number;
+}
+
+/** Which items count as stale: neither updated nor active since `staleBefore`. */
+export interface StaleWindow {
+  staleBefore: string;
+  limit: number;
+}
+
+/** Records (or replaces) an item's lease; batch it with the change it follows. */
+export function upsertLeaseStatement(db: Database, lease: WorkLease) {
+  return db
+    .insert(workLeases)
+    .values(lease)
+    .onConflictDoUpdate({
+      target: workLeases.subjectId,
+      set: { attempts: lease.attempts, activeFrom: lease.activeFrom },
+    });
+}
+
+/** Videos `queued` or `processing` with no progress within the lease, oldest first. */
+export async function staleVideos(db: Database, window: StaleWindow): Promise<Stale<VideoRow>[]> {
+  const rows = await db
+    .select({ row: videos, attempts: workLeases.attempts })
+    .from(videos)
+    .leftJoin(workLeases, eq(workLeases.subjectId, videos.id))
+    .where(
+      and(
+        inArray(videos.status, ["queued", "processing"]),
+        lt(videos.updatedAt, window.staleBefore),
+        or(isNull(workLeases.activeFrom), lt(workLeases.activeFrom, window.staleBefore)),
+      ),
+    )
+    .orderBy(asc(videos.updatedAt))
+    .limit(window.limit);
+  return rows.map(({ row, attempts }) => ({ row, attempts: attempts ?? 0 }));
+}
+
+/** Runs `queued` or `processing` with no progress within the lease, oldest first. */
+export async function staleRuns(db: Database, window: StaleWindow): Promise<Stale<RunRow>[]> {
+  const rows = await db
+    .select({ row: runs, attempts: workLeases.attempts })
+    .from(runs)
+    .leftJoin(workLeases, eq(workLeases.subjectId, runs.id))
+    .where(
+      and(
+        inArray(runs.status, ["queued", "processing"]),
+        lt(runs.updatedAt, window.staleBefore),
+        or(isNull(workLeases.activeFrom), lt(workLeases.activeFrom, window.staleBefore)),
+      ),
+    )
+    .orderBy(asc(runs.updatedAt))
+    .limit(window.limit);
+  return rows.map(({ row, attempts }) => ({ row, attempts: attempts ?? 0 }));
+}
+
+/** Forgets the leases of items that have ended (or vanished). */
+export async function deleteSettledLeases(db: Database): Promise<void> {
+  const active = ["queued", "processing"] as const;
+  await db
+    .delete(workLeases)
+    .where(
+      or(
+        and(
+          eq(workLeases.kind, "video"),
+          notInArray(
+            workLeases.subjectId,
+            db.select({ id: videos.id }).from(videos).where(inArray(videos.status, active)),
+          ),
+        ),
+        and(
+          eq(workLeases.kind, "run"),
+          notInArray(
+            workLeases.subjectId,
+            db.select({ id: runs.id }).from(runs).where(inArray(runs.status, active)),
+          ),
+        ),
+      ),
+    );
+}
+
+/** An item's lease, if any (for tests and diagnostics). */
+export async function findLease(db: Database, subjectId: string): Promise<WorkLease | null> {
+  const rows = await db
+    .select()
+    .from(workLeases)
+    .where(eq(workLeases.subjectId, subjectId))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Records when an item's work (re)started; the re-send count is kept. */
+export function markActiveStatement(db: Database, subjectId: string, activeFrom: string) {
+  return db.update(workLeases).set({ activeFrom }).where(eq(workLeases.subjectId, subjectId));
+}
+
+/** Forgets an item's lease; batch it with the move that ends the item. */
+export function deleteLeaseStatement(db: Database, subjectId: string) {
+  return db.delete(workLeases).where(eq(workLeases.subjectId, subjectId));
+}

@@ -1,0 +1,35 @@
+import { database } from "../../db/client";
+import { deleteSettledLeases } from "../../db/repos/work-leases";
+import type { Env } from "../../env";
+import { sweepClock } from "./lease";
+import { type RunSweep, sweepRuns } from "./runs";
+import { sweepVideos, type VideoSweep } from "./videos";
+
+/** What one sweep did. */
+export interface SweepReport {
+  videos: VideoSweep;
+  runs: RunSweep;
+}
+
+/**
+ * The crash sweep (cron trigger; locally fired by the start scripts): queue sends are not
+ * transactional with D1, and a crash can lose the message or the consumer holding it, so
+ * every video and run still in flight after a lease without progress gets its work re-sent,
+ * a bounded number of times. Consumers are idempotent, so a re-send never runs work twice.
+ */
+export async function runSweep(env: Env, now = Date.now()): Promise<SweepReport> {
+  const clock = sweepClock(env, now);
+  const report: SweepReport = {
+    videos: await sweepVideos(env, clock),
+    runs: await sweepRuns(env, clock),
+  };
+  await deleteSettledLeases(database(env.DB));
+  const touched =
+    report.videos.resent.length +
+    report.videos.failed.length +
+    report.runs.resent.length +
+    report.runs.canceled.length +
+    report.runs.failed.length;
+  if (touched > 0) console.log(JSON.stringify({ sweep: report }));
+  return report;
+}

@@ -1,0 +1,33 @@
+import type { Env } from "../../env";
+import { nowIso } from "../../lib/clock";
+
+/**
+ * The default lease: 15 minutes, the longest a queue consumer invocation may run, so work
+ * is only re-sent once the invocation that had it can no longer be alive.
+ */
+export const DEFAULT_LEASE_SECONDS = 900;
+/** Re-sends per item before the sweep gives up and fails it with a clear error. */
+export const MAX_SWEEP_TRIES = 3;
+/** Items handled per kind and sweep, so one sweep stays well inside its time limit. */
+export const SWEEP_BATCH = 50;
+
+/** The lease in milliseconds, from `WORK_LEASE_SECONDS` (decimal digits) or the default. */
+export function leaseMs(env: Pick<Env, "WORK_LEASE_SECONDS">): number {
+  const raw = env.WORK_LEASE_SECONDS;
+  const seconds = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : DEFAULT_LEASE_SECONDS;
+  return (seconds > 0 ? seconds : DEFAULT_LEASE_SECONDS) * 1000;
+}
+
+/** The instants one sweep works with. */
+export interface SweepClock {
+  now: string;
+  staleBefore: string;
+}
+
+/**
+ * Stale means neither updated nor (re)started within one lease. The lease is applied when
+ * the sweep runs, so a changed `WORK_LEASE_SECONDS` holds for work already in flight.
+ */
+export function sweepClock(env: Pick<Env, "WORK_LEASE_SECONDS">, now = Date.now()): SweepClock {
+  return { now: nowIso(now), staleBefore: nowIso(now - leaseMs(env)) };
+}

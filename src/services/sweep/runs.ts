@@ -1,0 +1,67 @@
+import { database } from "../../db/client";
+import type { RunRow } from "../../db/repos/runs";
+import { type Stale, staleRuns, upsertLeaseStatement } from "../../db/repos/work-leases";
+import type { StoredError } from "../../domain/async-errors";
+import type { RunAnalysisMessage } from "../../domain/messages";
+import type { Env } from "../../env";
+import { asyncError } from "../../errors/async-codes";
+import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
+
+const STALLED: StoredError = asyncError("execution_stalled", {
+  detail: `Executing the run made no progress after ${MAX_SWEEP_TRIES} restarts.`,
+});
+
+/** What one sweep did to runs. */
+export interface RunSweep {
+  resent: string[];
+  canceled: string[];
+  failed: string[];
+}
+
+/**
+ * Takes over runs that made no progress within the lease: a run whose cancellation was
+ * requested is canceled (its work is gone, so nothing else would end it), any other is
+ * re-sent to the analysis queue, and after MAX_SWEEP_TRIES re-sends it fails with
+ * `execution_stalled`. Every move goes through the run's object, which checks it.
+ */
+export async function sweepRuns(env: Env, clock: SweepClock): Promise<RunSweep> {
+  const db = database(env.DB);
+  const done: RunSweep = { resent: [], canceled: [], failed: [] };
+  for (const stale of await staleRuns(db, { ...clock, limit: SWEEP_BATCH })) {
+    // One item that cannot be handled must not keep the others stranded.
+    await sweepRun(env, clock, stale, done).catch((error: unknown) =>
+      console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
+    );
+  }
+  return done;
+}
+
+async function sweepRun(
+  env: Env,
+  clock: SweepClock,
+  { row, attempts }: Stale<RunRow>,
+  done: RunSweep,
+): Promise<void> {
+  const coordinator = env.RUNS.getByName(row.id);
+  if (row.cancelRequested) {
+    await coordinator.abandon();
+    done.canceled.push(row.id);
+  } else if (attempts >= MAX_SWEEP_TRIES) {
+    await coordinator.fail(STALLED, ["execution_stalled"]);
+    done.failed.push(row.id);
+  } else {
+    await upsertLeaseStatement(database(env.DB), {
+      subjectId: row.id,
+      kind: "run",
+      attempts: attempts + 1,
+      activeFrom: clock.now,
+    });
+    const message: RunAnalysisMessage = {
+      type: "run-analysis",
+      run_id: row.id,
+      workspace_id: row.workspaceId,
+    };
+    await env.ANALYSIS_QUEUE.send(message);
+    done.resent.push(row.id);
+  }
+}

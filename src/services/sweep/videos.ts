@@ -1,0 +1,82 @@
+import { database } from "../../db/client";
+import type { VideoRow } from "../../db/repos/videos";
+import { type Stale, staleVideos, upsertLeaseStatement } from "../../db/repos/work-leases";
+import type { StoredError } from "../../domain/async-errors";
+import type { IndexVideoMessage, ProcessVideoMessage } from "../../domain/messages";
+import { PROCESSING_PROGRESS } from "../../domain/video";
+import type { Env } from "../../env";
+import { asyncError } from "../../errors/async-codes";
+import { failVideo } from "../processing";
+import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
+
+/** Progress a video has once its index is stored; from there only indexing is left. */
+const INDEXED_PROGRESS = PROCESSING_PROGRESS.understood;
+
+const STALLED: StoredError = asyncError("processing-stalled", {
+  detail: `Processing made no progress after ${MAX_SWEEP_TRIES} restarts.`,
+});
+
+/** What one sweep did to videos. */
+export interface VideoSweep {
+  resent: string[];
+  failed: string[];
+}
+
+/** Whether the video's upload was completed (a queued video may still be uploading). */
+async function uploadCompleted(env: Env, videoId: string, workspaceId: string): Promise<boolean> {
+  const result = await env.UPLOAD_SESSIONS.getByName(videoId).view(workspaceId);
+  return result.ok && result.session.state === "completed";
+}
+
+/**
+ * Re-sends the work of videos that made no progress within the lease: processing for a
+ * completed upload whose message was lost or whose consumer died, indexing for a video whose
+ * index is stored. After MAX_SWEEP_TRIES re-sends the video fails with `processing-stalled`.
+ */
+export async function sweepVideos(env: Env, clock: SweepClock): Promise<VideoSweep> {
+  const db = database(env.DB);
+  const done: VideoSweep = { resent: [], failed: [] };
+  for (const stale of await staleVideos(db, { ...clock, limit: SWEEP_BATCH })) {
+    // One item that cannot be handled must not keep the others stranded.
+    await sweepVideo(env, clock, stale, done).catch((error: unknown) =>
+      console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
+    );
+  }
+  return done;
+}
+
+async function sweepVideo(
+  env: Env,
+  clock: SweepClock,
+  { row, attempts }: Stale<VideoRow>,
+  done: VideoSweep,
+): Promise<void> {
+  const db = database(env.DB);
+  if (attempts >= MAX_SWEEP_TRIES) {
+    await failVideo(env, row, STALLED);
+    done.failed.push(row.id);
+    return;
+  }
+  const lease = { subjectId: row.id, kind: "video" as const, activeFrom: clock.now };
+  if (
+    row.status === "queued" &&
+    attempts === 0 &&
+    !(await uploadCompleted(env, row.id, row.workspaceId))
+  ) {
+    // Still uploading (its session expires it) or never uploaded: look again a lease later.
+    await upsertLeaseStatement(db, { ...lease, attempts });
+    return;
+  }
+  // The attempt is recorded before the send: a send that fails is retried by a later sweep.
+  await upsertLeaseStatement(db, { ...lease, attempts: attempts + 1 });
+  const message = { video_id: row.id, workspace_id: row.workspaceId };
+  if (row.progress >= INDEXED_PROGRESS) {
+    await env.INDEXING_QUEUE.send({ type: "index-video", ...message } satisfies IndexVideoMessage);
+  } else {
+    await env.PROCESSING_QUEUE.send({
+      type: "process-video",
+      ...message,
+    } satisfies ProcessVideoMessage);
+  }
+  done.resent.push(row.id);
+}

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/**
+ * `npm run dev` as its own process group (npm, the start script, wrangler and workerd), so a
+ * test can start it on a state folder, kill the whole group as a crash would, and start it
+ * again on the same state.
+ */
+export class LocalProcess {
+  private child: ChildProcess | null = null;
+  output = "";
+
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(extra: Record<string, string> = {}): Promise<void> {
+    const child = spawn("npm", ["run", "dev"], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, ...extra, PORT: String(this.port) },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    this.child = child;
+    child.stdout?.on("data", (chunk) => {
+      this.output += chunk;
+    });
+    child.stderr?.on("data", (chunk) => {
+      this.output += chunk;
+    });
+    const deadline = Date.now() + 150_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`npm run dev exited early:\n${this.output}`);
+      try {
+        if ((await fetch(`${this.baseUrl}/healthz`)).ok) return;
+      } catch {
+        // Still starting.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    throw new Error(`npm run dev did not become ready:\n${this.output}`);
+  }
+
+  /** Ends the whole process group with `signal` and waits until the port is free again. */
+  async stop(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child?.pid || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+    await exited;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      try {
+        await fetch(`${this.baseUrl}/healthz`);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`port ${this.port} still answers after the kill`);
+  }
+}
