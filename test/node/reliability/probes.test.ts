@@ -1,0 +1,241 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Generated bad input over every operation of the OpenAPI document, against the real local
+// process: whatever arrives, the answer is never a 5xx, and every error is a problem document.
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ADMIN_TOKEN = "reliability-admin-token";
+/** Requests in CI; `FUZZ_RUNS` raises it. */
+const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+let child: ChildProcess;
+let baseUrl: string;
+let stateDir: string;
+let output = "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function waitUntilReady(): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm run dev exited early:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
+    } catch {
+      // Still starting.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`npm run dev did not become ready:\n${output}`);
+}
+
+async function adminPost<T>(route: string, body: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}/admin/v1${route}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`admin ${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  stateDir = mkdtempSync(path.join(tmpdir(), "vas-fuzz-"));
+  child = spawn("npm", ["run", "dev"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ADMIN_TOKEN },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  await waitUntilReady();
+});
+
+afterAll(() => {
+  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+interface Operation {
+  method: string;
+  path: string;
+  pathParams: string[];
+  queryParams: string[];
+  hasBody: boolean;
+}
+
+type OpenApiDoc = {
+  paths: Record<
+    string,
+    Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown }>
+  >;
+};
+
+function operations(doc: OpenApiDoc): Operation[] {
+  const list: Operation[] = [];
+  for (const [route, methods] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const parameters = operation.parameters ?? [];
+      list.push({
+        method: method.toUpperCase(),
+        path: route,
+        pathParams: parameters.filter((p) => p.in === "path").map((p) => p.name),
+        queryParams: parameters.filter((p) => p.in === "query").map((p) => p.name),
+        hasBody: operation.requestBody !== undefined,
+      });
+    }
+  }
+  return list;
+}
+
+/** Strings that have broken parsers before: numbers in other bases, escapes, huge, empty. */
+const nastyString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 20 }),
+  fc.constantFrom("0x10", "1e2", "-1", "0", "NaN", "%ZZ", "%00", "../..", "a/b", "[]", "{}"),
+  fc.constantFrom("\ud800x", "null", "true", " ", "9".repeat(400), "x".repeat(5000)),
+);
+
+const badBody = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+  fc
+    .dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }))
+    .map((v) => JSON.stringify(v)),
+  nastyString,
+  fc.constant(""),
+);
+
+/** Percent-encodes a path segment; a lone surrogate has no UTF-8, so it becomes raw bytes. */
+function pathSegment(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return "%ED%A0%80";
+  }
+}
+
+function requestFor(op: Operation) {
+  return fc.record({
+    pathValues: fc.array(nastyString, {
+      minLength: op.pathParams.length,
+      maxLength: op.pathParams.length,
+    }),
+    query: fc.array(
+      fc.tuple(fc.oneof(fc.constantFrom(...op.queryParams, "limit[]"), nastyString), nastyString),
+      { maxLength: 4 },
+    ),
+    body: op.hasBody || op.method !== "GET" ? fc.option(badBody) : fc.constant(null),
+    contentType: fc.constantFrom("application/json", "text/plain", "application/json; x=1"),
+  });
+}
+
+describe("generated bad input over every operation", () => {
+  it("never answers 5xx and always answers errors with a problem document", async () => {
+    const workspace = await adminPost<{ id: string }>("/workspaces", {
+      name: "fuzz",
+      alpha_opt_in: true,
+    });
+    const { key } = await adminPost<{ key: string }>("/keys", {
+      workspace_id: workspace.id,
+      type: "alpha",
+      permissions: ["*"],
+    });
+    const api = `${baseUrl}/api/v1alpha1`;
+    const doc = (await (await fetch(`${api}/openapi.json`)).json()) as OpenApiDoc;
+    const ops = operations(doc);
+    expect(ops.length).toBeGreaterThan(10);
+    const runsPerOperation = Math.max(3, Math.ceil(TOTAL_RUNS / ops.length));
+    for (const op of ops) {
+      await fc.assert(
+        fc.asyncProperty(requestFor(op), async ({ pathValues, query, body, contentType }) => {
+          let route = op.path;
+          op.pathParams.forEach((name, i) => {
+            route = route.replace(`{${name}}`, pathSegment(pathValues[i] ?? ""));
+          });
+          const search = new URLSearchParams(query).toString();
+          const url = `${api}${route}${search ? `?${search}` : ""}`;
+          const res = await fetch(url, {
+            method: op.method,
+            headers: { authorization: `Bearer ${key}`, "content-type": contentType },
+            body: op.method === "GET" || op.method === "HEAD" || body === null ? null : body,
+          });
+          const text = await res.text();
+          const where = `${op.method} ${url} ${String(body).slice(0, 200)} → ${res.status} ${text.slice(0, 300)}`;
+          expect(res.status, where).toBeLessThan(500);
+          if (res.status >= 400) {
+            expect(res.headers.get("content-type"), where).toMatch(/^application\/problem\+json/);
+            const problem = JSON.parse(text) as Record<string, unknown>;
+            expect(problem, where).toMatchObject({ status: res.status });
+            expect(typeof problem.code, where).toBe("string");
+            expect(typeof problem.title, where).toBe("string");
+          }
+        }),
+        { numRuns: runsPerOperation },
+      );
+    }
+  });
+});
+
+describe("concurrent creates", () => {
+  it("lists every acknowledged create exactly once", async () => {
+    const workspace = await adminPost<{ id: string }>("/workspaces", {
+      name: "lost writes",
+      alpha_opt_in: true,
+    });
+    const { key } = await adminPost<{ key: string }>("/keys", {
+      workspace_id: workspace.id,
+      type: "alpha",
+      permissions: ["*"],
+    });
+    const api = `${baseUrl}/api/v1alpha1`;
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(`${api}/videos`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ filename: `parallel-${i}.mp4`, file_size: 1000 + i }),
+        }).then(async (res) => ({ status: res.status, body: await res.json() })),
+      ),
+    );
+    const acknowledged = answers
+      .filter((answer) => answer.status === 201)
+      .map((answer) => (answer.body as { video_id: string }).video_id);
+    expect(acknowledged.length, JSON.stringify(answers.filter((a) => a.status !== 201))).toBe(40);
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+      const page = (await (await fetch(`${api}/videos?limit=7${query}`, { headers })).json()) as {
+        data: { id: string }[];
+        next_cursor: string | null;
+      };
+      listed.push(...page.data.map((video) => video.id));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect([...listed].sort()).toEqual([...acknowledged].sort());
+  });
+});
