@@ -106,8 +106,17 @@ export interface EngineAnswer {
   evidence_count: number;
   answer_payload: AnswerPayload;
   reason_code?: string;
-  /** Engine identity and model, for provenance. */
-  provenance: { engine: string; model?: string; rules?: string };
+  /**
+   * Engine identity and model, for provenance. `method` says what `found` means: `lexical`
+   * (the probe's words in one sentence of the cited evidence) or `model-cited` (a model's
+   * judgement, kept only with citations that exist), or `none` for an answer never computed.
+   */
+  provenance: {
+    engine: string;
+    method: "lexical" | "model-cited" | "none";
+    model?: string;
+    rules?: string;
+  };
   usage: AnswerUsage;
   /** True when the budget ran out before the engine inspected everything it needed. */
   budget_exhausted: boolean;

@@ -135,12 +135,26 @@ describe("LocalAnswerEngine: timeline", () => {
 describe("LocalAnswerEngine: retrieval", () => {
   it("ranks matching segments by score, strong ones found, borderline ones uncertain", async () => {
     const a = await engine.answer(
-      request({ answer_type: "retrieval", description: "forklift needs daily keys" }, [forklifts]),
+      request({ answer_type: "retrieval", description: "forklift needs daily check" }, [forklifts]),
     );
     expect(a.result_state).toBe("found");
     const rows = a.answer_payload.items.map((i) => [i.item_id, i.result_state, i.value]);
     expect(rows).toEqual([
+      ["seg_vid_yard_0", "found", 0.85],
       ["seg_vid_yard_1", "found", 0.85],
+    ]);
+    expectCitesIndex(a, [forklifts]);
+  });
+
+  it("calls words spread over sentences of a segment borderline, never found", async () => {
+    const a = await engine.answer(
+      request({ answer_type: "retrieval", description: "forklift needs daily keys" }, [forklifts]),
+    );
+    expect(a.result_state, JSON.stringify(a)).toBe("uncertain");
+    expect(a.reason_code).toBe("below_threshold");
+    const rows = a.answer_payload.items.map((i) => [i.item_id, i.result_state, i.value]);
+    expect(rows).toEqual([
+      ["seg_vid_yard_1", "uncertain", 0.85],
       ["seg_vid_yard_0", "uncertain", 0.4781],
     ]);
     expectCitesIndex(a, [forklifts]);

@@ -48,7 +48,11 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     expect(a.answer_payload.evidence_summary.representative.map((r) => r.evidence_id)).toEqual([
       VEST_ID,
     ]);
-    expect(a.provenance).toEqual({ engine: "workers-ai-answers@1", model: ANSWER_MODEL });
+    expect(a.provenance).toEqual({
+      engine: "workers-ai-answers@1",
+      method: "model-cited",
+      model: ANSWER_MODEL,
+    });
     expect(a.usage).toEqual({
       input_tokens: 900,
       output_tokens: 60,
