@@ -1,6 +1,6 @@
 import type { VideoRow } from "../db/repos/videos";
 import type { Ports } from "../ports";
-import type { ExtractionCoverage } from "../ports/media-understanding/port";
+import type { ExtractionCoverage, ExtractionExtent } from "../ports/media-understanding/port";
 
 /** Signed media URLs live this long. */
 export const MEDIA_URL_TTL_MS = 60 * 60 * 1000;
@@ -18,6 +18,8 @@ export interface VideoMedia {
   engine?: string;
   /** Which evidence kinds the media engine extracted for the whole video. */
   coverage?: ExtractionCoverage;
+  /** What each kind of evidence inspected: seconds, share of the duration, language. */
+  extent?: ExtractionExtent;
   limitations?: string[];
   tags?: string[];
   /** The container's title, when it has one. */

@@ -1,4 +1,8 @@
-import type { EvidenceKind, ExtractionCoverage } from "../media-understanding/port";
+import type {
+  EvidenceKind,
+  ExtractionCoverage,
+  ExtractionExtent,
+} from "../media-understanding/port";
 
 /** Answer types of spec section 2.2. */
 export const ANSWER_TYPES = [
@@ -140,6 +144,11 @@ export interface EngineVideo {
   duration: number;
   /** Which evidence kinds processing extracted for the whole video. */
   coverage: ExtractionCoverage;
+  /**
+   * What each kind inspected, measured; absent for videos indexed before it was recorded, whose
+   * extent is then read from `coverage` (docs/answer-engine.md §2).
+   */
+  extent?: ExtractionExtent;
   limitations: string[];
   segments: EngineSegment[];
 }

@@ -6,6 +6,8 @@ import type { ResultState } from "./port";
 export type ReasonCode =
   | "no_supporting_evidence"
   | "required_evidence_not_extracted"
+  | "partial_coverage"
+  | "language_mismatch"
   | "conflicting_evidence"
   | "below_threshold"
   | "budget_exhausted"
@@ -26,12 +28,14 @@ export interface Decision {
 /** The part of a video a decision covers: a whole video, or half of one. */
 export interface ScopeCheck {
   extracted: boolean;
+  /** Why the evidence does not back an absence (when not `extracted`). */
+  gap?: ReasonCode | undefined;
   fullyRead: boolean;
 }
 
 /** Why a scope cannot prove an absence, or undefined when it can. */
 export function incompleteReason(scope: ScopeCheck): ReasonCode | undefined {
-  if (!scope.extracted) return "required_evidence_not_extracted";
+  if (!scope.extracted) return scope.gap ?? "required_evidence_not_extracted";
   if (!scope.fullyRead) return "budget_exhausted";
   return undefined;
 }
@@ -74,6 +78,8 @@ const REASON_PRIORITY: ReasonCode[] = [
   "conflicting_evidence",
   "budget_exhausted",
   "required_evidence_not_extracted",
+  "partial_coverage",
+  "language_mismatch",
   "context_limit",
   "evidence_not_in_index",
   "no_cited_evidence",

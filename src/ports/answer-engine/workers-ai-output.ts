@@ -176,8 +176,14 @@ function absenceGap(ctx: AnswerContext, facts: SendFacts): ReasonCode | undefine
   const reasons = ctx.inspection.videos
     .filter((v) => !isComplete(v))
     .flatMap((v) => incompleteReason(v) ?? []);
-  if (reasons.includes("budget_exhausted")) return "budget_exhausted";
-  if (reasons.includes("required_evidence_not_extracted")) return "required_evidence_not_extracted";
+  for (const reason of [
+    "budget_exhausted",
+    "required_evidence_not_extracted",
+    "partial_coverage",
+    "language_mismatch",
+  ] as const) {
+    if (reasons.includes(reason)) return reason;
+  }
   if (facts.unsent === "budget") return "budget_exhausted";
   if (facts.unsent === "context") return "context_limit";
   return undefined;

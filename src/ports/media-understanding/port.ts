@@ -36,6 +36,35 @@ export interface ExtractionCoverage {
   metadata: boolean;
 }
 
+/** Share of a video's duration an extraction must inspect before an absence there counts. */
+export const COMPLETE_SHARE = 0.95;
+
+/** How much of the video one source of transcript text inspected, and in which language. */
+export interface TextExtent {
+  /** `captions`: a text track (its cue span); `speech`: audio transcribed by speech to text. */
+  origin: "captions" | "speech";
+  /** Evidence source of its spans, e.g. `text-track:0:eng`, `whisper`. */
+  source: string;
+  /** ISO 639-1 where known (tagged, or detected from the text); null when it cannot be told. */
+  language: string | null;
+  /** Seconds of the video it inspected, and their share of the duration (0-1). */
+  seconds: number;
+  share: number;
+}
+
+/** Seconds of the video a kind of evidence inspected, and their share of the duration (0-1). */
+export interface KindExtent {
+  seconds: number;
+  share: number;
+}
+
+/** What each evidence kind actually inspected, measured (docs/media-understanding.md). */
+export interface ExtractionExtent {
+  transcript: TextExtent[];
+  scene: KindExtent;
+  ocr: KindExtent;
+}
+
 /** The understanding of one video: what the index is built from. */
 export interface VideoUnderstanding {
   /** The engine that produced it, e.g. `local-media@1`, `workers-ai@1`. */
@@ -47,6 +76,8 @@ export interface VideoUnderstanding {
   description: string | null;
   thumbnail: { contentType: string; bytes: Uint8Array; source: "cover-art" | "poster" | "frame" };
   coverage: ExtractionCoverage;
+  /** What each kind inspected; `coverage` flags are these shares at or above COMPLETE_SHARE. */
+  extent: ExtractionExtent;
   /** Honest notes about what could not be extracted, e.g. `no-timed-text`. */
   limitations: string[];
 }

@@ -31,7 +31,7 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     expect(sent.answer_spec).toMatchObject({
       answer_key: "vests_worn",
       answer_type: "verdict",
-      accepted_evidence: ["clip"],
+      accepted_evidence: ["transcript"],
     });
     expect(sent.segments.map((s) => s.segment_id)).toEqual([
       "seg_vid_talk_0",

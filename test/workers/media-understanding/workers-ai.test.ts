@@ -179,7 +179,9 @@ describe("WorkersAiMediaUnderstanding", () => {
     expect(media.calls).toEqual([]);
     expect(ai.calls).toEqual([]);
     expect(u.segments[0]?.transcript).toBe("captioned line");
-    expect(u.coverage).toEqual({ transcript: true, ocr: false, scene: false, metadata: false });
+    // Captions for 1-3 s of 30 s do not cover the video.
+    expect(u.coverage).toEqual({ transcript: false, ocr: false, scene: false, metadata: false });
+    expect(u.extent.transcript.map((t) => t.share)).toEqual([0.1]);
     expect(u.thumbnail.source).toBe("poster");
     expect(u.limitations).toEqual(
       expect.arrayContaining(["input-too-large-for-edge", "no-visual-analysis", "no-ocr"]),
