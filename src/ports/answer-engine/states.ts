@@ -17,6 +17,7 @@ export type ReasonCode =
   | "evidence_not_in_index"
   | "context_limit"
   | "insufficient_evidence"
+  | "unbacked_value"
   | "model_failed";
 
 /** A result state with the reason that decided it (none for `found`). */
@@ -83,6 +84,7 @@ const REASON_PRIORITY: ReasonCode[] = [
   "context_limit",
   "evidence_not_in_index",
   "no_cited_evidence",
+  "unbacked_value",
   "below_threshold",
   "insufficient_evidence",
   "no_probe_terms",

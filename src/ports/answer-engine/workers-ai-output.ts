@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { metricOf } from "./answer-types/metrics";
 import { attribute } from "./answer-types/shared";
 import { type AnswerContext, plural, reasonSentence } from "./context";
 import { distinctRefs } from "./evidence-ids";
@@ -142,6 +143,10 @@ export function draftFromModel(
       summary = reasonSentence(ctx, decision);
     }
   }
+  if (decision.state === "found" && !valueBacked(ctx, model.value, cited, found.length)) {
+    decision = { state: "uncertain", reason: "unbacked_value" };
+    summary = `${summary} The value ${String(model.value)} is not backed by what the answer cites.`;
+  }
   if (decision.state === "found") decision = { state: "found" };
   if (dropped > 0)
     summary = `${summary} ${plural(dropped, "cited evidence id")} not in the index dropped.`;
@@ -161,6 +166,37 @@ export function draftFromModel(
           : [],
     eventCount: found.length > 0 ? found.length : new Set(cited.map((r) => r.segment_id)).size,
   };
+}
+
+/**
+ * Whether a model's number is backed by its valid citations: a count (occurrences, values,
+ * events, segments) no larger than what it cites; a first or last time at a cited span's start
+ * (within a second); a duration no longer than the cited spans' extent. Anything else (text,
+ * booleans, no value) passes.
+ */
+function valueBacked(
+  ctx: AnswerContext,
+  value: unknown,
+  cited: EvidenceRef[],
+  foundItems: number,
+): boolean {
+  if (typeof value !== "number") return true;
+  const type = ctx.request.spec.answer_type;
+  if (type === "enumeration" || type === "timeline" || type === "retrieval") {
+    return value <= Math.max(cited.length, foundItems);
+  }
+  if (type !== "measurement") return true;
+  const metric = metricOf(ctx.request.spec);
+  if (metric === "count") return value <= Math.max(cited.length, foundItems);
+  if (metric === "duration") {
+    const extent = cited.reduce((sum, r) => sum + Math.max(0, r.end_time - r.start_time), 0);
+    const spread =
+      cited.length === 0
+        ? 0
+        : Math.max(...cited.map((r) => r.end_time)) - Math.min(...cited.map((r) => r.start_time));
+    return value <= Math.max(extent, spread) + 1;
+  }
+  return cited.some((r) => Math.abs(r.start_time - value) <= 1);
 }
 
 function modelReason(model: ModelAnswer): ReasonCode | undefined {

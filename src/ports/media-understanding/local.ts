@@ -5,7 +5,7 @@ import { planSegments } from "./segmenter";
 import { captionSpans } from "./timed-text";
 
 /** Engine id of the local adapter; bump the suffix when its output rules change. */
-export const LOCAL_ENGINE_ID = "local-media@1";
+export const LOCAL_ENGINE_ID = "local-media@2";
 
 /**
  * Understanding from the file alone: text tracks as transcript, container tags as metadata,

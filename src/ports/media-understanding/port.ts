@@ -67,7 +67,7 @@ export interface ExtractionExtent {
 
 /** The understanding of one video: what the index is built from. */
 export interface VideoUnderstanding {
-  /** The engine that produced it, e.g. `local-media@1`, `workers-ai@1`. */
+  /** The engine that produced it, e.g. `local-media@2`, `workers-ai@2`. */
   engine: string;
   segments: IndexSegment[];
   /** Video-level tags (container keywords, title words, detected labels). */

@@ -33,7 +33,7 @@ import { unique } from "./tags";
 import { captionSpans, type TimedText } from "./timed-text";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
-export const WORKERS_AI_ENGINE_ID = "workers-ai@1";
+export const WORKERS_AI_ENGINE_ID = "workers-ai@2";
 
 /** What the production adapter needs, passed once when the consumer is built. */
 export interface WorkersAiDependencies {

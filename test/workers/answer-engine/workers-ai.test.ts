@@ -164,4 +164,17 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     expect(unsure.reason_code).toBe("insufficient_evidence");
     expect(unsure.answer_payload.value).toBeUndefined();
   });
+  it("downgrades a found whose number its citations do not back", async () => {
+    const spec = {
+      answer_type: "measurement" as const,
+      description: "How many spills are reported?",
+    };
+    const spill = evidenceId("seg_vid_talk_1", "transcript", 13, 16.5);
+    const a = await world(() =>
+      jsonMode(modelAnswer({ evidence_ids: [spill], value: 4, unit: "occurrences" })),
+    ).engine.answer(request(spec, [talk()]));
+    expect(a.result_state).toBe("uncertain");
+    expect(a.reason_code).toBe("unbacked_value");
+    expect(a.answer_payload.value).toBeUndefined();
+  });
 });

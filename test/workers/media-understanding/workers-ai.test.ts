@@ -76,7 +76,7 @@ describe("WorkersAiMediaUnderstanding", () => {
       expect(call.inputs).toMatchObject({ response_format: { type: "json_schema" } });
     }
 
-    expect(u.engine).toBe("workers-ai@1");
+    expect(u.engine).toBe("workers-ai@2");
     expect(u.segments[0]?.sceneDescription).toBe(
       "Frame at 00:00 (vision model): A cook slices tomatoes on a wooden board (0s). " +
         'Recognised speech: "words at 0 more words at 0"',
