@@ -40,3 +40,32 @@ export interface EvidenceSummary {
   precision: "exact" | "limited" | "unknown";
   representative: EvidenceRef[];
 }
+
+/** Share of a video's duration an extraction must inspect before an absence there counts. */
+export const COMPLETE_SHARE = 0.95;
+
+/** How much of the video one source of transcript text inspected, and in which language. */
+export interface TextExtent {
+  /** `captions`: a text track (its cue span); `speech`: audio transcribed by speech to text. */
+  origin: "captions" | "speech";
+  /** Evidence source of its spans, e.g. `text-track:0:eng`, `whisper`. */
+  source: string;
+  /** ISO 639-1 where known (tagged, or detected from the text); null when it cannot be told. */
+  language: string | null;
+  /** Seconds of the video it inspected, and their share of the duration (0-1). */
+  seconds: number;
+  share: number;
+}
+
+/** Seconds of the video a kind of evidence inspected, and their share of the duration (0-1). */
+export interface KindExtent {
+  seconds: number;
+  share: number;
+}
+
+/** What each evidence kind actually inspected, measured (docs/media-understanding.md). */
+export interface ExtractionExtent {
+  transcript: TextExtent[];
+  scene: KindExtent;
+  ocr: KindExtent;
+}

@@ -1,4 +1,4 @@
-import type { ExtractionCoverage } from "./evidence";
+import type { ExtractionCoverage, ExtractionExtent } from "./evidence";
 
 /** The facts processing stores about a video beyond its columns. */
 export interface VideoMedia {
@@ -13,6 +13,8 @@ export interface VideoMedia {
   engine?: string;
   /** Which evidence kinds the media engine extracted for the whole video. */
   coverage?: ExtractionCoverage;
+  /** What each kind of evidence inspected: seconds, share of the duration, language. */
+  extent?: ExtractionExtent;
   limitations?: string[];
   tags?: string[];
   /** The container's title, when it has one. */

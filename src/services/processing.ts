@@ -171,6 +171,7 @@ async function buildIndex(
     }),
     index_key: indexKey(video.id),
     coverage: understanding.coverage,
+    extent: understanding.extent,
     limitations: understanding.limitations,
     tags: understanding.tags,
     title: understanding.title,

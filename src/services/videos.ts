@@ -1,5 +1,7 @@
 import type { VideoRow } from "../db/repos/videos";
 import type { StoredError } from "../domain/async-errors";
+import type { ExtractionExtent } from "../domain/evidence";
+import { videoMedia } from "./media-urls";
 
 /** A video as clients see it (spec section 2.3); routes/videos/schemas.ts documents it. */
 export interface VideoDto {
@@ -13,6 +15,8 @@ export interface VideoDto {
   thumbnail_url?: string;
   error?: StoredError;
   error_message?: string;
+  /** What processing inspected: per evidence kind, seconds, share of the duration, language. */
+  media?: { coverage: ExtractionExtent };
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +43,8 @@ export function presentVideo(
   if (row.duration !== null) dto.duration = row.duration;
   if (row.frameCount !== null) dto.frame_count = row.frameCount;
   if (extras.thumbnailUrl !== undefined) dto.thumbnail_url = extras.thumbnailUrl;
+  const extent = videoMedia(row).extent;
+  if (extent !== undefined) dto.media = { coverage: extent };
   if (row.error !== null) {
     dto.error = row.error;
     dto.error_message = row.error.detail;

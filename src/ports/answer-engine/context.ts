@@ -1,3 +1,4 @@
+import { COMPLETE_SHARE } from "../../domain/evidence";
 import { type KindRequirement, kindRequirement, missingTypes } from "./evidence-kinds";
 import { type Inspection, inspect } from "./inspection";
 import { matchInspection, type SegmentMatch } from "./matching";
@@ -24,7 +25,12 @@ export interface AnswerContext {
 export function buildContext(request: AnswerRequest): AnswerContext {
   const requirement = kindRequirement(request.spec);
   const probes = buildProbes(request.spec, request.instructions);
-  const inspection = inspect(request.videos, requirement, request.budget.media_seconds);
+  const inspection = inspect(
+    request.videos,
+    requirement,
+    request.budget.media_seconds,
+    request.locale,
+  );
   return {
     request,
     requirement,
@@ -58,10 +64,21 @@ export function reasonSentence(ctx: AnswerContext, decision: Decision): string {
       return "Conflicting evidence: matching segments negate what the answer looks for.";
     case "below_threshold":
       return "Only partial matches (most but not all of the words) were found, below the threshold for support.";
-    case "required_evidence_not_extracted": {
-      const missing = videos.filter((v) => !v.extracted);
-      const types = [...new Set(missing.flatMap((v) => missingTypes(v.video, ctx.requirement)))];
-      return `The accepted evidence (${types.join(", ")}) was not extracted for ${missing.length} of ${plural(total, "video")}.`;
+    case "required_evidence_not_extracted":
+    case "partial_coverage":
+    case "language_mismatch": {
+      const missing = videos.filter((v) => v.gap === decision.reason);
+      const types = [
+        ...new Set(
+          missing.flatMap((v) => missingTypes(v.video, ctx.requirement, ctx.request.locale)),
+        ),
+      ].join(", ");
+      const of = `${missing.length} of ${plural(total, "video")}`;
+      if (decision.reason === "partial_coverage")
+        return `The accepted evidence (${types}) covers less than ${COMPLETE_SHARE * 100}% of ${of}, so an absence is not certain.`;
+      if (decision.reason === "language_mismatch")
+        return `The transcript of ${of} is not in the run's locale (${ctx.request.locale}) or its language could not be told, so an absence is not certain.`;
+      return `The accepted evidence (${types}) was not extracted for ${of}.`;
     }
     case "budget_exhausted": {
       const unread = videos.filter((v) => !v.fullyRead).length;

@@ -1,14 +1,18 @@
 import type { AnswerSpec } from "../../domain/answers";
-import type { EvidenceKind, ExtractionCoverage } from "../../domain/evidence";
+import { COMPLETE_SHARE, type EvidenceKind } from "../../domain/evidence";
+import { sameLanguage } from "../../lib/text/language";
+import { extentOf } from "./extent";
 import type { EngineVideo } from "./port";
+import type { ReasonCode } from "./states";
 
 /**
- * One accepted evidence type of a spec: the kinds that can serve it. It counts as extracted
- * for a video when any of its kinds was extracted for the whole video.
+ * One accepted evidence type of a spec: the kinds that can serve a `found`, and the kinds that
+ * must all have been inspected before its absence counts (`clip` is seen and heard).
  */
 export interface KindGroup {
   type: string;
   kinds: EvidenceKind[];
+  needs: EvidenceKind[];
 }
 
 /** What a spec accepts as evidence: groups that must all be extracted, and the kinds matched. */
@@ -19,8 +23,9 @@ export interface KindRequirement {
 
 const TIMED_KINDS: EvidenceKind[] = ["transcript", "scene", "ocr"];
 
-// A clip is a stretch of the video, inspected through whichever timed track the index holds
-// for it; naming a kind (`scene`, `ocr`) asks for that kind specifically.
+// A clip is a stretch of the video: what is said or shown in it can support a found, but its
+// absence needs both the words and the pictures inspected. Naming a kind asks for that kind.
+const CLIP_NEEDS: EvidenceKind[] = ["transcript", "scene"];
 const TYPE_KINDS: Record<string, EvidenceKind[]> = {
   clip: TIMED_KINDS,
   transcript: ["transcript"],
@@ -48,25 +53,61 @@ export function kindRequirement(spec: AnswerSpec): KindRequirement {
     const kinds = TYPE_KINDS[type];
     if (kinds === undefined || seen.has(type)) continue;
     seen.add(type);
-    groups.push({ type, kinds });
+    groups.push({ type, kinds, needs: type === "clip" ? CLIP_NEEDS : kinds });
   }
-  if (groups.length === 0) groups.push({ type: "clip", kinds: TIMED_KINDS });
+  if (groups.length === 0) groups.push({ type: "clip", kinds: TIMED_KINDS, needs: CLIP_NEEDS });
   return { groups, kinds: new Set(groups.flatMap((g) => g.kinds)) };
 }
 
-// The thumbnail is one picture, never the whole video: it cannot make an absence certain.
-function extracted(coverage: ExtractionCoverage, kind: EvidenceKind): boolean {
-  return kind === "thumbnail" ? false : coverage[kind];
+/** What keeps an absence from counting for one kind of one video, or undefined when nothing. */
+function kindGap(video: EngineVideo, kind: EvidenceKind, locale: string): ReasonCode | undefined {
+  // The thumbnail is one picture, never the whole video: it cannot make an absence certain.
+  if (kind === "thumbnail") return "required_evidence_not_extracted";
+  if (kind === "metadata")
+    return video.coverage.metadata ? undefined : "required_evidence_not_extracted";
+  const extent = extentOf(video);
+  if (kind !== "transcript") {
+    const share = extent[kind].share;
+    if (share <= 0) return "required_evidence_not_extracted";
+    return share >= COMPLETE_SHARE ? undefined : "partial_coverage";
+  }
+  const best = Math.max(0, ...extent.transcript.map((t) => t.share));
+  if (best <= 0) return "required_evidence_not_extracted";
+  if (best < COMPLETE_SHARE) return "partial_coverage";
+  const inLocale = extent.transcript.filter(
+    (t) => t.language !== null && sameLanguage(t.language, locale) && t.share >= COMPLETE_SHARE,
+  );
+  return inLocale.length > 0 ? undefined : "language_mismatch";
 }
 
-/** Whether every accepted type was extracted for the whole video (absences then count). */
-export function requiredExtracted(video: EngineVideo, requirement: KindRequirement): boolean {
-  return requirement.groups.every((g) => g.kinds.some((k) => extracted(video.coverage, k)));
+const GAP_ORDER: ReasonCode[] = [
+  "required_evidence_not_extracted",
+  "partial_coverage",
+  "language_mismatch",
+];
+
+/**
+ * Why an absence in this video would not be backed, or undefined when every needed kind of
+ * every accepted type covers at least COMPLETE_SHARE of it, transcripts in the run's locale.
+ */
+export function absenceGap(
+  video: EngineVideo,
+  requirement: KindRequirement,
+  locale: string,
+): ReasonCode | undefined {
+  const gaps = requirement.groups.flatMap((g) =>
+    g.needs.flatMap((k) => kindGap(video, k, locale) ?? []),
+  );
+  return GAP_ORDER.find((r) => gaps.includes(r));
 }
 
-/** Accepted types that were not extracted for the whole video, for summaries. */
-export function missingTypes(video: EngineVideo, requirement: KindRequirement): string[] {
+/** Accepted types whose evidence does not back an absence in the video, for summaries. */
+export function missingTypes(
+  video: EngineVideo,
+  requirement: KindRequirement,
+  locale: string,
+): string[] {
   return requirement.groups
-    .filter((g) => !g.kinds.some((k) => extracted(video.coverage, k)))
+    .filter((g) => g.needs.some((k) => kindGap(video, k, locale) !== undefined))
     .map((g) => g.type);
 }

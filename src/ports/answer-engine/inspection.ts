@@ -1,5 +1,6 @@
-import { type KindRequirement, requiredExtracted } from "./evidence-kinds";
+import { absenceGap, type KindRequirement } from "./evidence-kinds";
 import type { EngineSegment, EngineVideo } from "./port";
+import type { ReasonCode } from "./states";
 
 /** What the engine read of one video. */
 export interface VideoInspection {
@@ -11,8 +12,10 @@ export interface VideoInspection {
   read: EngineSegment[];
   /** Every segment was read. */
   fullyRead: boolean;
-  /** Every accepted evidence type was extracted for the whole video. */
+  /** Every needed kind covers the video (≥ COMPLETE_SHARE), transcripts in the run's locale. */
   extracted: boolean;
+  /** Why not, when not. */
+  gap: ReasonCode | undefined;
   /** Some segment read holds a span of an accepted kind: something was looked at. */
   touched: boolean;
 }
@@ -41,6 +44,7 @@ export function inspect(
   videos: EngineVideo[],
   requirement: KindRequirement,
   mediaSecondsBudget: number,
+  locale: string,
 ): Inspection {
   let remaining = Math.max(0, mediaSecondsBudget);
   let used = 0;
@@ -59,13 +63,15 @@ export function inspect(
       used += cost;
       read.push(segment);
     }
+    const gap = absenceGap(video, requirement, locale);
     return {
       index,
       video,
       segments,
       read,
       fullyRead: !exhausted && read.length === segments.length,
-      extracted: requiredExtracted(video, requirement),
+      extracted: gap === undefined,
+      gap,
       touched: read.some((s) => s.evidence.some((e) => requirement.kinds.has(e.kind))),
     };
   });

@@ -11,12 +11,13 @@ import { BORDERLINE_SCORE, STRONG_SCORE } from "./matching";
 import { NEGATION_WINDOW } from "./negation";
 import { type AnswerDraft, finishAnswer } from "./payload";
 import type { AnswerEngine, AnswerRequest, EngineAnswer } from "./port";
+import { CUE_GAP_SECONDS } from "./units";
 
 /** Engine id of the local rules; bump the suffix whenever a rule or threshold changes. */
-export const LOCAL_ANSWER_ENGINE_ID = "local-rules@1";
+export const LOCAL_ANSWER_ENGINE_ID = "local-rules@2";
 
 /** The rules and thresholds in force, recorded in every answer's provenance. */
-export const LOCAL_RULES = `strong>=${STRONG_SCORE} borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW}`;
+export const LOCAL_RULES = `strong>=${STRONG_SCORE} in-one-sentence borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW} cue-gap=${CUE_GAP_SECONDS}s`;
 
 const BY_TYPE: Record<AnswerType, (ctx: AnswerContext) => AnswerDraft> = {
   verdict: answerVerdict,
@@ -52,8 +53,9 @@ export function answerLocally(request: AnswerRequest): EngineAnswer {
       answerKey: request.spec.answer_key,
       inspection: ctx.inspection,
       videoOrder: ctx.videoOrder,
-      provenance: { engine: LOCAL_ANSWER_ENGINE_ID, rules: LOCAL_RULES },
+      provenance: { engine: LOCAL_ANSWER_ENGINE_ID, method: "lexical", rules: LOCAL_RULES },
       tokens: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 },
+      probes: ctx.probes,
     },
     draft,
   );

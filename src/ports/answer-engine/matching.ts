@@ -7,27 +7,42 @@ import type { Inspection } from "./inspection";
 import { negatedNear } from "./negation";
 import type { EngineSegment, EngineVideo } from "./port";
 import { type Probe, probeStems } from "./probe";
+import { type TextUnit, textUnits } from "./units";
 
 /** At or above: every probe word present (0.85) or the probe as written (0.97). Support. */
 export const STRONG_SCORE = 0.85;
 /** At or above, below strong: most probe words present (3 of 4, 4 of 5, ...). Borderline. */
 export const BORDERLINE_SCORE = 0.45;
 
+/** The score of a text holding the probe as written (`lexicalScore`'s phrase score). */
+export const EXACT_SCORE = 0.97;
+
+/** One sentence that holds every word of the probe: one statement, one mention. */
+export interface StrongUnit {
+  text: string;
+  evidence: EvidenceRef[];
+  /** The probe appears in it as written. */
+  exact: boolean;
+}
+
 /** A segment that matches a probe at least at the borderline. */
 export interface SegmentMatch {
   videoIndex: number;
   video: EngineVideo;
   segment: EngineSegment;
-  /** Best lexical score over the probes, 0-1. */
+  /** Best lexical score over the probes, 0-1 (of one sentence when strong). */
   score: number;
   probeIndex: number;
+  /** Some sentence holds every probe word; words spread over a segment are only borderline. */
   strong: boolean;
+  /** Some sentence holds the probe as written. */
+  exact: boolean;
   /** Its polarity differs from the probe's: "do not wear gloves" against "wear gloves". */
   opposing: boolean;
   /** Accepted spans holding at least one probe word, in time order: what it cites. */
   evidence: EvidenceRef[];
-  /** Those of them that are strong matches on their own (one mention each). */
-  strongEvidence: EvidenceRef[];
+  /** The sentences that hold every probe word (one mention each). */
+  strongUnits: StrongUnit[];
 }
 
 type Span = EngineSegment["evidence"][number];
@@ -63,7 +78,20 @@ export function bestProbe(text: string, probes: Probe[]): { score: number; probe
   return best;
 }
 
-/** Matches one segment against the probes; null below the borderline or with nothing to cite. */
+function unitScores(units: TextUnit[], probes: Probe[]) {
+  let best = { score: 0, probeIndex: -1 };
+  for (const unit of units) {
+    const found = bestProbe(unit.text, probes);
+    if (found.score > best.score) best = found;
+  }
+  return best;
+}
+
+/**
+ * Matches one segment against the probes; null below the borderline or with nothing to cite.
+ * Strong needs every probe word inside one sentence (of a span, or of consecutive cues);
+ * the words spread over the segment make at most a borderline match.
+ */
 export function matchSegment(
   video: EngineVideo,
   videoIndex: number,
@@ -71,33 +99,47 @@ export function matchSegment(
   probes: Probe[],
   requirement: KindRequirement,
 ): SegmentMatch | null {
-  const { score, probeIndex } = bestProbe(matchText(segment, requirement), probes);
+  const spans = acceptedSpans(segment, requirement);
+  const units = textUnits(spans);
+  const local = unitScores(units, probes);
+  const spread = bestProbe(matchText(segment, requirement), probes);
+  const strong = local.score >= STRONG_SCORE;
+  const { probeIndex } = strong || local.score >= spread.score ? local : spread;
+  const score = strong ? local.score : Math.max(local.score, spread.score);
   const probe = probes[probeIndex];
   if (probe === undefined || score < BORDERLINE_SCORE) return null;
   const terms = probeStems(probe);
-  const cited = acceptedSpans(segment, requirement)
+  const cited = spans
     .filter((span) => stems(span.text).some((s) => terms.has(s)))
     .sort((a, b) => a.start - b.start || a.end - b.end);
   if (cited.length === 0) return null;
-  const own = cited.map((span) => lexicalScore(probe.query, span.text));
-  // Polarity is judged on spans that match on their own, so a stray "never" in a cue that
-  // shares one word with the probe does not flip the segment; words spread over spans fall
-  // back to all of them.
-  const judged = cited.filter((_, i) => (own[i] ?? 0) >= BORDERLINE_SCORE);
-  const opposing = (judged.length > 0 ? judged : cited).some(
-    (span) => negatedNear(span.text, terms) !== probe.negated,
+  const scored = units.map((unit) => ({ unit, score: lexicalScore(probe.query, unit.text) }));
+  // Polarity is judged on the sentences that match on their own, so a stray "never" in a
+  // sentence sharing one word with the probe does not flip the segment; words spread over
+  // sentences fall back to every cited span.
+  const judged = scored.filter((u) => u.score >= BORDERLINE_SCORE).map((u) => u.unit.text);
+  const opposing = (judged.length > 0 ? judged : cited.map((span) => span.text)).some(
+    (text) => negatedNear(text, terms) !== probe.negated,
   );
-  const refs = cited.map((span) => evidenceRef(video, segment, span));
+  const ref = (span: Span) => evidenceRef(video, segment, span);
+  const strongUnits = scored
+    .filter((u) => u.score >= STRONG_SCORE)
+    .map((u) => ({
+      text: u.unit.text,
+      evidence: distinctRefs(u.unit.spans.map(ref)),
+      exact: u.score >= EXACT_SCORE,
+    }));
   return {
     videoIndex,
     video,
     segment,
     score,
     probeIndex,
-    strong: score >= STRONG_SCORE,
+    strong,
+    exact: strongUnits.some((u) => u.exact),
     opposing,
-    evidence: distinctRefs(refs),
-    strongEvidence: distinctRefs(refs.filter((_, i) => (own[i] ?? 0) >= STRONG_SCORE)),
+    evidence: distinctRefs(cited.map(ref)),
+    strongUnits,
   };
 }
 

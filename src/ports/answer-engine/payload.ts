@@ -1,9 +1,12 @@
 import type { AnswerItem, AnswerUsage } from "../../domain/answers";
-import type { EvidenceRef } from "../../domain/evidence";
+import type { EvidenceRef, EvidenceSummary } from "../../domain/evidence";
+import { lexicalScore } from "../../lib/text/search-scoring";
 import { compareRefs, distinctRefs } from "./evidence-ids";
 import type { Inspection } from "./inspection";
 import { isComplete } from "./inspection";
+import { EXACT_SCORE } from "./matching";
 import type { EngineAnswer } from "./port";
+import type { Probe } from "./probe";
 import type { Decision } from "./states";
 
 /** What an answer type computed, before the common fields are filled in. */
@@ -28,6 +31,25 @@ export interface AnswerFrame {
   tokens: Pick<AnswerUsage, "input_tokens" | "output_tokens" | "cached_input_tokens">;
   /** The token budget also stopped the engine (production). */
   tokenBudgetExhausted?: boolean;
+  /** What the answer looked for: precision is `exact` only when a citation holds one as written. */
+  probes: Probe[];
+}
+
+/**
+ * Spec 2.2's precision: `exact` for a found whose cited evidence holds a probe as written (a
+ * direct match), `limited` for any other found and for uncertain, `unknown` otherwise.
+ */
+export function precisionOf(
+  state: Decision["state"],
+  contributing: EvidenceRef[],
+  probes: Probe[],
+): EvidenceSummary["precision"] {
+  if (state === "uncertain") return "limited";
+  if (state !== "found") return "unknown";
+  const direct = contributing.some((ref) =>
+    probes.some((probe) => lexicalScore(probe.query, ref.text) >= EXACT_SCORE),
+  );
+  return direct ? "exact" : "limited";
 }
 
 /**
@@ -80,14 +102,7 @@ export function finishAnswer(frame: AnswerFrame, draft: AnswerDraft): EngineAnsw
   const coverage = coverageOf(frame.inspection);
   const representative = contributing.slice(0, 3);
   const all = distinctRefs([...citedIn(draft.items), ...contributing]).sort(order);
-  const precision =
-    decision.state === "found"
-      ? coverage.state === "complete"
-        ? "exact"
-        : "limited"
-      : decision.state === "uncertain"
-        ? "limited"
-        : "unknown";
+  const precision = precisionOf(decision.state, contributing, frame.probes);
   const answer: EngineAnswer = {
     result_state: decision.state,
     coverage,

@@ -1,5 +1,5 @@
 import type { AnswerPayload, AnswerSpec, AnswerUsage, ResultState } from "../../domain/answers";
-import type { EvidenceKind, ExtractionCoverage } from "../../domain/evidence";
+import type { EvidenceKind, ExtractionCoverage, ExtractionExtent } from "../../domain/evidence";
 
 /** What the engine answers for one answer spec. */
 export interface EngineAnswer {
@@ -9,8 +9,17 @@ export interface EngineAnswer {
   evidence_count: number;
   answer_payload: AnswerPayload;
   reason_code?: string;
-  /** Engine identity and model, for provenance. */
-  provenance: { engine: string; model?: string; rules?: string };
+  /**
+   * Engine identity and model, for provenance. `method` says what `found` means: `lexical`
+   * (the probe's words in one sentence of the cited evidence) or `model-cited` (a model's
+   * judgement, kept only with citations that exist), or `none` for an answer never computed.
+   */
+  provenance: {
+    engine: string;
+    method: "lexical" | "model-cited" | "none";
+    model?: string;
+    rules?: string;
+  };
   usage: AnswerUsage;
   /** True when the budget ran out before the engine inspected everything it needed. */
   budget_exhausted: boolean;
@@ -34,6 +43,11 @@ export interface EngineVideo {
   duration: number;
   /** Which evidence kinds processing extracted for the whole video. */
   coverage: ExtractionCoverage;
+  /**
+   * What each kind inspected, measured; absent for videos indexed before it was recorded, whose
+   * extent is then read from `coverage` (docs/answer-engine.md §2).
+   */
+  extent?: ExtractionExtent;
   limitations: string[];
   segments: EngineSegment[];
 }

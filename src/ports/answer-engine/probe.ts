@@ -61,39 +61,37 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+// Users write instructions as paragraphs: a sentence (or a line) is the unit that can be about
+// one answer. Sentence ends are `. ! ?` (and `;`) before a space, and line breaks.
+const SENTENCE_BREAK = /(?<=[.!?;])\s+|\r?\n/u;
+
 /**
- * Lines of the profile instructions that name this answer key (as a whole word, as written or
- * with `_` as spaces), with the key taken out.
+ * Sentences of the profile instructions that name this answer key (as a whole word, as written
+ * or with `_` as spaces), with the key taken out.
  */
-export function instructionLines(instructions: string, answerKey: string): string[] {
+export function instructionSentences(instructions: string, answerKey: string): string[] {
   const forms = [...new Set([answerKey, keyWords(answerKey)])].filter((f) => f !== "");
   if (forms.length === 0) return [];
-  // Whole words only: the key `check` must not pick up a line about a "checklist".
+  // Whole words only: the key `check` must not pick up a sentence about a "checklist".
   const source = `(?<![\\p{L}\\p{N}_])(?:${forms.map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}_])`;
   return instructions
-    .split(/\r?\n/)
-    .filter((line) => new RegExp(source, "iu").test(line))
-    .map((line) => line.replace(new RegExp(source, "giu"), " ").trim());
-}
-
-/** Quoted phrases anywhere in the instructions, each as its own source. */
-function quotedPhrases(instructions: string): string[] {
-  return [...normaliseQuotes(instructions).matchAll(QUOTED)].map((m) => `"${m[1] ?? ""}"`);
+    .split(SENTENCE_BREAK)
+    .filter((sentence) => new RegExp(source, "iu").test(sentence))
+    .map((sentence) => sentence.replace(new RegExp(source, "giu"), " ").trim());
 }
 
 /**
- * The texts an answer looks for, most specific first: the spec's description and the
- * instruction lines naming its key; failing those, its fields' descriptions and labels, the
- * key's words and the instructions' quoted phrases. Instructions are shared by every spec of
- * the profile, so only lines naming the key are specific to this one.
+ * The texts an answer looks for, every one specific to the spec: its description, each
+ * field's description and label, the key's words, and each instruction sentence naming the
+ * key. Instructions are shared by every spec of the profile, so a sentence that does not name
+ * the key is not about this answer.
  */
 export function probeSources(spec: AnswerSpec, instructions: string): string[] {
-  const primary = [spec.description ?? "", ...instructionLines(instructions, spec.answer_key)];
-  if (primary.some((s) => probeFrom(s) !== null)) return primary;
   return [
+    spec.description ?? "",
     ...(spec.fields ?? []).flatMap((f) => [f.description ?? "", f.label]),
     keyWords(spec.answer_key),
-    ...quotedPhrases(instructions),
+    ...instructionSentences(instructions, spec.answer_key),
   ];
 }
 

@@ -6,6 +6,8 @@ import { isSupporting, type SegmentMatch } from "./matching";
 export type ReasonCode =
   | "no_supporting_evidence"
   | "required_evidence_not_extracted"
+  | "partial_coverage"
+  | "language_mismatch"
   | "conflicting_evidence"
   | "below_threshold"
   | "budget_exhausted"
@@ -15,6 +17,7 @@ export type ReasonCode =
   | "evidence_not_in_index"
   | "context_limit"
   | "insufficient_evidence"
+  | "unbacked_value"
   | "model_failed";
 
 /** A result state with the reason that decided it (none for `found`). */
@@ -26,12 +29,14 @@ export interface Decision {
 /** The part of a video a decision covers: a whole video, or half of one. */
 export interface ScopeCheck {
   extracted: boolean;
+  /** Why the evidence does not back an absence (when not `extracted`). */
+  gap?: ReasonCode | undefined;
   fullyRead: boolean;
 }
 
 /** Why a scope cannot prove an absence, or undefined when it can. */
 export function incompleteReason(scope: ScopeCheck): ReasonCode | undefined {
-  if (!scope.extracted) return "required_evidence_not_extracted";
+  if (!scope.extracted) return scope.gap ?? "required_evidence_not_extracted";
   if (!scope.fullyRead) return "budget_exhausted";
   return undefined;
 }
@@ -74,9 +79,12 @@ const REASON_PRIORITY: ReasonCode[] = [
   "conflicting_evidence",
   "budget_exhausted",
   "required_evidence_not_extracted",
+  "partial_coverage",
+  "language_mismatch",
   "context_limit",
   "evidence_not_in_index",
   "no_cited_evidence",
+  "unbacked_value",
   "below_threshold",
   "insufficient_evidence",
   "no_probe_terms",

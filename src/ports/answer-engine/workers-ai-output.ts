@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type AnswerItem, RESULT_STATES } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
+import { metricOf } from "./answer-types/metrics";
 import { attribute } from "./answer-types/shared";
 import { type AnswerContext, plural, reasonSentence } from "./context";
 import { distinctRefs } from "./evidence-ids";
@@ -143,6 +144,10 @@ export function draftFromModel(
       summary = reasonSentence(ctx, decision);
     }
   }
+  if (decision.state === "found" && !valueBacked(ctx, model.value, cited, found.length)) {
+    decision = { state: "uncertain", reason: "unbacked_value" };
+    summary = `${summary} The value ${String(model.value)} is not backed by what the answer cites.`;
+  }
   if (decision.state === "found") decision = { state: "found" };
   if (dropped > 0)
     summary = `${summary} ${plural(dropped, "cited evidence id")} not in the index dropped.`;
@@ -164,6 +169,37 @@ export function draftFromModel(
   };
 }
 
+/**
+ * Whether a model's number is backed by its valid citations: a count (occurrences, values,
+ * events, segments) no larger than what it cites; a first or last time at a cited span's start
+ * (within a second); a duration no longer than the cited spans' extent. Anything else (text,
+ * booleans, no value) passes.
+ */
+function valueBacked(
+  ctx: AnswerContext,
+  value: unknown,
+  cited: EvidenceRef[],
+  foundItems: number,
+): boolean {
+  if (typeof value !== "number") return true;
+  const type = ctx.request.spec.answer_type;
+  if (type === "enumeration" || type === "timeline" || type === "retrieval") {
+    return value <= Math.max(cited.length, foundItems);
+  }
+  if (type !== "measurement") return true;
+  const metric = metricOf(ctx.request.spec);
+  if (metric === "count") return value <= Math.max(cited.length, foundItems);
+  if (metric === "duration") {
+    const extent = cited.reduce((sum, r) => sum + Math.max(0, r.end_time - r.start_time), 0);
+    const spread =
+      cited.length === 0
+        ? 0
+        : Math.max(...cited.map((r) => r.end_time)) - Math.min(...cited.map((r) => r.start_time));
+    return value <= Math.max(extent, spread) + 1;
+  }
+  return cited.some((r) => Math.abs(r.start_time - value) <= 1);
+}
+
 function modelReason(model: ModelAnswer): ReasonCode | undefined {
   if (model.result_state === "found") return undefined;
   if (model.reason_code) return model.reason_code;
@@ -177,8 +213,14 @@ function absenceGap(ctx: AnswerContext, facts: SendFacts): ReasonCode | undefine
   const reasons = ctx.inspection.videos
     .filter((v) => !isComplete(v))
     .flatMap((v) => incompleteReason(v) ?? []);
-  if (reasons.includes("budget_exhausted")) return "budget_exhausted";
-  if (reasons.includes("required_evidence_not_extracted")) return "required_evidence_not_extracted";
+  for (const reason of [
+    "budget_exhausted",
+    "required_evidence_not_extracted",
+    "partial_coverage",
+    "language_mismatch",
+  ] as const) {
+    if (reasons.includes(reason)) return reason;
+  }
   if (facts.unsent === "budget") return "budget_exhausted";
   if (facts.unsent === "context") return "context_limit";
   return undefined;

@@ -141,9 +141,14 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
       answerKey: ctx.request.spec.answer_key,
       inspection: ctx.inspection,
       videoOrder: ctx.videoOrder,
-      provenance: { engine: WORKERS_AI_ANSWER_ENGINE_ID, model: ANSWER_MODEL },
+      provenance: {
+        engine: WORKERS_AI_ANSWER_ENGINE_ID,
+        method: "model-cited",
+        model: ANSWER_MODEL,
+      },
       tokens: { input_tokens: inputTokens, output_tokens: outputTokens, cached_input_tokens: 0 },
       tokenBudgetExhausted,
+      probes: ctx.probes,
     };
     return finishAnswer(frame, draft);
   }

@@ -1,10 +1,11 @@
 import { assemble, finalLimitations } from "./assemble";
+import { captionExtents, kindExtent, transcriptComplete } from "./extent";
 import type { MediaUnderstanding, UnderstandInput, VideoUnderstanding } from "./port";
 import { planSegments } from "./segmenter";
 import { captionSpans } from "./timed-text";
 
 /** Engine id of the local adapter; bump the suffix when its output rules change. */
-export const LOCAL_ENGINE_ID = "local-media@1";
+export const LOCAL_ENGINE_ID = "local-media@2";
 
 /**
  * Understanding from the file alone: text tracks as transcript, container tags as metadata,
@@ -30,6 +31,11 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
       detectedTags: [],
       speechLanguages: [],
     });
+    const extent = {
+      transcript: captionExtents(probe, captions),
+      scene: kindExtent(0, probe.duration),
+      ocr: kindExtent(0, probe.duration),
+    };
     return {
       engine: LOCAL_ENGINE_ID,
       segments: built.segments,
@@ -38,11 +44,12 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
       description: built.description,
       thumbnail: built.thumbnail,
       coverage: {
-        transcript: built.hasCaptions,
+        transcript: transcriptComplete(extent),
         ocr: false,
         scene: false,
         metadata: built.hasMetadata,
       },
+      extent,
       limitations: finalLimitations([
         ...built.limitations,
         "no-speech-recognition",

@@ -1,4 +1,4 @@
-import type { EvidenceSpan, ExtractionCoverage } from "../../domain/evidence";
+import type { EvidenceSpan, ExtractionCoverage, ExtractionExtent } from "../../domain/evidence";
 import type { MediaProbe, RangeSource } from "../../domain/media";
 
 /** One time segment of the video index. */
@@ -17,7 +17,7 @@ export interface IndexSegment {
 
 /** The understanding of one video: what the index is built from. */
 export interface VideoUnderstanding {
-  /** The engine that produced it, e.g. `local-media@1`, `workers-ai@1`. */
+  /** The engine that produced it, e.g. `local-media@2`, `workers-ai@2`. */
   engine: string;
   segments: IndexSegment[];
   /** Video-level tags (container keywords, title words, detected labels). */
@@ -26,6 +26,8 @@ export interface VideoUnderstanding {
   description: string | null;
   thumbnail: { contentType: string; bytes: Uint8Array; source: "cover-art" | "poster" | "frame" };
   coverage: ExtractionCoverage;
+  /** What each kind inspected; `coverage` flags are these shares at or above COMPLETE_SHARE. */
+  extent: ExtractionExtent;
   /** Honest notes about what could not be extracted, e.g. `no-timed-text`. */
   limitations: string[];
 }

@@ -1,3 +1,4 @@
+import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaBindingLike } from "../../env";
 import { assemble, type FrameImage, type FrameScene, finalLimitations } from "./assemble";
 import {
@@ -12,6 +13,7 @@ import {
   type SourceOpener,
   toBase64,
 } from "./edge-media";
+import { captionExtents, frameExtent, speechExtents, transcriptComplete } from "./extent";
 import {
   type AiLike,
   parseVision,
@@ -27,7 +29,7 @@ import { unique } from "./tags";
 import { captionSpans, type TimedText } from "./timed-text";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
-export const WORKERS_AI_ENGINE_ID = "workers-ai@1";
+export const WORKERS_AI_ENGINE_ID = "workers-ai@2";
 
 /** What the production adapter needs, passed once when the consumer is built. */
 export interface WorkersAiDependencies {
@@ -94,6 +96,16 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     notes.add(scenes.size > 0 ? "ocr-sampled-frames-only" : "no-ocr");
     if (scenes.size > 0) notes.add("scene-sampled-one-frame-per-segment");
 
+    // OCR reads the same sampled frames the scene descriptions come from.
+    const frames = frameExtent(bounds, new Set(scenes.keys()), probe.duration);
+    const extent = {
+      transcript: [
+        ...captionExtents(probe, captions),
+        ...speechExtents(speech.chunks, probe.duration),
+      ],
+      scene: frames,
+      ocr: frames,
+    };
     return {
       engine: WORKERS_AI_ENGINE_ID,
       segments: built.segments,
@@ -102,23 +114,27 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       description: built.description,
       thumbnail: built.thumbnail,
       coverage: {
-        transcript: built.hasCaptions || speech.complete,
-        ocr: false,
-        scene: bounds.length > 0 && scenes.size === bounds.length,
+        transcript: transcriptComplete(extent),
+        ocr: frames.share >= COMPLETE_SHARE,
+        scene: frames.share >= COMPLETE_SHARE,
         metadata: built.hasMetadata,
       },
+      extent,
       limitations: finalLimitations([...built.limitations, ...notes]),
     };
   }
 
   /** Whisper over the reachable audio, chunk by chunk; `complete` only if all of it was heard. */
-  private async transcribe(
-    run: Run,
-  ): Promise<{ spans: TimedText[]; languages: string[]; heard: number; complete: boolean }> {
+  private async transcribe(run: Run): Promise<{
+    spans: TimedText[];
+    languages: string[];
+    heard: number;
+    chunks: { seconds: number; language: string | null }[];
+  }> {
     const { probe } = run.input;
     if (!probe.audio) run.notes.add("no-audio-track");
     if (!probe.audio || !run.reachable) {
-      return { spans: [], languages: [], heard: 0, complete: false };
+      return { spans: [], languages: [], heard: 0, chunks: [] };
     }
 
     const { chunks, reach } = planAudioChunks(probe.duration, this.limits);
@@ -135,18 +151,17 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       if (!raw) return null;
       const parsed = parseWhisper(raw.value, chunk);
       if (parsed.malformed) run.notes.add("speech-output-malformed");
-      return parsed;
+      return { ...parsed, chunk };
     });
     const heard = results.filter((r) => r !== null);
     return {
       spans: heard.flatMap((r) => r.spans),
       languages: unique(heard.map((r) => r.language)),
       heard: heard.length,
-      complete:
-        chunks.length > 0 &&
-        reach >= probe.duration &&
-        heard.length === chunks.length &&
-        heard.every((r) => !r.malformed),
+      // Audio seconds transcribed: a chunk whose output was malformed in part is not counted.
+      chunks: heard
+        .filter((r) => !r.malformed)
+        .map((r) => ({ seconds: r.chunk.length, language: r.language })),
     };
   }
 

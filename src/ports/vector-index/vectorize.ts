@@ -38,10 +38,26 @@ const MAX_FILTER_BYTES = 2048;
 
 const encoder = new TextEncoder();
 
+/** One mutation of ours and an id it wrote (values) or deleted (null), to read back. */
+interface Written {
+  mutationId: string;
+  id: string;
+  values: number[] | null;
+}
+
+// Stored vectors are float32: compare with a tolerance, not bit for bit.
+function applied(w: Written, stored: number[] | undefined): boolean {
+  if (w.values === null) return stored === undefined;
+  if (stored === undefined || stored.length !== w.values.length) return false;
+  return w.values.every(
+    (v, i) => Math.abs(v - (stored[i] ?? Number.NaN)) <= 1e-5 * (1 + Math.abs(v)),
+  );
+}
+
 /**
  * The production vector index: one Vectorize namespace per workspace, `video_id` as indexed
  * metadata (create the metadata index before the first insert), writes in batches of 1,000
- * that resolve once `describe()` reports the last mutation processed.
+ * that resolve once each of their mutations is readable (see `visible`).
  */
 export class VectorizeIndex implements VectorIndex {
   private readonly timeoutMs: number;
@@ -64,7 +80,7 @@ export class VectorizeIndex implements VectorIndex {
   async upsert(workspaceId: string, records: VectorRecord[]): Promise<void> {
     checkName("namespace", workspaceId);
     for (const record of records) checkName("vector id", record.id);
-    let last: string | null = null;
+    const written: Written[] = [];
     for (let start = 0; start < records.length; start += MAX_BATCH) {
       const batch = records.slice(start, start + MAX_BATCH).map((record) => ({
         id: record.id,
@@ -72,9 +88,11 @@ export class VectorizeIndex implements VectorIndex {
         namespace: workspaceId,
         metadata: { video_id: record.metadata.video_id },
       }));
-      last = (await this.binding.upsert(batch)).mutationId;
+      const { mutationId } = await this.binding.upsert(batch);
+      const probe = batch[0];
+      if (probe) written.push({ mutationId, id: probe.id, values: Array.from(probe.values) });
     }
-    if (last !== null) await this.visible(last);
+    await this.visible(written);
   }
 
   async query(
@@ -110,23 +128,41 @@ export class VectorizeIndex implements VectorIndex {
   async delete(workspaceId: string, ids: string[]): Promise<void> {
     checkName("namespace", workspaceId);
     // Segment ids are unique across workspaces, so deleting by id cannot reach another one.
-    let last: string | null = null;
+    const written: Written[] = [];
     for (let start = 0; start < ids.length; start += MAX_BATCH) {
-      last = (await this.binding.deleteByIds(ids.slice(start, start + MAX_BATCH))).mutationId;
+      const batch = ids.slice(start, start + MAX_BATCH);
+      const { mutationId } = await this.binding.deleteByIds(batch);
+      const probe = batch[0];
+      if (probe !== undefined) written.push({ mutationId, id: probe, values: null });
     }
-    if (last !== null) await this.visible(last);
+    await this.visible(written);
   }
 
-  /** Polls until the index has applied `mutationId` (mutations apply in order). */
-  private async visible(mutationId: string): Promise<void> {
+  /**
+   * Polls until every mutation of ours has been applied. All workspaces share the index and
+   * Vectorize applies writes in batches, so `processedUpToMutation` may already name a later
+   * writer's mutation: it only settles the wait when it names our last one. Otherwise each
+   * mutation (applied whole) is checked by reading back one of its ids with `getByIds`: present
+   * with our values after an upsert, absent after a delete.
+   */
+  private async visible(written: Written[]): Promise<void> {
+    const last = written.at(-1);
+    if (last === undefined) return;
     const started = this.now();
     let pause = this.pollMs;
+    let waiting = written;
     for (;;) {
       const info = await this.binding.describe();
       // Typed as a number, but it is the UUID string that `upsert` returned.
-      if (String(info.processedUpToMutation) === mutationId) return;
+      if (String(info.processedUpToMutation) === last.mutationId) return;
+      const found = await this.binding.getByIds(waiting.map((w) => w.id));
+      const byId = new Map(found.map((v) => [v.id, Array.from(v.values)]));
+      waiting = waiting.filter((w) => !applied(w, byId.get(w.id)));
+      if (waiting.length === 0) return;
       const waited = this.now() - started;
-      if (waited >= this.timeoutMs) throw new VectorizeNotVisibleError(mutationId, waited);
+      if (waited >= this.timeoutMs) {
+        throw new VectorizeNotVisibleError(waiting[0]?.mutationId ?? last.mutationId, waited);
+      }
       await this.sleep(Math.min(pause, this.timeoutMs - waited));
       pause = Math.min(pause * 2, this.maxPollMs);
     }

@@ -5,6 +5,36 @@ import type { VideoDto } from "../../services/videos";
 /** Video statuses of spec section 2.3. */
 export const VIDEO_STATUSES = ["queued", "processing", "completed", "failed"] as const;
 
+const ShareSchema = {
+  seconds: z.number().openapi({ description: "Seconds of the video inspected", example: 23.5 }),
+  share: z
+    .number()
+    .openapi({ description: "Those seconds' share of the duration, 0-1", example: 0.979 }),
+};
+
+const ExtentSchema = z
+  .object({
+    transcript: z.array(
+      z.object({
+        origin: z
+          .enum(["captions", "speech"])
+          .openapi({ description: "Text track or speech to text" }),
+        source: z.string().openapi({ description: "Evidence source", example: "text-track:0:eng" }),
+        language: z.string().nullable().openapi({
+          description: "ISO 639-1 where known (tag, or detected); null when it cannot be told",
+          example: "en",
+        }),
+        ...ShareSchema,
+      }),
+    ),
+    scene: z.object(ShareSchema).openapi({ description: "Frames sampled × their spacing" }),
+    ocr: z.object(ShareSchema).openapi({ description: "Frames read for on-screen text" }),
+  })
+  .openapi({
+    description:
+      "Per evidence kind, how much of the video was inspected; an answer's absence needs 95 % in the run's locale",
+  });
+
 /** A video (spec section 2.3). */
 export const VideoSchema = z
   .object({
@@ -42,6 +72,10 @@ export const VideoSchema = z
       .string()
       .optional()
       .openapi({ description: "Deprecated: the error's detail as text" }),
+    media: z
+      .object({ coverage: ExtentSchema })
+      .optional()
+      .openapi({ description: "What processing inspected, once it has (absent before)" }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })

@@ -37,6 +37,7 @@ function engineVideo(video: VideoRow, segments: SegmentRow[]): EngineVideo {
     title: media.title ?? video.filename,
     duration: video.duration ?? 0,
     coverage: media.coverage ?? NOTHING_EXTRACTED,
+    ...(media.extent ? { extent: media.extent } : {}),
     limitations: media.limitations ?? [],
     segments: segments.map((segment) => ({
       id: segment.id,

@@ -32,7 +32,7 @@ function unansweredForBudget(runId: string, engine: string): EngineAnswer {
       },
     },
     reason_code: "budget_exhausted",
-    provenance: { engine },
+    provenance: { engine, method: "none" },
     usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, media_seconds: 0 },
     budget_exhausted: true,
   };

@@ -109,7 +109,12 @@ export function silent(id = "vid_silent"): EngineVideo {
   return video({ id, title: "Silent clip", duration: 6, bounds: [] });
 }
 
-/** An answer request with generous budgets unless told otherwise. */
+/**
+ * An answer request with generous budgets unless told otherwise. The hand-built videos hold
+ * transcripts (and scene or OCR spans only where a test adds them), so specs ask about the
+ * transcript unless they name their evidence: a default `clip` needs frames for an absence
+ * (local-coverage.test.ts).
+ */
 export function request(
   spec: Partial<AnswerSpec> & Pick<AnswerSpec, "answer_type">,
   videos: EngineVideo[],
@@ -118,7 +123,7 @@ export function request(
   return {
     run_id: "run_01test",
     instructions: options.instructions ?? "",
-    spec: { answer_key: "check", ...spec },
+    spec: { answer_key: "check", evidence: { accepted_types: ["transcript"] }, ...spec },
     videos,
     locale: "en",
     budget: { media_seconds: options.mediaSeconds ?? 100_000, tokens: options.tokens ?? 100_000 },

@@ -55,12 +55,13 @@ describe("LocalAnswerEngine: measurement", () => {
     expectCitesIndex(a, videos);
   });
 
-  it("sums the seconds the mentions cover", async () => {
+  it("sums the extent of the matched events: consecutive mentions up to 3 s apart are one", async () => {
     const a = await engine.answer(
       request(measure("How long is the forklift discussed?"), [forklifts()]),
     );
     expect(a.result_state).toBe("found");
-    expect(a.answer_payload).toMatchObject({ value: 7, unit: "seconds" });
+    // 2-4 and 7-10 (3 s apart) are one event of 8 s; 15-17 (5 s after it) another of 2 s.
+    expect(a.answer_payload).toMatchObject({ value: 10, unit: "seconds" });
   });
 
   it("gives the first and the last occurrence time", async () => {

@@ -2,10 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ANSWER_TYPES } from "../../../src/domain/answers";
 import type { EvidenceKind } from "../../../src/domain/evidence";
-import {
-  kindRequirement,
-  requiredExtracted,
-} from "../../../src/ports/answer-engine/evidence-kinds";
+import { absenceGap, kindRequirement } from "../../../src/ports/answer-engine/evidence-kinds";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
 import type {
   AnswerRequest,
@@ -149,7 +146,9 @@ describe("LocalAnswerEngine properties", () => {
         }
         if (answer.result_state === "not_found") {
           const requirement = kindRequirement(req.spec);
-          expect(req.videos.every((v) => requiredExtracted(v, requirement))).toBe(true);
+          expect(
+            req.videos.every((v) => absenceGap(v, requirement, req.locale) === undefined),
+          ).toBe(true);
           expect(answer.budget_exhausted).toBe(false);
         }
         if (answer.answer_payload.value === true) expect(answer.result_state).toBe("found");

@@ -24,10 +24,11 @@ describe("LocalAnswerEngine: verdict", () => {
     expect(a.event_count).toBe(1);
     expect(a.answer_payload.evidence_summary).toMatchObject({
       contributing_count: 1,
-      precision: "exact",
+      // Every probe word in one sentence, but "must" stands between them: not as written.
+      precision: "limited",
       drill_down_path: "/runs/run_01test/answers?key=vests_worn",
     });
-    expect(a.provenance.engine).toBe("local-rules@1");
+    expect(a.provenance).toMatchObject({ engine: "local-rules@2", method: "lexical" });
     expect(a.usage).toEqual({
       input_tokens: 0,
       output_tokens: 0,

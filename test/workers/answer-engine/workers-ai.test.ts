@@ -31,7 +31,7 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     expect(sent.answer_spec).toMatchObject({
       answer_key: "vests_worn",
       answer_type: "verdict",
-      accepted_evidence: ["clip"],
+      accepted_evidence: ["transcript"],
     });
     expect(sent.segments.map((s) => s.segment_id)).toEqual([
       "seg_vid_talk_0",
@@ -48,7 +48,11 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     expect(a.answer_payload.evidence_summary.representative.map((r) => r.evidence_id)).toEqual([
       VEST_ID,
     ]);
-    expect(a.provenance).toEqual({ engine: "workers-ai-answers@1", model: ANSWER_MODEL });
+    expect(a.provenance).toEqual({
+      engine: "workers-ai-answers@1",
+      method: "model-cited",
+      model: ANSWER_MODEL,
+    });
     expect(a.usage).toEqual({
       input_tokens: 900,
       output_tokens: 60,
@@ -159,5 +163,18 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     expect(unsure.result_state).toBe("uncertain");
     expect(unsure.reason_code).toBe("insufficient_evidence");
     expect(unsure.answer_payload.value).toBeUndefined();
+  });
+  it("downgrades a found whose number its citations do not back", async () => {
+    const spec = {
+      answer_type: "measurement" as const,
+      description: "How many spills are reported?",
+    };
+    const spill = evidenceId("seg_vid_talk_1", "transcript", 13, 16.5);
+    const a = await world(() =>
+      jsonMode(modelAnswer({ evidence_ids: [spill], value: 4, unit: "occurrences" })),
+    ).engine.answer(request(spec, [talk()]));
+    expect(a.result_state).toBe("uncertain");
+    expect(a.reason_code).toBe("unbacked_value");
+    expect(a.answer_payload.value).toBeUndefined();
   });
 });

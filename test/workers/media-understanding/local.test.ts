@@ -27,8 +27,41 @@ describe("LocalMediaUnderstanding", () => {
       });
       expect(s.sceneDescription).toBe('Captioned speech: "A very long line"');
     }
-    expect(u.coverage.transcript).toBe(true);
+    // The track's cues end at 18 s of 30: an absence after them is not certain.
+    expect(u.coverage.transcript).toBe(false);
+    expect(u.extent.transcript).toEqual([
+      { origin: "captions", source: "text-track:0:eng", language: "en", seconds: 18, share: 0.6 },
+    ]);
     expect(u.limitations).not.toContain("no-timed-text");
+  });
+
+  it("marks the transcript complete when a track spans 95% of the video", async () => {
+    const u = await understand(
+      probe({ duration: 20, textTracks: [track(0, [[1, 19, "Almost to the end"]], "eng")] }),
+    );
+    expect(u.coverage.transcript).toBe(true);
+    expect(u.extent.scene).toEqual({ seconds: 0, share: 0 });
+  });
+
+  it("detects the language of an untagged track from its text, offline", async () => {
+    const german =
+      "Bitte tragen Sie im Lager immer einen Schutzhelm und Sicherheitsschuhe, auch wenn es nur kurz ist.";
+    const english =
+      "Please always wear a hard hat and safety shoes in the warehouse, even for a short visit.";
+    const u = await understand(
+      probe({
+        textTracks: [
+          track(0, [[0, 29, german]]),
+          track(1, [[0, 29, english]]),
+          track(2, [[0, 29, "Ok."]]),
+        ],
+      }),
+    );
+    expect(u.extent.transcript.map((t) => [t.source, t.language])).toEqual([
+      ["text-track:0", "de"],
+      ["text-track:1", "en"],
+      ["text-track:2", null],
+    ]);
   });
 
   it("builds transcripts per track: styling removed, repeats collapsed", async () => {
@@ -167,7 +200,7 @@ describe("LocalMediaUnderstanding", () => {
 
   it("never claims to have looked at the picture or heard the sound", async () => {
     const u = await understand(probe({ textTracks: [track(0, [[1, 2, "hi"]])] }));
-    expect(u.engine).toBe("local-media@1");
+    expect(u.engine).toBe("local-media@2");
     expect(u.coverage.scene).toBe(false);
     expect(u.coverage.ocr).toBe(false);
     const kinds = new Set(allEvidence(u).map((e) => e.kind));

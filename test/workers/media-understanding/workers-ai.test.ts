@@ -76,7 +76,7 @@ describe("WorkersAiMediaUnderstanding", () => {
       expect(call.inputs).toMatchObject({ response_format: { type: "json_schema" } });
     }
 
-    expect(u.engine).toBe("workers-ai@1");
+    expect(u.engine).toBe("workers-ai@2");
     expect(u.segments[0]?.sceneDescription).toBe(
       "Frame at 00:00 (vision model): A cook slices tomatoes on a wooden board (0s). " +
         'Recognised speech: "words at 0 more words at 0"',
@@ -179,7 +179,9 @@ describe("WorkersAiMediaUnderstanding", () => {
     expect(media.calls).toEqual([]);
     expect(ai.calls).toEqual([]);
     expect(u.segments[0]?.transcript).toBe("captioned line");
-    expect(u.coverage).toEqual({ transcript: true, ocr: false, scene: false, metadata: false });
+    // Captions for 1-3 s of 30 s do not cover the video.
+    expect(u.coverage).toEqual({ transcript: false, ocr: false, scene: false, metadata: false });
+    expect(u.extent.transcript.map((t) => t.share)).toEqual([0.1]);
     expect(u.thumbnail.source).toBe("poster");
     expect(u.limitations).toEqual(
       expect.arrayContaining(["input-too-large-for-edge", "no-visual-analysis", "no-ocr"]),

@@ -19,6 +19,20 @@ describe("processing the fixtures end to end", () => {
       frame_count: 600,
     });
     expect(video.error).toBeUndefined();
+    // The caption track runs to 23.5 s of 24: it covers the video, in English (its tag).
+    expect(video.media?.coverage).toEqual({
+      transcript: [
+        {
+          origin: "captions",
+          source: "text-track:0:eng",
+          language: "en",
+          seconds: 23.5,
+          share: 0.979,
+        },
+      ],
+      scene: { seconds: 0, share: 0 },
+      ocr: { seconds: 0, share: 0 },
+    });
 
     const segments = await storedSegments(video.id);
     expect(segments.length).toBeGreaterThanOrEqual(3);
@@ -54,7 +68,7 @@ describe("processing the fixtures end to end", () => {
       segments: unknown[];
     };
     expect(doc).toMatchObject({
-      engine: "local-media@1",
+      engine: "local-media@2",
       coverage: { transcript: true, scene: false },
     });
     expect(doc.segments).toHaveLength(segments.length);

@@ -61,6 +61,36 @@ describe("VectorizeIndex", () => {
     expect(matches.map((m) => m.id)).toEqual(["seg_a"]);
   });
 
+  it("resolves for interleaved writers once their own vectors are readable", async () => {
+    const binding = new RecordingVectorize();
+    binding.autoApplyAfter = null;
+    const { options } = fakeTime();
+    // The first pause applies both writers' mutations as one batch: processedUpToMutation then
+    // names the second writer's, never the first's.
+    const index = new VectorizeIndex(binding, {
+      ...options,
+      sleep: async (ms: number) => {
+        binding.apply();
+        await options.sleep(ms);
+      },
+      timeoutMs: 5_000,
+    });
+    const a = index.upsert(WS, [record("seg_a", "vid_1", [1, 0, 0, 0])]);
+    const b = index.upsert("ws_other", [record("seg_b", "vid_2", [0, 1, 0, 0])]);
+    await expect(Promise.all([a, b])).resolves.toEqual([undefined, undefined]);
+    expect(binding.getByIdsCalls.flat()).toContain("seg_a");
+  });
+
+  it("does not take a stale vector of the same id for its own write", async () => {
+    const binding = new RecordingVectorize();
+    const { options } = fakeTime();
+    const index = new VectorizeIndex(binding, { ...options, timeoutMs: 1_000 });
+    await index.upsert(WS, [record("seg_a", "vid_1", [1, 0, 0, 0])]);
+    binding.autoApplyAfter = null;
+    const again = index.upsert(WS, [record("seg_a", "vid_1", [0, 0, 1, 0])]);
+    await expect(again).rejects.toBeInstanceOf(VectorizeNotVisibleError);
+  });
+
   it("throws a retryable error when the mutation is not visible in time", async () => {
     const binding = new RecordingVectorize();
     binding.autoApplyAfter = null;

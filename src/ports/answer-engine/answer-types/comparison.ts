@@ -45,7 +45,7 @@ function halves(ctx: AnswerContext, v: VideoInspection): Scope[] {
     return {
       id,
       label: `${name} (${clock(lo)}–${clock(hi)})`,
-      check: { extracted: v.extracted, fullyRead },
+      check: { extracted: v.extracted, gap: v.gap, fullyRead },
       matches: ctx.matches.filter((m) => m.videoIndex === v.index && inHalf(m.segment.start)),
       bounds: [lo, hi] as [number, number],
       videoId: v.video.id,

@@ -72,32 +72,35 @@ function candidateItems(ctx: AnswerContext, candidates: Candidate[]) {
 const NAME = /(?<![.!?]\s*|^\s*)\b(\p{Lu}[\p{L}\p{N}'’-]+(?:\s+\p{Lu}[\p{L}\p{N}'’-]*)*)/gu;
 
 /**
- * Values found in the supporting evidence: the segments' tags whose words appear in a cited
- * span, and capitalised names inside the spans; failing both, the supporting spans themselves.
+ * Values found in the supporting sentences (those holding every probe word): the segments'
+ * tags whose words appear in one, and capitalised names inside one; failing both, the
+ * supporting sentences themselves. A name elsewhere in a matching segment is not a value.
  */
 function derivedItems(ctx: AnswerContext): AnswerItem[] {
   const values = new Map<string, { label: string; evidence: EvidenceRef[] }>();
-  const add = (label: string, ref: EvidenceRef) => {
+  const add = (label: string, refs: EvidenceRef[]) => {
     const key = label.toLowerCase();
     const entry = values.get(key) ?? { label, evidence: [] };
-    entry.evidence.push(ref);
+    entry.evidence.push(...refs);
     values.set(key, entry);
   };
   const supporting = ctx.matches.filter(isSupporting);
   for (const match of supporting) {
-    for (const ref of match.evidence) {
-      const words = stems(ref.text).join(" ");
+    for (const unit of match.strongUnits) {
+      const words = stems(unit.text).join(" ");
       for (const tag of match.segment.tags) {
         const tagWords = stems(tag).join(" ");
         if (!tag.startsWith("lang:") && tagWords !== "" && ` ${words} `.includes(` ${tagWords} `)) {
-          add(tag, ref);
+          add(tag, unit.evidence);
         }
       }
-      for (const m of ref.text.matchAll(NAME)) add((m[1] ?? "").trim(), ref);
+      for (const m of unit.text.matchAll(NAME)) add((m[1] ?? "").trim(), unit.evidence);
     }
   }
   if (values.size === 0) {
-    for (const ref of supporting.flatMap((m) => m.evidence)) add(excerpt(ref.text, 120), ref);
+    for (const unit of supporting.flatMap((m) => m.strongUnits)) {
+      add(excerpt(unit.text, 120), unit.evidence);
+    }
   }
   return [...values.entries()].map(([key, v]) => ({
     item_id: key,

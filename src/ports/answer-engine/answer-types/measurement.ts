@@ -14,7 +14,12 @@ import {
 import { type Occurrence, occurrencesOf } from "./occurrences";
 import { attribute, inVideo, refsOf, videoDecisions, videoLabel } from "./shared";
 
-const REASON_ORDER: ReasonCode[] = ["budget_exhausted", "required_evidence_not_extracted"];
+const REASON_ORDER: ReasonCode[] = [
+  "budget_exhausted",
+  "required_evidence_not_extracted",
+  "partial_coverage",
+  "language_mismatch",
+];
 
 function describe(metric: Metric, value: number, count: number): string {
   if (metric === "count") return plural(value, "occurrence");

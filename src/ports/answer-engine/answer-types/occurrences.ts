@@ -1,7 +1,8 @@
 import type { EvidenceRef } from "../../../domain/evidence";
 import { isSupporting, type SegmentMatch } from "../matching";
+import { CUE_GAP_SECONDS } from "../units";
 
-/** One supported mention: a strong span, or a segment whose words are spread over spans. */
+/** One supported mention: a sentence holding every probe word. */
 export interface Occurrence {
   videoIndex: number;
   videoId: string;
@@ -15,18 +16,16 @@ export interface Occurrence {
 const spanKey = (r: EvidenceRef) => `${r.kind}|${r.start_time}|${r.end_time}|${r.text}`;
 
 /**
- * The occurrences of the supporting matches. Each span that is a strong match on its own
- * counts once, even when it sits in two segments (a cue across a boundary); a supporting
- * segment none of whose spans is strong alone counts once as a whole.
+ * The occurrences of the supporting matches: each sentence holding every probe word counts
+ * once, even when its cue sits in two segments (a cue across a boundary).
  */
 export function occurrencesOf(matches: SegmentMatch[]): Occurrence[] {
   const seen = new Set<string>();
   const out: Occurrence[] = [];
   for (const match of matches.filter(isSupporting)) {
-    const groups =
-      match.strongEvidence.length > 0 ? match.strongEvidence.map((r) => [r]) : [match.evidence];
-    for (const refs of groups) {
-      const key = `${match.videoIndex}#${refs.map(spanKey).join("#")}`;
+    for (const unit of match.strongUnits) {
+      const refs = unit.evidence;
+      const key = `${match.videoIndex}#${unit.text}#${refs.map(spanKey).join("#")}`;
       if (seen.has(key) || refs.length === 0) continue;
       seen.add(key);
       let start = Math.min(...refs.map((r) => r.start_time));
@@ -40,7 +39,7 @@ export function occurrencesOf(matches: SegmentMatch[]): Occurrence[] {
         videoId: match.video.id,
         start,
         end,
-        text: refs.map((r) => r.text).join(" "),
+        text: unit.text,
         evidence: refs,
       });
     }
@@ -54,14 +53,17 @@ export function occurrencesOf(matches: SegmentMatch[]): Occurrence[] {
   );
 }
 
-/** Seconds covered by the occurrences, overlaps counted once (per video). */
+/**
+ * Seconds of the matched events, per video, summed: consecutive occurrences at most
+ * CUE_GAP_SECONDS apart are one event, lasting from its first start to its last end.
+ */
 export function coveredSeconds(occurrences: Occurrence[]): number {
   let total = 0;
   let video = -1;
   let runStart = 0;
   let runEnd = -Infinity;
   for (const o of occurrences) {
-    if (o.videoIndex !== video || o.start > runEnd) {
+    if (o.videoIndex !== video || o.start > runEnd + CUE_GAP_SECONDS) {
       if (runEnd > runStart) total += runEnd - runStart;
       video = o.videoIndex;
       runStart = o.start;

@@ -1,9 +1,11 @@
 import type { AnswerItem } from "../../../domain/answers";
 import type { EvidenceRef } from "../../../domain/evidence";
-import { termCoverage } from "../../../lib/text/search-scoring";
+import { lexicalScore, termCoverage } from "../../../lib/text/search-scoring";
 import { type AnswerContext, plural, reasonSentence } from "../context";
 import { evidenceRef } from "../evidence-ids";
+import { STRONG_SCORE } from "../matching";
 import type { AnswerDraft } from "../payload";
+import type { Decision } from "../states";
 import { setDecision } from "./shared";
 
 /** At most this many sentences make the summary. */
@@ -14,6 +16,8 @@ interface Sentence {
   ref: EvidenceRef;
   videoIndex: number;
   weight: number;
+  /** It holds every word of a probe: it says what was asked. */
+  strong: boolean;
 }
 
 // Caption line breaks are layout, not sentence ends.
@@ -46,6 +50,7 @@ function allSentences(ctx: AnswerContext): Sentence[] {
             ref: evidenceRef(v.video, segment, span),
             videoIndex: v.index,
             weight: Math.max(0, ...ctx.probes.map((p) => termCoverage(p.query, text))),
+            strong: ctx.probes.some((p) => lexicalScore(p.query, text) >= STRONG_SCORE),
           })),
         ),
     ),
@@ -78,9 +83,10 @@ function dedupe(sentences: Sentence[]): Sentence[] {
 
 /**
  * An extractive summary, never generated prose: up to five sentences quoted from the accepted
- * spans read, those holding the largest share of a probe's words (any share counts: a
- * summary quotes, it does not claim), put back in time order, each cited. Quotes keep their
- * own negations, so negation plays no part here.
+ * spans read, those holding the largest share of a probe's words, put back in time order, each
+ * cited. A sentence holding every word of a probe is found; one holding only some is an
+ * uncertain quote, and a summary of only such quotes is uncertain. Quotes keep their own
+ * negations, so negation plays no part here.
  */
 export function answerSynthesis(ctx: AnswerContext): AnswerDraft {
   const sentences = dedupe(allSentences(ctx).sort(byTime));
@@ -92,26 +98,36 @@ export function answerSynthesis(ctx: AnswerContext): AnswerDraft {
           .sort((a, b) => b.weight - a.weight || byTime(a, b))
           .slice(0, SYNTHESIS_SENTENCES)
           .sort(byTime);
+  const isFound = (s: Sentence) => ctx.probes.length === 0 || s.strong;
   const items: AnswerItem[] = chosen.map((s, i) => ({
     item_id: `sentence_${i + 1}`,
     label: s.text,
-    result_state: "found",
+    result_state: isFound(s) ? "found" : "uncertain",
     value: s.text,
     attributes: [],
     evidence: [s.ref],
   }));
-  const decision = setDecision(ctx, items);
-  const text = chosen.map((s) => s.text).join(" ");
-  const videos = new Set(chosen.map((s) => s.videoIndex)).size;
+  const found = chosen.filter(isFound);
+  const decision: Decision =
+    found.length === 0 && chosen.length > 0
+      ? { state: "uncertain", reason: "below_threshold" }
+      : setDecision(ctx, items);
+  const text = found.map((s) => s.text).join(" ");
+  const videos = new Set(found.map((s) => s.videoIndex)).size;
   return {
     decision,
     summary:
       decision.state === "found"
-        ? `Extractive summary of ${plural(chosen.length, "sentence")} quoted from ${plural(videos, "video")}.`
+        ? `Extractive summary of ${plural(found.length, "sentence")} quoted from ${plural(videos, "video")}.`
         : reasonSentence(ctx, decision),
     ...(decision.state === "found" ? { value: text } : {}),
     items,
-    contributing: decision.state === "found" ? chosen.map((s) => s.ref) : [],
-    eventCount: chosen.length,
+    contributing:
+      decision.state === "found"
+        ? found.map((s) => s.ref)
+        : decision.state === "uncertain"
+          ? chosen.map((s) => s.ref)
+          : [],
+    eventCount: found.length,
   };
 }
