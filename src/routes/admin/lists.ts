@@ -36,13 +36,10 @@ const listKeysRoute = createRoute({
     "The workspace's keys, newest first, revoked and expired ones included. Secrets are never shown again.",
   request: {
     query: PageQuerySchema.extend({
-      workspace_id: z
-        .string()
-        .min(1)
-        .openapi({
-          description: "The workspace whose keys to list",
-          example: "ws_01jd3m6t8y0c7x4k2n9q5r1s3v",
-        }),
+      workspace_id: z.string().min(1).openapi({
+        description: "The workspace whose keys to list",
+        example: "ws_01jd3m6t8y0c7x4k2n9q5r1s3v",
+      }),
     }),
   },
   responses: {
