@@ -1,111 +1,198 @@
-// The operator CLI for the admin API (decisions section 2), local or deployed.
-//   npm run admin -- workspaces create --name "Acme" [--alpha-opt-in]
-//   npm run admin -- workspaces update <ws_id> [--alpha-opt-in true|false] [--name N]
-//   npm run admin -- keys create --workspace <ws_id> [--type alpha|standard]
-//                      [--permissions READ_VIDEOS,UPLOAD_VIDEOS|*] [--expires-at ISO]
-//   npm run admin -- keys revoke <key_id>
-// Base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (8787).
-// Token: --admin-token, else ADMIN_TOKEN, else .dev.vars (local only).
+// The operator CLI for the admin API (decisions section 2), local or deployed. `--help`
+// prints the commands and the permission names. Every failure is one line on stderr and a
+// non-zero exit (2 for a usage mistake, 1 for anything the service or network refused).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { parseVars, ROOT } from "./lib/local.mjs";
 
+/** src/domain/caller.ts PERMISSIONS; a node test keeps the two lists equal. */
+const PERMISSIONS = [
+  "READ_VIDEOS",
+  "UPLOAD_VIDEOS",
+  "VIEW_INSIGHTS",
+  "RUN_WORKFLOWS",
+  "SEARCH_CONTENT",
+  "MANAGE_WEBHOOKS",
+  "MANAGE_RULEBOOKS",
+];
+
 const USAGE = `usage: npm run admin -- [--base-url URL] [--admin-token TOKEN] <command>
+commands:
+  workspaces list [--json]
   workspaces create --name NAME [--alpha-opt-in]
   workspaces update WORKSPACE_ID [--alpha-opt-in true|false] [--name NAME]
+  keys list --workspace WORKSPACE_ID [--json]
   keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO]
-  keys revoke KEY_ID`;
+  keys revoke KEY_ID
+base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (PORT defaults to 8787)
+admin token: --admin-token, else ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars (local URLs only)
+permissions (comma-separated for --permissions; * means all of them):
+  ${PERMISSIONS.join("\n  ")}`;
 
-function fail(message) {
+function fail(message, code = 1) {
   process.stderr.write(`${message}\n`);
-  process.exit(2);
+  process.exit(code);
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    "base-url": { type: "string" },
-    "admin-token": { type: "string" },
-    name: { type: "string" },
-    "alpha-opt-in": { type: "string" },
-    workspace: { type: "string" },
-    type: { type: "string", default: "alpha" },
-    permissions: { type: "string", default: "*" },
-    "expires-at": { type: "string" },
-    help: { type: "boolean", short: "h" },
-  },
-  // `--alpha-opt-in` alone means true.
-  args: process.argv
-    .slice(2)
-    .flatMap((arg, i, all) =>
-      arg === "--alpha-opt-in" && (all[i + 1] === undefined || all[i + 1].startsWith("--"))
-        ? [arg, "true"]
-        : [arg],
-    ),
-});
-if (values.help || positionals.length < 2) fail(USAGE);
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      "base-url": { type: "string" },
+      "admin-token": { type: "string" },
+      name: { type: "string" },
+      "alpha-opt-in": { type: "string" },
+      workspace: { type: "string" },
+      type: { type: "string", default: "alpha" },
+      permissions: { type: "string", default: "*" },
+      "expires-at": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    // `--alpha-opt-in` alone means true.
+    args: process.argv
+      .slice(2)
+      .flatMap((arg, i, all) =>
+        arg === "--alpha-opt-in" && (all[i + 1] === undefined || all[i + 1].startsWith("--"))
+          ? [arg, "true"]
+          : [arg],
+      ),
+  });
+} catch (error) {
+  fail(`${error.message} (see --help)`, 2);
+}
+const { values, positionals } = parsed;
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (positionals.length < 2) fail(USAGE, 2);
 
 const baseUrl = (
   values["base-url"] ??
   process.env.VAS_BASE_URL ??
   `http://127.0.0.1:${process.env.PORT ?? 8787}`
 ).replace(/\/+$/, "");
+if (!URL.canParse(baseUrl)) fail(`not a base URL: ${baseUrl}`, 2);
 function adminToken() {
   if (values["admin-token"]) return values["admin-token"];
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   const devVars = path.join(ROOT, ".dev.vars");
   const host = new URL(baseUrl).hostname;
-  if (["127.0.0.1", "localhost", "::1"].includes(host) && existsSync(devVars)) {
+  if (["127.0.0.1", "localhost", "[::1]"].includes(host) && existsSync(devVars)) {
     const token = parseVars(readFileSync(devVars, "utf8")).ADMIN_TOKEN;
     if (token) return token;
   }
-  return fail("no admin token: pass --admin-token or set ADMIN_TOKEN");
+  return fail("no admin token: pass --admin-token or set ADMIN_TOKEN", 2);
 }
 
 function optInFlag() {
   const raw = values["alpha-opt-in"];
   if (raw === undefined) return undefined;
-  if (raw !== "true" && raw !== "false") fail("--alpha-opt-in takes true or false");
+  if (raw !== "true" && raw !== "false") fail("--alpha-opt-in takes true or false", 2);
   return raw === "true";
 }
 
-async function call(method, route, body) {
-  const res = await fetch(`${baseUrl}/admin/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) {
-    let detail = text;
-    try {
-      const problem = JSON.parse(text);
-      detail = [
-        problem.detail,
-        ...(problem.errors ?? []).map((e) => `  ${e.path}: ${e.message}`),
-      ].join("\n");
-    } catch {
-      // Not a problem document; show it as it came.
-    }
-    process.stderr.write(`${method} ${route} failed with ${res.status}: ${detail}\n`);
-    process.exit(1);
+/** One line for a problem document: its detail, then each field error. */
+function problemLine(text) {
+  try {
+    const problem = JSON.parse(text);
+    const fields = (problem.errors ?? []).map((e) => `${e.path}: ${e.message}`);
+    return [problem.detail ?? problem.title, ...fields].filter(Boolean).join("; ");
+  } catch {
+    return text.replace(/\s+/g, " ").trim().slice(0, 200);
   }
+}
+
+async function call(method, route, body) {
+  let res;
+  try {
+    res = await fetch(`${baseUrl}/admin/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    const code = error.cause?.code ?? error.cause?.message ?? error.message;
+    fail(
+      `cannot reach the service at ${baseUrl} (${code}); is it running? (set PORT or --base-url)`,
+    );
+  }
+  const text = await res.text();
+  if (res.status === 401)
+    fail(`the admin token was refused by ${baseUrl} (401); check --admin-token or ADMIN_TOKEN`);
+  if (!res.ok) fail(`${method} /admin/v1${route} failed with ${res.status}: ${problemLine(text)}`);
   return text === "" ? null : JSON.parse(text);
+}
+
+/** Every item of a paged admin list, following next_cursor. */
+async function listAll(route) {
+  const items = [];
+  let cursor = null;
+  do {
+    const sep = route.includes("?") ? "&" : "?";
+    const page = await call(
+      "GET",
+      `${route}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    items.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+/** Prints rows as aligned columns (or JSON with --json). */
+function table(items, columns) {
+  if (values.json) return process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+  const rows = [
+    columns.map(([title]) => title),
+    ...items.map((item) => columns.map(([, f]) => f(item))),
+  ];
+  const widths = columns.map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  for (const row of rows)
+    process.stdout.write(
+      `${row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd()}\n`,
+    );
 }
 
 const [resource, action, id] = positionals;
 let result;
 switch (`${resource} ${action}`) {
+  case "workspaces list":
+    table(await listAll("/workspaces"), [
+      ["ID", (w) => w.id],
+      ["ALPHA", (w) => (w.alpha_opt_in ? "yes" : "no")],
+      ["CREATED", (w) => w.created_at],
+      ["NAME", (w) => w.name],
+    ]);
+    process.exit(0);
+    break;
+  case "keys list":
+    if (!values.workspace) fail("keys list needs --workspace", 2);
+    table(await listAll(`/keys?workspace_id=${encodeURIComponent(values.workspace)}`), [
+      ["ID", (k) => k.id],
+      ["WORKSPACE", (k) => k.workspace_id],
+      ["TYPE", (k) => k.type],
+      ["PERMISSIONS", (k) => (k.permissions.length ? k.permissions.join(",") : "(none)")],
+      ["EXPIRES", (k) => k.expires_at ?? "never"],
+      ["REVOKED", (k) => k.revoked_at ?? "no"],
+    ]);
+    process.exit(0);
+    break;
   case "workspaces create":
-    if (!values.name) fail("workspaces create needs --name");
+    if (!values.name) fail("workspaces create needs --name", 2);
     result = await call("POST", "/workspaces", {
       name: values.name,
       alpha_opt_in: optInFlag() ?? false,
     });
     break;
   case "workspaces update": {
-    if (!id) fail("workspaces update needs a workspace id");
+    if (!id) fail("workspaces update needs a workspace id", 2);
     const change = {};
     if (values.name !== undefined) change.name = values.name;
     if (optInFlag() !== undefined) change.alpha_opt_in = optInFlag();
@@ -113,7 +200,7 @@ switch (`${resource} ${action}`) {
     break;
   }
   case "keys create": {
-    if (!values.workspace) fail("keys create needs --workspace");
+    if (!values.workspace) fail("keys create needs --workspace", 2);
     const body = {
       workspace_id: values.workspace,
       type: values.type,
@@ -127,11 +214,11 @@ switch (`${resource} ${action}`) {
     break;
   }
   case "keys revoke":
-    if (!id) fail("keys revoke needs a key id");
+    if (!id) fail("keys revoke needs a key id", 2);
     await call("DELETE", `/keys/${encodeURIComponent(id)}`);
     result = { id, revoked: true };
     break;
   default:
-    fail(USAGE);
+    fail(USAGE, 2);
 }
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -3,13 +3,21 @@
 // SWEEP_INTERVAL_SECONDS (60) and WORK_LEASE_SECONDS (900) for the crash sweep.
 import {
   applyMigrations,
+  ensurePortFree,
   localConfig,
+  refuse,
   startSweeps,
   startWrangler,
   supervise,
 } from "./lib/local.mjs";
 
-const config = localConfig();
+let config;
+try {
+  config = localConfig();
+} catch (error) {
+  refuse(error.message);
+}
+await ensurePortFree(config);
 applyMigrations(config.stateDir);
 const child = startWrangler(config);
 supervise(child);

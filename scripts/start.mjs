@@ -4,21 +4,37 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   applyMigrations,
+  ensurePortFree,
   localConfig,
+  refuse,
   startSweeps,
   startWrangler,
   supervise,
   waitForReady,
 } from "./lib/local.mjs";
 
-const config = localConfig();
+let config;
+try {
+  config = localConfig();
+} catch (error) {
+  refuse(error.message);
+}
 if (!config.secrets.ADMIN_TOKEN)
-  throw new Error("npm start needs an ADMIN_TOKEN (set it or keep .dev.vars)");
+  refuse("npm start needs an ADMIN_TOKEN (set it or keep .dev.vars)");
+await ensurePortFree(config);
 applyMigrations(config.stateDir);
 const child = startWrangler(config);
 supervise(child);
 startSweeps(config, child);
-await waitForReady(config.baseUrl, child);
+try {
+  // The port was free a moment ago, so what answers now is this wrangler; it must also
+  // still be running, or whatever answers is not ours.
+  await waitForReady(config.baseUrl, child);
+  if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+} catch (error) {
+  child.kill("SIGTERM");
+  refuse(`the service did not start: ${error.message}`);
+}
 
 const demoFile = path.join(config.stateDir, "demo-key.json");
 

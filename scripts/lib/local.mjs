@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -55,6 +56,42 @@ export function localConfig(env = process.env) {
       `SWEEP_INTERVAL_SECONDS is not a whole number of seconds: ${env.SWEEP_INTERVAL_SECONDS}`,
     );
   return { port, stateDir, secrets, sweepSeconds, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** Prints one line to stderr and exits non-zero: a refusal, not a crash with a stack. */
+export function refuse(message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+/**
+ * Refuses to start when something already listens on the port. Without this, wrangler
+ * fails late with a workerd stack, and `npm start` would meanwhile find the *other*
+ * server answering /healthz and mint a demo key inside it.
+ */
+export async function ensurePortFree({ port }) {
+  // Connecting finds any listener that 127.0.0.1 reaches, including one on 0.0.0.0 that a
+  // test bind (SO_REUSEADDR) would not collide with; the bind then catches EACCES and the like.
+  const answered = await new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    const settle = (inUse) => {
+      socket.destroy();
+      resolve(inUse);
+    };
+    socket.setTimeout(2000);
+    socket.once("connect", () => settle(true));
+    socket.once("timeout", () => settle(true));
+    socket.once("error", () => settle(false));
+  });
+  if (answered) refuse(`port ${port} is in use; set PORT`);
+  const problem = await new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (error) => resolve(error));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(null)));
+  });
+  if (problem === null) return;
+  if (problem.code === "EADDRINUSE") refuse(`port ${port} is in use; set PORT`);
+  refuse(`cannot listen on port ${port} (${problem.code ?? problem.message}); set PORT`);
 }
 
 /** Applies the D1 migrations to the local state folder (the same one wrangler dev uses). */

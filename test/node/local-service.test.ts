@@ -111,6 +111,106 @@ describe("npm run dev", () => {
     );
   });
 
+  it("lists workspaces and keys from the CLI, with permissions and expiry but no secret", async () => {
+    const workspace = JSON.parse(
+      (await admin(["workspaces", "create", "--name", "Listed", "--alpha-opt-in"])).stdout,
+    );
+    const key = JSON.parse(
+      (
+        await admin([
+          "keys",
+          "create",
+          "--workspace",
+          workspace.id,
+          "--permissions",
+          "READ_VIDEOS,SEARCH_CONTENT",
+          "--expires-at",
+          "2030-01-01T00:00:00.000Z",
+        ])
+      ).stdout,
+    );
+    await admin(["keys", "revoke", key.id]);
+    const workspaces = (await admin(["workspaces", "list"])).stdout;
+    expect(workspaces.split("\n")[0]).toMatch(/^ID\s+ALPHA\s+CREATED\s+NAME$/);
+    expect(workspaces).toMatch(new RegExp(`${workspace.id}\\s+yes\\s+\\S+\\s+Listed`));
+    const keys = (await admin(["keys", "list", "--workspace", workspace.id])).stdout;
+    const row = keys.split("\n").find((line) => line.startsWith(key.id)) ?? "";
+    expect(row).toContain(workspace.id);
+    expect(row).toContain("READ_VIDEOS,SEARCH_CONTENT");
+    expect(row).toContain("2030-01-01T00:00:00.000Z");
+    expect(row).not.toMatch(/\sno$/);
+    expect(keys).not.toContain(key.key);
+    const listed = JSON.parse(
+      (await admin(["keys", "list", "--workspace", workspace.id, "--json"])).stdout,
+    );
+    expect(listed).toEqual([
+      expect.objectContaining({ id: key.id, revoked_at: expect.any(String) }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+  });
+
+  it("prints one line, no stack, for a refused connection, a wrong token and a 4xx", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const cases: [string[], RegExp][] = [
+      [
+        [
+          "node",
+          "scripts/admin.mjs",
+          "--base-url",
+          closed,
+          "--admin-token",
+          "x",
+          "workspaces",
+          "list",
+        ],
+        /^cannot reach the service at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/,
+      ],
+      [
+        [
+          "node",
+          "scripts/admin.mjs",
+          "--base-url",
+          baseUrl,
+          "--admin-token",
+          "wrong",
+          "workspaces",
+          "list",
+        ],
+        /^the admin token was refused .*\(401\)/,
+      ],
+      [
+        [
+          "node",
+          "scripts/admin.mjs",
+          "--base-url",
+          baseUrl,
+          "--admin-token",
+          ADMIN_TOKEN,
+          "keys",
+          "list",
+          "--workspace",
+          "ws_00000000000000000000000000",
+        ],
+        /^GET \/admin\/v1\/keys\?workspace_id=ws_0+\S* failed with 404: \S/,
+      ],
+    ];
+    for (const [[command, ...args], line] of cases) {
+      const failure = await run(command ?? "node", args, { cwd: ROOT }).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure?.code, args.join(" ")).toBe(1);
+      expect(failure?.stderr).toMatch(line);
+      expect(failure?.stderr.trimEnd().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("names every permission in the CLI's --help", async () => {
+    const { PERMISSIONS } = await import("../../src/domain/caller");
+    const help = (await run("node", ["scripts/admin.mjs", "--help"], { cwd: ROOT })).stdout;
+    for (const permission of PERMISSIONS) expect(help).toContain(permission);
+  });
+
   it("serves an OpenAPI document that validates", async () => {
     const doc = await (await fetch(`${baseUrl}/api/v1alpha1/openapi.json`)).json();
     const result = await validate(doc);

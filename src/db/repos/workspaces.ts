@@ -1,4 +1,5 @@
-import { eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { apiKeys, workspaces } from "../schema";
 
@@ -67,4 +68,32 @@ export async function findKeyByHash(
     .where(eq(apiKeys.secretHash, secretHash))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** All workspaces, newest first, `limit + 1` rows from after the cursor key. */
+export async function listWorkspaces(db: Database, page: PageQuery): Promise<WorkspaceRow[]> {
+  const afterId = page.after?.[0];
+  return db
+    .select()
+    .from(workspaces)
+    .where(typeof afterId === "string" ? lt(workspaces.id, afterId) : undefined)
+    .orderBy(desc(workspaces.id))
+    .limit(page.limit + 1);
+}
+
+/** The keys of a workspace (revoked and expired ones too), newest first, `limit + 1` rows. */
+export async function listApiKeys(
+  db: Database,
+  workspaceId: string,
+  page: PageQuery,
+): Promise<ApiKeyRow[]> {
+  const conditions: SQL[] = [eq(apiKeys.workspaceId, workspaceId)];
+  const afterId = page.after?.[0];
+  if (typeof afterId === "string") conditions.push(lt(apiKeys.id, afterId));
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(...conditions))
+    .orderBy(desc(apiKeys.id))
+    .limit(page.limit + 1);
 }

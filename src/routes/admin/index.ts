@@ -7,6 +7,7 @@ import { strictInput } from "../../middleware/strict-input";
 import { bearerToken } from "../../services/auth";
 import { validationHook } from "../validation-hook";
 import { registerKeyRoutes } from "./keys";
+import { registerAdminLists } from "./lists";
 import { registerWorkspaceRoutes } from "./workspaces";
 
 /** The operator token guards everything; without one configured the admin API does not exist. */
@@ -29,6 +30,7 @@ export function createAdminApp(): OpenAPIHono<HonoEnv> {
   admin.use("*", adminAuth, strictInput);
   registerWorkspaceRoutes(admin);
   registerKeyRoutes(admin);
+  registerAdminLists(admin);
   admin.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Video Analysis Service admin API", version: "v1" },

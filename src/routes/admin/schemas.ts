@@ -24,6 +24,9 @@ export const ApiKeySchema = z
     type: z.enum(["alpha", "standard"]),
     permissions: z.array(z.string()),
     expires_at: TimestampSchema.nullable(),
+    revoked_at: TimestampSchema.nullable().openapi({
+      description: "When the key was revoked; null while it is not",
+    }),
     created_at: TimestampSchema,
   })
   .openapi("AdminApiKey");
@@ -44,6 +47,7 @@ export function presentKey(row: ApiKeyRow): z.infer<typeof ApiKeySchema> {
     type: row.type,
     permissions: row.permissions,
     expires_at: row.expiresAt,
+    revoked_at: row.revokedAt,
     created_at: row.createdAt,
   };
 }
