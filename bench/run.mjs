@@ -5,13 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { startService } from "./lib.mjs";
+import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchQuality from "./suites/search-quality.mjs";
 import * as soak from "./suites/soak.mjs";
 import * as uploads from "./suites/uploads.mjs";
 
-const SUITES = [listVideos, uploads, searchQuality, searchLatency, soak];
+const SUITES = [listVideos, uploads, searchQuality, searchLatency, soak, fuzz];
 const wanted = process.argv.slice(2);
 const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));
 if (suites.length === 0) {

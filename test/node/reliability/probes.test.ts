@@ -1,49 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, LocalProcess } from "./local-process";
 
 // Generated bad input over every operation of the OpenAPI document, against the real local
 // process: whatever arrives, the answer is never a 5xx, and every error is a problem document.
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const ADMIN_TOKEN = "reliability-admin-token";
-/** Requests in CI; `FUZZ_RUNS` raises it. */
+/** Requests in CI; `FUZZ_RUNS` raises it (`npm run bench -- fuzz`). */
 const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-let child: ChildProcess;
+let service: LocalProcess;
 let baseUrl: string;
 let stateDir: string;
-let output = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-async function waitUntilReady(): Promise<void> {
-  const deadline = Date.now() + 150_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm run dev exited early:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
-    } catch {
-      // Still starting.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`npm run dev did not become ready:\n${output}`);
-}
 
 async function adminPost<T>(route: string, body: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}/admin/v1${route}`, {
@@ -56,26 +25,14 @@ async function adminPost<T>(route: string, body: unknown): Promise<T> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-fuzz-"));
-  child = spawn("npm", ["run", "dev"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ADMIN_TOKEN },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  await waitUntilReady();
+  service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
+  baseUrl = service.baseUrl;
+  await service.start();
 });
 
-afterAll(() => {
-  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+afterAll(async () => {
+  await service.stop("SIGTERM");
   rmSync(stateDir, { recursive: true, force: true });
 });
 
