@@ -34,6 +34,10 @@ export interface Deps {
     signing(): string;
   };
   clock: { now(): number };
+  /** The Durable Object namespaces that services call: runs and upload sessions. */
+  objects: { runs: Env["RUNS"]; uploadSessions: Env["UPLOAD_SESSIONS"] };
+  /** Plain configuration: the deployment, test-only pause points, the sweep's lease. */
+  config: Pick<Env, "DEPLOYMENT" | "WORK_PAUSE_AT" | "WORK_LEASE_SECONDS">;
 }
 
 /** Builds the dependencies of one entry from its bindings and the isolate's adapters. */
@@ -49,5 +53,11 @@ export function createDeps(env: Env, ports: Ports): Deps {
     ports,
     secrets: { signing: () => signingSecret(env) },
     clock: { now: () => Date.now() },
+    objects: { runs: env.RUNS, uploadSessions: env.UPLOAD_SESSIONS },
+    config: {
+      DEPLOYMENT: env.DEPLOYMENT,
+      WORK_PAUSE_AT: env.WORK_PAUSE_AT,
+      WORK_LEASE_SECONDS: env.WORK_LEASE_SECONDS,
+    },
   };
 }

@@ -65,7 +65,7 @@ export function registerCreateReports(app: OpenAPIHono<HonoEnv>) {
         `Run ${run_id} is ${run.status}; reports render completed runs.`,
       );
     const template = body.report_template;
-    const rows = await createReports(c.env, run, {
+    const rows = await createReports(c.var.deps, run, {
       formats: [...new Set(body.formats)],
       requestId: c.var.requestId,
       ...(template
