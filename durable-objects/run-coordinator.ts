@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { database, runBatch } from "../src/db/client";
+import { runBatch } from "../src/db/client";
 import { insertEventStatement } from "../src/db/repos/events";
 import {
   type AnswerRow,
@@ -22,7 +22,9 @@ import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
 import { serializer } from "../src/lib/serial";
+import { createPorts } from "../src/ports";
 import { presentRun } from "../src/routes/runs/schemas";
+import { createDeps, type Deps } from "../src/services/deps";
 import type { RunOutcome } from "../src/services/runs/outcome";
 
 /** The state machine's position, persisted in the object. */
@@ -56,13 +58,15 @@ export function isLegal(from: RunStatus, to: RunStatus): boolean {
  */
 export class RunCoordinator extends DurableObject<Env> {
   private readonly serialized = serializer();
+  /** Built once per instance: D1 and the analysis queue are all the object reaches. */
+  private readonly deps: Pick<Deps, "db" | "queues"> = createDeps(this.env, createPorts(this.env));
 
   /** Creates the run (row and snapshots) and queues it. */
   create(run: RunRow, snapshots: SnapshotRow[], delaySeconds: number): Promise<RunState> {
     return this.serialized(async () => {
       const existing = await this.state();
       if (existing) return existing;
-      const db = database(this.env.DB);
+      const db = this.deps.db;
       const state: RunState = { runId: run.id, status: "queued", cancelRequested: false };
       // State first: a row must never exist that its object does not know (the sweep moves
       // runs through this object). Its lease starts when the run is due to start.
@@ -77,7 +81,7 @@ export class RunCoordinator extends DurableObject<Env> {
         run_id: run.id,
         workspace_id: run.workspaceId,
       };
-      await this.env.ANALYSIS_QUEUE.send(message, delaySeconds > 0 ? { delaySeconds } : {});
+      await this.deps.queues.analysis.send(message, delaySeconds > 0 ? { delaySeconds } : {});
       return state;
     });
   }
@@ -111,7 +115,7 @@ export class RunCoordinator extends DurableObject<Env> {
       const state = await this.state();
       if (state?.status !== "processing") return state?.status ?? "failed";
       if (state.cancelRequested) return (await this.move(state, "canceled", {})).status;
-      const db = database(this.env.DB);
+      const db = this.deps.db;
       const extra = [
         ...replaceAnswersStatements(db, outcome.output.runId, outcome.answers),
         insertSnapshotStatement(db, outcome.output),
@@ -158,7 +162,7 @@ export class RunCoordinator extends DurableObject<Env> {
       if (!state || FINAL.has(state.status)) return state;
       if (state.status === "queued") return this.move(state, "canceled", {});
       if (state.cancelRequested) return state;
-      await updateRunStatement(database(this.env.DB), state.runId, {
+      await updateRunStatement(this.deps.db, state.runId, {
         cancelRequested: true,
         updatedAt: nowIso(),
       });
@@ -190,7 +194,7 @@ export class RunCoordinator extends DurableObject<Env> {
   }
 
   private async run(state: RunState): Promise<RunRow> {
-    const run = await findRunById(database(this.env.DB), state.runId);
+    const run = await findRunById(this.deps.db, state.runId);
     if (!run) throw new Error("the run's row is missing");
     return run;
   }
@@ -204,7 +208,7 @@ export class RunCoordinator extends DurableObject<Env> {
   ): Promise<RunState> {
     if (!isLegal(state.status, to))
       throw new Error(`illegal run transition ${state.status} → ${to}`);
-    const db = database(this.env.DB);
+    const db = this.deps.db;
     const updatedAt = nowIso();
     const moveChange = { ...change, status: to, subState: SUB_STATE[to], updatedAt };
     const statements = [...extra, updateRunStatement(db, state.runId, moveChange)];

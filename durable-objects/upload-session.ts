@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import { database } from "../src/db/client";
 import type { Env } from "../src/env";
 import { serializer } from "../src/lib/serial";
 import { createPorts } from "../src/ports";
 import type { SigningContext } from "../src/ports/storage/port";
+import { createDeps } from "../src/services/deps";
 import {
   abortUpload,
   alarmTime,
@@ -29,12 +29,7 @@ import {
  * it through its alarm; what each operation does is in `src/services/uploads/`.
  */
 export class UploadSession extends DurableObject<Env> {
-  private readonly deps: UploadDeps = {
-    db: database(this.env.DB),
-    storage: createPorts(this.env).storage,
-    processingQueue: this.env.PROCESSING_QUEUE,
-    now: () => Date.now(),
-  };
+  private readonly deps: UploadDeps = createDeps(this.env, createPorts(this.env));
   private readonly serialized = serializer();
 
   /** Opens the session: storage upload, video row, expiry alarm, first targets. */

@@ -1,8 +1,6 @@
-import { database } from "../src/db/client";
 import { findVideoById } from "../src/db/repos/videos";
-import type { Env } from "../src/env";
 import { asyncError } from "../src/errors/async-codes";
-import type { Ports } from "../src/ports";
+import type { Deps } from "../src/services/deps";
 import { failVideo, processVideo } from "../src/services/processing";
 import { indexVideo } from "../src/services/search-index";
 import { isFinal } from "../src/services/videos";
@@ -10,28 +8,26 @@ import { consumeEach } from "./consume";
 import { IndexVideoMessageSchema, ProcessVideoMessageSchema } from "./messages";
 
 /** The processing queue: probe and index uploaded videos. */
-export function consumeProcessing(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
-  return consumeEach(batch, ProcessVideoMessageSchema, (message) =>
-    processVideo(env, ports, message),
-  );
+export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void> {
+  return consumeEach(batch, ProcessVideoMessageSchema, (message) => processVideo(deps, message));
 }
 
 /** The indexing queue: make processed videos searchable and mark them completed. */
-export function consumeIndexing(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
-  return consumeEach(batch, IndexVideoMessageSchema, (message) => indexVideo(env, ports, message));
+export function consumeIndexing(batch: MessageBatch, deps: Deps): Promise<void> {
+  return consumeEach(batch, IndexVideoMessageSchema, (message) => indexVideo(deps, message));
 }
 
 /**
  * Dead letters of the processing and indexing queues: the video could not be processed
  * after every retry, so it is marked failed with a clear error instead of hanging.
  */
-export async function consumeVideoDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
+export async function consumeVideoDeadLetters(batch: MessageBatch, deps: Deps): Promise<void> {
   for (const message of batch.messages) {
     const parsed = ProcessVideoMessageSchema.or(IndexVideoMessageSchema).safeParse(message.body);
     if (parsed.success) {
-      const video = await findVideoById(database(env.DB), parsed.data.video_id);
+      const video = await findVideoById(deps.db, parsed.data.video_id);
       if (video && !isFinal(video)) {
-        await failVideo(env, video, asyncError("processing-failed"));
+        await failVideo(deps, video, asyncError("processing-failed"));
       }
     }
     message.ack();

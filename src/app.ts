@@ -24,6 +24,7 @@ import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
+import { createDeps } from "./services/deps";
 
 /** JSON bodies beyond this answer 413. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -95,6 +96,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("ports", options.ports);
+    c.set("deps", createDeps(c.env, options.ports));
     await next();
   });
   options.ports.storageGateway?.mount(app);

@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 import type { HonoEnv } from "./middleware/hono-env";
 import { createPorts, type Ports } from "./ports";
+import { createDeps } from "./services/deps";
 import { runSweep } from "./services/sweep";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";
@@ -29,6 +30,6 @@ export default {
   fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
   queue: (batch, env) => handleQueue(batch, env, portsFor(env)),
   scheduled: async (_controller, env) => {
-    await runSweep(env);
+    await runSweep(createDeps(env, portsFor(env)));
   },
 } satisfies ExportedHandler<Env>;

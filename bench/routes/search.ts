@@ -8,6 +8,7 @@ import { nowIso } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
 import type { HonoEnv } from "../../src/middleware/hono-env";
 import type { Ports } from "../../src/ports";
+import { createDeps } from "../../src/services/deps";
 import { indexVideo } from "../../src/services/search-index";
 
 interface Transcript {
@@ -132,7 +133,7 @@ export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: () => Ports
       updatedAt: now,
     });
     await indexTranscript(c.env, ports(), id, workspaceId, transcript);
-    await indexVideo(c.env, ports(), {
+    await indexVideo(createDeps(c.env, ports()), {
       type: "index-video",
       video_id: id,
       workspace_id: workspaceId,
@@ -190,7 +191,7 @@ export function registerBenchSearchRoutes(app: Hono<HonoEnv>, ports: () => Ports
         };
       });
       await runBatch(db, replaceSegmentsStatements(db, id, rows));
-      await indexVideo(c.env, ports(), {
+      await indexVideo(createDeps(c.env, ports()), {
         type: "index-video",
         video_id: id,
         workspace_id: workspaceId,

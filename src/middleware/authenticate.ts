@@ -1,5 +1,4 @@
 import { createMiddleware } from "hono/factory";
-import { database } from "../db/client";
 import { ApiError } from "../errors/api-error";
 import { bearerToken, verifyKey } from "../services/auth";
 import type { HonoEnv } from "./hono-env";
@@ -9,7 +8,7 @@ import type { HonoEnv } from "./hono-env";
  * alone, so requests naming a tenant, organization or user are refused.
  */
 export const authenticate = createMiddleware<HonoEnv>(async (c, next) => {
-  const verdict = await verifyKey(database(c.env.DB), bearerToken(c.req.header("authorization")));
+  const verdict = await verifyKey(c.var.deps.db, bearerToken(c.req.header("authorization")));
   switch (verdict.outcome) {
     case "unauthorized":
       throw new ApiError(

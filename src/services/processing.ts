@@ -1,4 +1,4 @@
-import { database, runBatch } from "../db/client";
+import { runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
 import {
@@ -12,13 +12,12 @@ import type { MediaProbe, RangeSource } from "../domain/media";
 import type { IndexVideoMessage, ProcessVideoMessage } from "../domain/messages";
 import type { VideoMedia } from "../domain/video";
 import { PROCESSING_PROGRESS } from "../domain/video";
-import type { Env } from "../env";
 import { asyncError } from "../errors/async-codes";
 import { nowIso } from "../lib/clock";
 import { indexKey, sourceKey, thumbnailKeyOf } from "../lib/object-keys";
 import { pauseAt } from "../lib/work-pause";
-import type { Ports } from "../ports";
 import type { VideoUnderstanding } from "../ports/media-understanding/port";
+import type { Deps } from "./deps";
 import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
 import { r2RangeSource } from "./media/r2-source";
@@ -53,8 +52,12 @@ function mediaFacts(
 }
 
 /** Marks a video failed and announces it, in one batch. */
-export async function failVideo(env: Env, video: VideoRow, error: StoredError): Promise<void> {
-  const db = database(env.DB);
+export async function failVideo(
+  deps: Pick<Deps, "db">,
+  video: VideoRow,
+  error: StoredError,
+): Promise<void> {
+  const { db } = deps;
   const updatedAt = nowIso();
   const failed: VideoRow = { ...video, status: "failed", error, updatedAt };
   await db.batch([
@@ -68,29 +71,25 @@ export async function failVideo(env: Env, video: VideoRow, error: StoredError): 
  * media-understanding port, stores it (segments in D1, the document and thumbnail in R2)
  * and hands it to the search indexer. Safe to run again for the same message.
  */
-export async function processVideo(
-  env: Env,
-  ports: Ports,
-  message: ProcessVideoMessage,
-): Promise<void> {
-  const db = database(env.DB);
+export async function processVideo(deps: Deps, message: ProcessVideoMessage): Promise<void> {
+  const { db } = deps;
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
-  await pauseAt(env, "process:start");
+  await pauseAt(deps.config, "process:start");
   await updateVideo(db, video.id, {
     status: "processing",
     progress: PROCESSING_PROGRESS.started,
     updatedAt: nowIso(),
   });
 
-  const source = r2RangeSource(env.MEDIA_BUCKET, sourceKey(video.id), video.fileSize);
+  const source = r2RangeSource(deps.bucket, sourceKey(video.id), video.fileSize);
   let probe: MediaProbe;
   try {
     probe = await probeMedia(source, { filename: video.filename, contentType: video.contentType });
   } catch (error) {
     if (!(error instanceof MediaError)) throw error;
     await failVideo(
-      env,
+      deps,
       video,
       asyncError(error.code, { detail: error.message, next_action: error.nextAction }),
     );
@@ -102,14 +101,14 @@ export async function processVideo(
     frameCount: probe.video?.frameCount ?? 0,
     updatedAt: nowIso(),
   });
-  await pauseAt(env, "process:probed");
-  await buildIndex(env, ports, video, probe, source);
+  await pauseAt(deps.config, "process:probed");
+  await buildIndex(deps, video, probe, source);
   const next: IndexVideoMessage = {
     type: "index-video",
     video_id: video.id,
     workspace_id: video.workspaceId,
   };
-  await env.INDEXING_QUEUE.send(next);
+  await deps.queues.indexing.send(next);
 }
 
 /**
@@ -117,13 +116,12 @@ export async function processVideo(
  * segments and measured facts in D1 (one batch, replacing earlier segments).
  */
 async function buildIndex(
-  env: Env,
-  ports: Ports,
+  deps: Deps,
   video: VideoRow,
   probe: MediaProbe,
   source: RangeSource,
 ): Promise<void> {
-  const db = database(env.DB);
+  const { db, ports } = deps;
   const understanding = await ports.understanding.understand({
     videoId: video.id,
     filename: video.filename,
@@ -134,11 +132,11 @@ async function buildIndex(
   });
   const { thumbnail } = understanding;
   const thumbnailKey = thumbnailKeyOf(video.id);
-  await env.MEDIA_BUCKET.put(thumbnailKey, thumbnail.bytes, {
+  await deps.bucket.put(thumbnailKey, thumbnail.bytes, {
     httpMetadata: { contentType: thumbnail.contentType },
   });
   const { coverArt: _cover, ...probeSummary } = probe;
-  await env.MEDIA_BUCKET.put(
+  await deps.bucket.put(
     indexKey(video.id),
     JSON.stringify({
       video_id: video.id,

@@ -1,15 +1,14 @@
-import { database, runBatch } from "../db/client";
+import { runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/search";
 import { listSegments } from "../db/repos/segments";
 import { findVideoById, updateVideoStatement, type VideoRow } from "../db/repos/videos";
 import type { IndexVideoMessage } from "../domain/messages";
 import { PROCESSING_PROGRESS } from "../domain/video";
-import type { Env } from "../env";
 import { nowIso } from "../lib/clock";
 import { searchText } from "../lib/text/search-text";
-import type { Ports } from "../ports";
 import type { VectorRecord } from "../ports/vector-index/port";
+import type { Deps } from "./deps";
 import { isFinal, presentVideo } from "./videos";
 
 /** Segments embedded per call, so a long video does not make one huge request. */
@@ -21,11 +20,10 @@ const EMBED_BATCH = 64;
  * `video.indexed`. A video is searchable only once all of that is in. Safe to redeliver.
  */
 export async function indexVideo(
-  env: Env,
-  ports: Ports,
+  deps: Pick<Deps, "db" | "ports">,
   message: IndexVideoMessage,
 ): Promise<void> {
-  const db = database(env.DB);
+  const { db, ports } = deps;
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id) return;
   if (isFinal(video)) return;

@@ -1,16 +1,13 @@
-import { database } from "../db/client";
 import {
   completedSegments,
   existingVideoIds,
   keywordHits,
   type SegmentWithVideo,
 } from "../db/repos/search";
-import type { Env } from "../env";
 import { notFound } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import type { Page } from "../lib/pagination";
-import { signingSecret } from "../lib/secrets";
 import {
   fuse,
   lexicalScore,
@@ -21,7 +18,7 @@ import {
   vectorScore,
 } from "../lib/text/search-scoring";
 import { searchText } from "../lib/text/search-text";
-import type { Ports } from "../ports";
+import type { Deps } from "./deps";
 import { EvidenceLinker } from "./evidence-urls";
 import { videoMedia } from "./media-urls";
 
@@ -35,6 +32,15 @@ export interface SearchRequest {
   limit: number;
   threshold: number;
   cursor: string | undefined;
+  workspaceId: string;
+  /** The API's origin, which signed media URLs point at. */
+  origin: string;
+}
+
+/** A page of matches and where the time went (milliseconds per stage, for Server-Timing). */
+export interface SearchOutcome {
+  page: Page<SearchResult>;
+  timings: Record<string, number>;
 }
 
 /** One ranked match (spec section 2.10). */
@@ -84,21 +90,19 @@ async function scopeOf(workspaceId: string, request: SearchRequest): Promise<str
  * of the query's words (or its exact phrase) the segment holds, then cut at the threshold.
  */
 export async function searchSegments(
-  env: Env,
-  ports: Ports,
-  workspaceId: string,
+  deps: Pick<Deps, "db" | "ports" | "secrets">,
   request: SearchRequest,
-  origin: string,
-  timings: Record<string, number> = {},
-): Promise<Page<SearchResult>> {
-  const db = database(env.DB);
+): Promise<SearchOutcome> {
+  const { db, ports } = deps;
+  const { workspaceId, origin } = request;
+  const timings: Record<string, number> = {};
   let mark = performance.now();
   const lap = (name: string) => {
     const now = performance.now();
     timings[name] = now - mark;
     mark = now;
   };
-  const secret = signingSecret(env);
+  const secret = deps.secrets.signing();
   const scope = await scopeOf(workspaceId, request);
   const offset =
     request.cursor === undefined
@@ -109,7 +113,8 @@ export async function searchSegments(
     const missing = request.videoIds.find((id) => !found.has(id));
     if (missing !== undefined) throw notFound("Video", missing);
     // An empty filter selects no video, so nothing can match.
-    if (request.videoIds.length === 0) return { data: [], has_more: false, next_cursor: null };
+    if (request.videoIds.length === 0)
+      return { page: { data: [], has_more: false, next_cursor: null }, timings };
   }
 
   lap("check");
@@ -165,9 +170,6 @@ export async function searchSegments(
   );
   lap("urls");
   const hasMore = offset + request.limit < ranked.length;
-  return {
-    data,
-    has_more: hasMore,
-    next_cursor: hasMore ? await encodeCursor(secret, scope, [offset + request.limit]) : null,
-  };
+  const next = hasMore ? await encodeCursor(secret, scope, [offset + request.limit]) : null;
+  return { page: { data, has_more: hasMore, next_cursor: next }, timings };
 }

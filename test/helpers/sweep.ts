@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { Env } from "../../src/env";
+import { createPorts } from "../../src/ports";
+import { createDeps } from "../../src/services/deps";
 import { runSweep, type SweepReport } from "../../src/services/sweep";
 import { leaseMs } from "../../src/services/sweep/lease";
 
@@ -39,7 +41,8 @@ export const LEASE_MS = leaseMs(env);
 
 /** Runs the sweep as if `leases` leases (plus a second) had passed since `from`. */
 export function sweepAfter(target: Env, leases: number, from = Date.now()): Promise<SweepReport> {
-  return runSweep(target, from + leases * LEASE_MS + 1000);
+  const deps = createDeps(target, createPorts(target));
+  return runSweep({ ...deps, clock: { now: () => from + leases * LEASE_MS + 1000 } });
 }
 
 /** Sets a row's `updated_at` back, as if nothing had happened to it for a while. */

@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { findWorkspace, insertApiKey, revokeApiKey } from "../../db/repos/workspaces";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
@@ -56,7 +55,7 @@ export function registerKeyRoutes(app: OpenAPIHono<HonoEnv>) {
   app.openapi(createKeyRoute, async (c) => {
     const body = c.req.valid("json");
     const now = Date.now();
-    const db = database(c.env.DB);
+    const db = c.var.deps.db;
     if (!(await findWorkspace(db, body.workspace_id)))
       throw notFound("Workspace", body.workspace_id);
     const { secret, secretHash, start } = await mintKeySecret();
@@ -77,7 +76,7 @@ export function registerKeyRoutes(app: OpenAPIHono<HonoEnv>) {
 
   app.openapi(revokeKeyRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const row = await revokeApiKey(database(c.env.DB), id, nowIso());
+    const row = await revokeApiKey(c.var.deps.db, id, nowIso());
     if (!row) throw notFound("API key", id);
     evictCachedKeys({ keyId: id });
     return c.body(null, 204);

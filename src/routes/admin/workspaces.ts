@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { insertWorkspace, updateWorkspace } from "../../db/repos/workspaces";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
@@ -82,14 +81,14 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       createdAt: now,
       updatedAt: now,
     };
-    await insertWorkspace(database(c.env.DB), row);
+    await insertWorkspace(c.var.deps.db, row);
     return c.json(presentWorkspace(row), 201);
   });
 
   app.openapi(updateWorkspaceRoute, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const row = await updateWorkspace(database(c.env.DB), id, {
+    const row = await updateWorkspace(c.var.deps.db, id, {
       alphaOptIn: body.alpha_opt_in,
       name: body.name,
       updatedAt: nowIso(),

@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -41,7 +40,7 @@ export function registerArchiveHead<T extends HeadTypes>(
   );
   app.openapi(route, async (c) => {
     const id = c.req.valid("param")[idParam];
-    const found = await resource.repo.archive(database(c.env.DB), c.var.auth.workspaceId, id, {
+    const found = await resource.repo.archive(c.var.deps.db, c.var.auth.workspaceId, id, {
       keyId: c.var.auth.keyId,
       at: nowIso(),
     });

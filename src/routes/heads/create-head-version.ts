@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
@@ -41,7 +40,7 @@ export function registerCreateHeadVersion<T extends HeadTypes>(
   app.openapi(route, async (c) => {
     const id = c.req.valid("param")[idParam];
     const result = await resource.repo.appendVersion(
-      database(c.env.DB),
+      c.var.deps.db,
       c.var.auth.workspaceId,
       id,
       resource.contentOf(c.req.valid("json")),

@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -41,7 +40,7 @@ export function registerCreateHead<T extends HeadTypes>(
     const body = c.req.valid("json");
     const name = storedName(body.name);
     const created = await resource.repo.insert(
-      database(c.env.DB),
+      c.var.deps.db,
       {
         id: newId(resource.idPrefix),
         workspaceId: c.var.auth.workspaceId,

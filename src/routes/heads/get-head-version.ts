@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
@@ -32,7 +31,7 @@ export function registerGetHeadVersion<T extends HeadTypes>(
     const params = c.req.valid("param");
     const id = params[idParam];
     const found = await resource.repo.findVersion(
-      database(c.env.DB),
+      c.var.deps.db,
       c.var.auth.workspaceId,
       id,
       params.version,

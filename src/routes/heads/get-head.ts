@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
@@ -32,11 +31,7 @@ export function registerGetHead<T extends HeadTypes>(
   );
   app.openapi(route, async (c) => {
     const id = c.req.valid("param")[idParam];
-    const found = await resource.repo.findWithLatest(
-      database(c.env.DB),
-      c.var.auth.workspaceId,
-      id,
-    );
+    const found = await resource.repo.findWithLatest(c.var.deps.db, c.var.auth.workspaceId, id);
     if (!found) throw notFound(titleOf(resource), id);
     return c.json(presentWithLatest(resource, found), 200);
   });

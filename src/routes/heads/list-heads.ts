@@ -1,7 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { pageQuery, toPage } from "../../lib/pagination";
-import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import type { HeadResource, HeadTypes } from "./resource";
@@ -36,11 +34,11 @@ export function registerListHeads<T extends HeadTypes>(
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
     const list = {
-      secret: signingSecret(c.env),
+      secret: c.var.deps.secrets.signing(),
       scope: `${resource.path}|${workspaceId}|${query.status}`,
     };
     const page = await pageQuery(list, query);
-    const rows = await resource.repo.list(database(c.env.DB), workspaceId, query.status, page);
+    const rows = await resource.repo.list(c.var.deps.db, workspaceId, query.status, page);
     return c.json(await toPage(list, rows, page.limit, (row) => [row.id], presentHead), 200);
   });
 }

@@ -1,5 +1,4 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { findRun } from "../../db/repos/runs";
 import { ApiError, notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -58,7 +57,7 @@ export function registerCreateReports(app: OpenAPIHono<HonoEnv>) {
     const { run_id } = c.req.valid("param");
     const body = c.req.valid("json");
     const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
-    const run = await findRun(database(c.env.DB), c.var.auth.workspaceId, run_id);
+    const run = await findRun(c.var.deps.db, c.var.auth.workspaceId, run_id);
     if (!run) throw notFound("Run", run_id);
     if (run.status !== "completed")
       throw new ApiError(
@@ -66,7 +65,7 @@ export function registerCreateReports(app: OpenAPIHono<HonoEnv>) {
         `Run ${run_id} is ${run.status}; reports render completed runs.`,
       );
     const template = body.report_template;
-    const rows = await createReports(c.env, run, {
+    const rows = await createReports(c.var.deps, run, {
       formats: [...new Set(body.formats)],
       requestId: c.var.requestId,
       ...(template
@@ -81,7 +80,7 @@ export function registerCreateReports(app: OpenAPIHono<HonoEnv>) {
         : {}),
     });
     const context = {
-      bucket: c.env.MEDIA_BUCKET,
+      bucket: c.var.deps.bucket,
       linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
     };
     const data = await Promise.all(rows.map((row) => presentReport(row, expand, context)));

@@ -1,5 +1,4 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { findReport } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -33,11 +32,11 @@ export function registerGetReport(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { report_id } = c.req.valid("param");
     const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
-    const row = await findReport(database(c.env.DB), c.var.auth.workspaceId, report_id);
+    const row = await findReport(c.var.deps.db, c.var.auth.workspaceId, report_id);
     if (!row) throw notFound("Report", report_id);
     return c.json(
       await presentReport(row, expand, {
-        bucket: c.env.MEDIA_BUCKET,
+        bucket: c.var.deps.bucket,
         linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
       }),
       200,

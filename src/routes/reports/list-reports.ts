@@ -1,9 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { findRun, listReports } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import { pageQuery, toPage } from "../../lib/pagination";
-import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
@@ -39,10 +37,13 @@ export function registerListReports(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
-    const db = database(c.env.DB);
+    const db = c.var.deps.db;
     const { workspaceId } = c.var.auth;
     if (!(await findRun(db, workspaceId, query.run_id))) throw notFound("Run", query.run_id);
-    const list = { secret: signingSecret(c.env), scope: `reports|${workspaceId}|${query.run_id}` };
+    const list = {
+      secret: c.var.deps.secrets.signing(),
+      scope: `reports|${workspaceId}|${query.run_id}`,
+    };
     const page = await pageQuery(list, query);
     const rows = await listReports(db, workspaceId, query.run_id, page);
     const envelope = await toPage(
@@ -53,7 +54,7 @@ export function registerListReports(app: OpenAPIHono<HonoEnv>) {
       (row) => row,
     );
     const context = {
-      bucket: c.env.MEDIA_BUCKET,
+      bucket: c.var.deps.bucket,
       linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
     };
     return c.json(

@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { answerReferences, findRun } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -26,7 +25,7 @@ const route = alphaRoute(
 export function registerCancelRun(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { run_id } = c.req.valid("param");
-    const db = database(c.env.DB);
+    const db = c.var.deps.db;
     const { workspaceId } = c.var.auth;
     if (!(await findRun(db, workspaceId, run_id))) throw notFound("Run", run_id);
     await c.env.RUNS.getByName(run_id).cancel();

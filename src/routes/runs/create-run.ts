@@ -34,7 +34,7 @@ export function registerCreateRun(app: OpenAPIHono<HonoEnv>) {
     const body = c.req.valid("json");
     // Workflows are not built yet: every workflow id is unreachable, never a fake run.
     if (body.kind === "workflow") throw notFound("Workflow", body.workflow_id);
-    const run = await createAnalysisRun(c.env, {
+    const run = await createAnalysisRun(c.var.deps, {
       workspaceId: c.var.auth.workspaceId,
       requestId: c.var.requestId,
       sourceIds: body.source_ids,

@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { answerReferences, findRun, findSnapshots } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -34,7 +33,7 @@ export function registerGetRun(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { run_id } = c.req.valid("param");
     const expand = parseExpand(c.req.url, EXPANDABLE);
-    const db = database(c.env.DB);
+    const db = c.var.deps.db;
     const run = await findRun(db, c.var.auth.workspaceId, run_id);
     if (!run) throw notFound("Run", run_id);
     const answers = run.status === "completed" ? await answerReferences(db, run.id) : [];

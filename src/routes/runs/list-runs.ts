@@ -1,8 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { listRuns } from "../../db/repos/runs";
 import { pageQuery, toPage } from "../../lib/pagination";
-import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { alphaRoute } from "../define";
@@ -42,12 +40,12 @@ export function registerListRuns(app: OpenAPIHono<HonoEnv>) {
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
     const list = {
-      secret: signingSecret(c.env),
+      secret: c.var.deps.secrets.signing(),
       scope: `runs|${workspaceId}|${query.status ?? ""}|${query.video_id ?? ""}`,
     };
     const page = await pageQuery(list, query);
     const rows = await listRuns(
-      database(c.env.DB),
+      c.var.deps.db,
       workspaceId,
       { status: query.status, videoId: query.video_id },
       page,

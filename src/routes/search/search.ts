@@ -96,21 +96,15 @@ const route = alphaRoute(
 export function registerSearch(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const timings: Record<string, number> = {};
-    const page = await searchSegments(
-      c.env,
-      c.var.ports,
-      c.var.auth.workspaceId,
-      {
-        query: body.query,
-        videoIds: body.video_ids === undefined ? undefined : [...new Set(body.video_ids)],
-        limit: body.limit,
-        threshold: body.threshold,
-        cursor: body.cursor,
-      },
-      new URL(c.req.url).origin,
-      timings,
-    );
+    const { page, timings } = await searchSegments(c.var.deps, {
+      query: body.query,
+      videoIds: body.video_ids === undefined ? undefined : [...new Set(body.video_ids)],
+      limit: body.limit,
+      threshold: body.threshold,
+      cursor: body.cursor,
+      workspaceId: c.var.auth.workspaceId,
+      origin: new URL(c.req.url).origin,
+    });
     // Where the time went, for clients' and operators' tools (Server-Timing).
     c.header(
       "Server-Timing",

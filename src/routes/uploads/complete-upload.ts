@@ -1,5 +1,4 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { findVideo } from "../../db/repos/videos";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -41,7 +40,7 @@ export function registerCompleteUpload(app: OpenAPIHono<HonoEnv>) {
     const { video_id } = c.req.valid("param");
     const { workspaceId } = c.var.auth;
     unwrap(await c.env.UPLOAD_SESSIONS.getByName(video_id).complete(workspaceId));
-    const video = await findVideo(database(c.env.DB), workspaceId, video_id);
+    const video = await findVideo(c.var.deps.db, workspaceId, video_id);
     if (!video) throw notFound("Video", video_id);
     return c.json(
       presentVideo(video, {

@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { findVideo } from "../../db/repos/videos";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -30,7 +29,7 @@ const route = alphaRoute(
 export function registerGetVideo(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { video_id } = c.req.valid("param");
-    const row = await findVideo(database(c.env.DB), c.var.auth.workspaceId, video_id);
+    const row = await findVideo(c.var.deps.db, c.var.auth.workspaceId, video_id);
     if (!row) throw notFound("Video", video_id);
     return c.json(
       presentVideo(row, {

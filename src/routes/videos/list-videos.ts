@@ -1,8 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { listVideos } from "../../db/repos/videos";
 import { pageQuery, toPage } from "../../lib/pagination";
-import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { alphaRoute } from "../define";
@@ -39,11 +37,11 @@ export function registerListVideos(app: OpenAPIHono<HonoEnv>) {
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
     const list = {
-      secret: signingSecret(c.env),
+      secret: c.var.deps.secrets.signing(),
       scope: `videos|${workspaceId}|${query.status ?? ""}`,
     };
     const page = await pageQuery(list, query);
-    const rows = await listVideos(database(c.env.DB), workspaceId, { status: query.status }, page);
+    const rows = await listVideos(c.var.deps.db, workspaceId, { status: query.status }, page);
     return c.json(
       await toPage(
         list,

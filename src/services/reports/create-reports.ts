@@ -1,4 +1,4 @@
-import { database, runBatch } from "../../db/client";
+import { runBatch } from "../../db/client";
 import { insertEventStatement } from "../../db/repos/events";
 import { findReportTemplateVersion } from "../../db/repos/report-templates";
 import {
@@ -12,12 +12,12 @@ import {
 } from "../../db/repos/runs";
 import type { AnswerType } from "../../domain/answers";
 import type { TemplateBlock } from "../../domain/report-templates";
-import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { reportKey } from "../../lib/object-keys";
 import { nameAtVersion } from "../../lib/refs";
+import type { Deps } from "../deps";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
 import { renderModel } from "./render";
@@ -67,7 +67,7 @@ function storedAnswer(row: AnswerRow): StoredAnswer {
 }
 
 async function templateFor(
-  env: Env,
+  deps: Pick<Deps, "db">,
   run: RunRow,
   answers: AnswerRow[],
   inline: RenderTemplate | undefined,
@@ -75,7 +75,7 @@ async function templateFor(
   if (inline) return { template: inline, ref: nameAtVersion(inline.id, inline.version) };
   if (run.reportTemplateId !== null && run.reportTemplateVersion !== null) {
     const version = await findReportTemplateVersion(
-      database(env.DB),
+      deps.db,
       run.workspaceId,
       run.reportTemplateId,
       run.reportTemplateVersion,
@@ -102,13 +102,13 @@ async function templateFor(
  * in one D1 batch. The same answers and template always give byte-identical content.
  */
 export async function createReports(
-  env: Env,
+  deps: Pick<Deps, "db" | "bucket">,
   run: RunRow,
   options: { formats: ReportFormat[]; inlineTemplate?: RenderTemplate; requestId: string },
 ): Promise<ReportRow[]> {
-  const db = database(env.DB);
+  const { db } = deps;
   const answers = await allAnswers(db, run.id);
-  const { template, ref } = await templateFor(env, run, answers, options.inlineTemplate);
+  const { template, ref } = await templateFor(deps, run, answers, options.inlineTemplate);
   const input = (await findSnapshots(db, run.id)).find((s) => s.kind === "input")?.content as
     | {
         sources?: {
@@ -146,7 +146,7 @@ export async function createReports(
     const outputIdentity = `sha256:${await sha256Hex(JSON.stringify([run.id, format, ref, answers.map((a) => a.id)]))}`;
     const id = newId("rep");
     const objectKey = reportKey(run.id, id, format);
-    await env.MEDIA_BUCKET.put(objectKey, rendered.bytes, {
+    await deps.bucket.put(objectKey, rendered.bytes, {
       httpMetadata: { contentType: `${rendered.content_type}; charset=utf-8` },
       customMetadata: { content_identity: contentIdentity },
     });
@@ -190,10 +190,13 @@ export async function createReports(
 }
 
 /** Reports a run asked for with `formats`, made once when it completes (redelivery-safe). */
-export async function ensureAutomaticReports(env: Env, run: RunRow): Promise<void> {
+export async function ensureAutomaticReports(
+  deps: Pick<Deps, "db" | "bucket">,
+  run: RunRow,
+): Promise<void> {
   if (run.formats.length === 0) return;
-  if (await hasReportsOfRequest(database(env.DB), run.id, run.requestId)) return;
-  await createReports(env, run, {
+  if (await hasReportsOfRequest(deps.db, run.id, run.requestId)) return;
+  await createReports(deps, run, {
     formats: run.formats,
     requestId: run.requestId,
   });

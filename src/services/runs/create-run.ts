@@ -1,13 +1,13 @@
-import { type Database, database } from "../../db/client";
+import type { Database } from "../../db/client";
 import { findProfile, findProfileVersion } from "../../db/repos/profiles";
 import { findReportTemplate, findReportTemplateVersion } from "../../db/repos/report-templates";
 import type { RunRow, SnapshotRow } from "../../db/repos/runs";
 import { findVideos, type VideoRow } from "../../db/repos/videos";
 import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../../domain/execution-profiles";
-import type { Env } from "../../env";
 import { ApiError, notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import type { Deps } from "../deps";
 import { videoMedia } from "../media-urls";
 
 /** POST /runs for an analysis, as the route validated it. */
@@ -56,8 +56,11 @@ async function completedSources(
  * template versions resolved (latest when omitted) and frozen with the inputs in immutable
  * snapshots, then handed to the run's object, which persists it and queues it.
  */
-export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Promise<RunRow> {
-  const db = database(env.DB);
+export async function createAnalysisRun(
+  deps: Pick<Deps, "db" | "objects">,
+  input: CreateAnalysisRun,
+): Promise<RunRow> {
+  const { db } = deps;
   const sources = await completedSources(db, input.workspaceId, input.sourceIds);
 
   const head = await findProfile(db, input.workspaceId, input.profileId);
@@ -143,10 +146,8 @@ export async function createAnalysisRun(env: Env, input: CreateAnalysisRun): Pro
     createdAt: now,
     updatedAt: now,
   };
-  await env.RUNS.getByName(runId).create(
-    run,
-    [profileSnapshot, inputSnapshot],
-    input.executeNow ? 0 : DEFERRED_START_SECONDS,
-  );
+  await deps.objects.runs
+    .getByName(runId)
+    .create(run, [profileSnapshot, inputSnapshot], input.executeNow ? 0 : DEFERRED_START_SECONDS);
   return run;
 }

@@ -1,15 +1,13 @@
-import { database } from "../../db/client";
 import { type AnswerRow, findRunById, findSnapshots } from "../../db/repos/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import type { RunAnalysisMessage } from "../../domain/messages";
 import type { RunUsage } from "../../domain/runs";
-import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { pauseAt } from "../../lib/work-pause";
-import type { Ports } from "../../ports";
 import type { EngineAnswer } from "../../ports/answer-engine/port";
+import type { Deps } from "../deps";
 import { ensureAutomaticReports } from "../reports/create-reports";
 import { loadEngineVideos } from "./engine-input";
 import type { RunOutcome } from "./outcome";
@@ -55,21 +53,17 @@ export function runResultState(states: ResultState[]): ResultState {
  * between answers, then hands the answers to the run's object to complete it. Safe to
  * redeliver: a finished run is not run again.
  */
-export async function executeRun(
-  env: Env,
-  ports: Ports,
-  message: RunAnalysisMessage,
-): Promise<void> {
-  const db = database(env.DB);
+export async function executeRun(deps: Deps, message: RunAnalysisMessage): Promise<void> {
+  const { db, ports } = deps;
   const run = await findRunById(db, message.run_id);
   if (!run || run.workspaceId !== message.workspace_id) return;
-  const coordinator = env.RUNS.getByName(run.id);
-  await pauseAt(env, "run:start");
+  const coordinator = deps.objects.runs.getByName(run.id);
+  await pauseAt(deps.config, "run:start");
   if (!(await coordinator.begin())) {
-    if (run.status === "completed") await ensureAutomaticReports(env, run);
+    if (run.status === "completed") await ensureAutomaticReports(deps, run);
     return;
   }
-  await pauseAt(env, "run:step");
+  await pauseAt(deps.config, "run:step");
   const snapshots = await findSnapshots(db, run.id);
   const profile = snapshots.find((snapshot) => snapshot.kind === "profile")?.content as
     | { instructions: string; answer_specs: AnswerSpec[] }
@@ -157,6 +151,6 @@ export async function executeRun(
   const status = await coordinator.finish(outcome);
   if (status === "completed") {
     const completed = await findRunById(db, run.id);
-    if (completed) await ensureAutomaticReports(env, completed);
+    if (completed) await ensureAutomaticReports(deps, completed);
   }
 }

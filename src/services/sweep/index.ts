@@ -1,6 +1,5 @@
-import { database } from "../../db/client";
 import { deleteSettledLeases } from "../../db/repos/work-leases";
-import type { Env } from "../../env";
+import type { Deps } from "../deps";
 import { sweepClock } from "./lease";
 import { type RunSweep, sweepRuns } from "./runs";
 import { sweepVideos, type VideoSweep } from "./videos";
@@ -17,13 +16,13 @@ export interface SweepReport {
  * every video and run still in flight after a lease without progress gets its work re-sent,
  * a bounded number of times. Consumers are idempotent, so a re-send never runs work twice.
  */
-export async function runSweep(env: Env, now = Date.now()): Promise<SweepReport> {
-  const clock = sweepClock(env, now);
+export async function runSweep(deps: Deps): Promise<SweepReport> {
+  const clock = sweepClock(deps.config, deps.clock.now());
   const report: SweepReport = {
-    videos: await sweepVideos(env, clock),
-    runs: await sweepRuns(env, clock),
+    videos: await sweepVideos(deps, clock),
+    runs: await sweepRuns(deps, clock),
   };
-  await deleteSettledLeases(database(env.DB));
+  await deleteSettledLeases(deps.db);
   const touched =
     report.videos.resent.length +
     report.videos.failed.length +

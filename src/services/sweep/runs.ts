@@ -1,10 +1,9 @@
-import { database } from "../../db/client";
 import type { RunRow } from "../../db/repos/runs";
 import { type Stale, staleRuns, upsertLeaseStatement } from "../../db/repos/work-leases";
 import type { StoredError } from "../../domain/async-errors";
 import type { RunAnalysisMessage } from "../../domain/messages";
-import type { Env } from "../../env";
 import { asyncError } from "../../errors/async-codes";
+import type { Deps } from "../deps";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
 
 const STALLED: StoredError = asyncError("execution_stalled", {
@@ -24,12 +23,12 @@ export interface RunSweep {
  * re-sent to the analysis queue, and after MAX_SWEEP_TRIES re-sends it fails with
  * `execution_stalled`. Every move goes through the run's object, which checks it.
  */
-export async function sweepRuns(env: Env, clock: SweepClock): Promise<RunSweep> {
-  const db = database(env.DB);
+export async function sweepRuns(deps: Deps, clock: SweepClock): Promise<RunSweep> {
+  const { db } = deps;
   const done: RunSweep = { resent: [], canceled: [], failed: [] };
   for (const stale of await staleRuns(db, { ...clock, limit: SWEEP_BATCH })) {
     // One item that cannot be handled must not keep the others stranded.
-    await sweepRun(env, clock, stale, done).catch((error: unknown) =>
+    await sweepRun(deps, clock, stale, done).catch((error: unknown) =>
       console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
     );
   }
@@ -37,12 +36,12 @@ export async function sweepRuns(env: Env, clock: SweepClock): Promise<RunSweep> 
 }
 
 async function sweepRun(
-  env: Env,
+  deps: Deps,
   clock: SweepClock,
   { row, attempts }: Stale<RunRow>,
   done: RunSweep,
 ): Promise<void> {
-  const coordinator = env.RUNS.getByName(row.id);
+  const coordinator = deps.objects.runs.getByName(row.id);
   if (row.cancelRequested) {
     await coordinator.abandon();
     done.canceled.push(row.id);
@@ -50,7 +49,7 @@ async function sweepRun(
     await coordinator.fail(STALLED, ["execution_stalled"]);
     done.failed.push(row.id);
   } else {
-    await upsertLeaseStatement(database(env.DB), {
+    await upsertLeaseStatement(deps.db, {
       subjectId: row.id,
       kind: "run",
       attempts: attempts + 1,
@@ -61,7 +60,7 @@ async function sweepRun(
       run_id: row.id,
       workspace_id: row.workspaceId,
     };
-    await env.ANALYSIS_QUEUE.send(message);
+    await deps.queues.analysis.send(message);
     done.resent.push(row.id);
   }
 }

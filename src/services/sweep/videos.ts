@@ -1,11 +1,10 @@
-import { database } from "../../db/client";
 import type { VideoRow } from "../../db/repos/videos";
 import { type Stale, staleVideos, upsertLeaseStatement } from "../../db/repos/work-leases";
 import type { StoredError } from "../../domain/async-errors";
 import type { IndexVideoMessage, ProcessVideoMessage } from "../../domain/messages";
 import { PROCESSING_PROGRESS } from "../../domain/video";
-import type { Env } from "../../env";
 import { asyncError } from "../../errors/async-codes";
+import type { Deps } from "../deps";
 import { failVideo } from "../processing";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
 
@@ -23,8 +22,12 @@ export interface VideoSweep {
 }
 
 /** Whether the video's upload was completed (a queued video may still be uploading). */
-async function uploadCompleted(env: Env, videoId: string, workspaceId: string): Promise<boolean> {
-  const result = await env.UPLOAD_SESSIONS.getByName(videoId).view(workspaceId);
+async function uploadCompleted(
+  deps: Pick<Deps, "objects">,
+  videoId: string,
+  workspaceId: string,
+): Promise<boolean> {
+  const result = await deps.objects.uploadSessions.getByName(videoId).view(workspaceId);
   return result.ok && result.session.state === "completed";
 }
 
@@ -33,12 +36,12 @@ async function uploadCompleted(env: Env, videoId: string, workspaceId: string): 
  * completed upload whose message was lost or whose consumer died, indexing for a video whose
  * index is stored. After MAX_SWEEP_TRIES re-sends the video fails with `processing-stalled`.
  */
-export async function sweepVideos(env: Env, clock: SweepClock): Promise<VideoSweep> {
-  const db = database(env.DB);
+export async function sweepVideos(deps: Deps, clock: SweepClock): Promise<VideoSweep> {
+  const { db } = deps;
   const done: VideoSweep = { resent: [], failed: [] };
   for (const stale of await staleVideos(db, { ...clock, limit: SWEEP_BATCH })) {
     // One item that cannot be handled must not keep the others stranded.
-    await sweepVideo(env, clock, stale, done).catch((error: unknown) =>
+    await sweepVideo(deps, clock, stale, done).catch((error: unknown) =>
       console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
     );
   }
@@ -46,14 +49,14 @@ export async function sweepVideos(env: Env, clock: SweepClock): Promise<VideoSwe
 }
 
 async function sweepVideo(
-  env: Env,
+  deps: Deps,
   clock: SweepClock,
   { row, attempts }: Stale<VideoRow>,
   done: VideoSweep,
 ): Promise<void> {
-  const db = database(env.DB);
+  const { db } = deps;
   if (attempts >= MAX_SWEEP_TRIES) {
-    await failVideo(env, row, STALLED);
+    await failVideo(deps, row, STALLED);
     done.failed.push(row.id);
     return;
   }
@@ -61,7 +64,7 @@ async function sweepVideo(
   if (
     row.status === "queued" &&
     attempts === 0 &&
-    !(await uploadCompleted(env, row.id, row.workspaceId))
+    !(await uploadCompleted(deps, row.id, row.workspaceId))
   ) {
     // Still uploading (its session expires it) or never uploaded: look again a lease later.
     await upsertLeaseStatement(db, { ...lease, attempts });
@@ -71,9 +74,12 @@ async function sweepVideo(
   await upsertLeaseStatement(db, { ...lease, attempts: attempts + 1 });
   const message = { video_id: row.id, workspace_id: row.workspaceId };
   if (row.progress >= INDEXED_PROGRESS) {
-    await env.INDEXING_QUEUE.send({ type: "index-video", ...message } satisfies IndexVideoMessage);
+    await deps.queues.indexing.send({
+      type: "index-video",
+      ...message,
+    } satisfies IndexVideoMessage);
   } else {
-    await env.PROCESSING_QUEUE.send({
+    await deps.queues.processing.send({
       type: "process-video",
       ...message,
     } satisfies ProcessVideoMessage);

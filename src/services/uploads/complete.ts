@@ -46,7 +46,7 @@ export async function startProcessing(deps: UploadDeps, state: SessionState): Pr
     video_id: state.session.videoId,
     workspace_id: state.session.workspaceId,
   };
-  await deps.processingQueue.send(message);
+  await deps.queues.processing.send(message);
   const next: SessionState = { ...state, session: { ...state.session, processingQueued: true } };
   return { result: answer(deps, next, null), next };
 }

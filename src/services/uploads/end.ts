@@ -13,7 +13,7 @@ import type { SessionRecord, SessionState, SessionStep, UploadDeps } from "./typ
  */
 export function cleanupTime(deps: UploadDeps, session: SessionRecord): number | null {
   if (!session.stagingKey) return null;
-  return Math.min(deps.now() + TARGET_TTL_MS, session.expiresAt);
+  return Math.min(deps.clock.now() + TARGET_TTL_MS, session.expiresAt);
 }
 
 /** When the session's alarm must run next: expiry while open, then the staging sweep. */
@@ -30,12 +30,12 @@ async function end(
 ): Promise<SessionState> {
   const { session } = state;
   if (session.uploadId !== null)
-    await deps.storage.abortMultipart(session.objectKey, session.uploadId);
-  else await deps.storage.deleteObject(uploadKey(session));
+    await deps.ports.storage.abortMultipart(session.objectKey, session.uploadId);
+  else await deps.ports.storage.deleteObject(uploadKey(session));
   await updateVideo(deps.db, session.videoId, {
     status: "failed",
     error,
-    updatedAt: nowIso(deps.now()),
+    updatedAt: nowIso(deps.clock.now()),
   });
   const cleanupAt = ending === "aborted" ? cleanupTime(deps, session) : null;
   return { ...state, session: { ...session, state: ending, cleanupAt } };
@@ -67,10 +67,10 @@ export async function settleUpload(
   if (!state) return null;
   const { session } = state;
   const due = alarmTime(session);
-  if (due === null || deps.now() < due) return null;
+  if (due === null || deps.clock.now() < due) return null;
   if (session.state === "open") {
     return end(deps, state, "expired", asyncError("upload-expired"));
   }
-  await deps.storage.deleteObject(uploadKey(session));
+  await deps.ports.storage.deleteObject(uploadKey(session));
   return { ...state, session: { ...session, cleanupAt: null } };
 }

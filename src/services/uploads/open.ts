@@ -24,12 +24,12 @@ export async function openSession(
       next: null,
     };
   }
-  const now = deps.now();
+  const now = deps.clock.now();
   const plan = uploadPlan(input.fileSize);
   const objectKey = sourceKey(input.videoId);
   const uploadId =
     plan.strategy === "multipart"
-      ? await deps.storage.createMultipart(objectKey, input.contentType)
+      ? await deps.ports.storage.createMultipart(objectKey, input.contentType)
       : null;
   const session: SessionRecord = {
     ...input,
@@ -58,7 +58,7 @@ export async function openSession(
       updatedAt: nowIso(now),
     });
   } catch (error) {
-    if (uploadId !== null) await deps.storage.abortMultipart(objectKey, uploadId);
+    if (uploadId !== null) await deps.ports.storage.abortMultipart(objectKey, uploadId);
     throw error;
   }
   const next: SessionState = { session, parts: {} };

@@ -65,7 +65,7 @@ export async function recordParts(
 
   const pending = [...receipts].filter(([number, etag]) => parts[number]?.etag !== etag);
   if (pending.length === 0) return { result: answer(deps, state, null), next: null };
-  const held = await deps.storage.listParts(session.objectKey, session.uploadId);
+  const held = await deps.ports.storage.listParts(session.objectKey, session.uploadId);
   const byNumber = new Map((held ?? []).map((part) => [part.partNumber, part]));
   const next: Receipts = { ...parts };
   for (const [number, etag] of pending) {

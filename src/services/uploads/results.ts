@@ -33,7 +33,7 @@ export function answer(
 ): SessionResult {
   const { session, parts } = state;
   const view =
-    session.state === "open" && deps.now() >= session.expiresAt
+    session.state === "open" && deps.clock.now() >= session.expiresAt
       ? { ...session, state: "expired" as const }
       : session;
   return { ok: true, session: view, parts, targets };
@@ -48,7 +48,7 @@ export function owned(state: SessionState | null, workspaceId: string): SessionS
 export function blocked(deps: UploadDeps, session: SessionRecord): SessionStep | null {
   if (session.state === "aborted") return refused("conflict", "The upload was aborted.");
   if (session.state === "completed") return refused("conflict", "The upload is already completed.");
-  if (session.state === "expired" || deps.now() >= session.expiresAt) {
+  if (session.state === "expired" || deps.clock.now() >= session.expiresAt) {
     return refused(
       "upload-expired",
       "The upload session expired; start a new upload with POST /videos.",

@@ -14,17 +14,28 @@ export async function presignTargets(
   signing: SigningContext,
 ): Promise<StorageTarget[]> {
   const { session, parts } = state;
-  const expiresAt = new Date(Math.min(deps.now() + TARGET_TTL_MS, session.expiresAt));
+  const expiresAt = new Date(Math.min(deps.clock.now() + TARGET_TTL_MS, session.expiresAt));
   if (session.strategy === "direct" || session.uploadId === null) {
     return [
-      await deps.storage.presignPut(uploadKey(session), session.contentType, expiresAt, signing),
+      await deps.ports.storage.presignPut(
+        uploadKey(session),
+        session.contentType,
+        expiresAt,
+        signing,
+      ),
     ];
   }
   const targets: StorageTarget[] = [];
   for (let n = 1; n <= session.totalChunks; n++) {
     if (parts[n]?.size !== expectedPartSize(session.fileSize, session.chunkSize, n))
       targets.push(
-        await deps.storage.presignPart(session.objectKey, session.uploadId, n, expiresAt, signing),
+        await deps.ports.storage.presignPart(
+          session.objectKey,
+          session.uploadId,
+          n,
+          expiresAt,
+          signing,
+        ),
       );
   }
   return targets;

@@ -1,8 +1,8 @@
-import type { Database } from "../../db/client";
-import type { ProcessVideoMessage } from "../../domain/messages";
 import type { FieldError } from "../../errors/api-error";
 import type { ErrorCode } from "../../errors/codes";
-import type { StorageTarget, UploadStorage } from "../../ports/storage/port";
+import type { Ports } from "../../ports";
+import type { StorageTarget } from "../../ports/storage/port";
+import type { Deps, WorkQueues } from "../deps";
 
 /** The persisted state of one upload session. */
 export interface SessionRecord {
@@ -82,10 +82,11 @@ export interface OpenSession {
   fileSize: number;
 }
 
-/** What the upload operations reach: D1, object storage, the processing queue, a clock. */
-export interface UploadDeps {
-  db: Database;
-  storage: UploadStorage;
-  processingQueue: Queue<ProcessVideoMessage>;
-  now: () => number;
-}
+/**
+ * What the upload operations reach: D1, object storage, the processing queue, a clock; the
+ * narrowing of `Deps` that lets tests hand in a storage double without every other port.
+ */
+export type UploadDeps = Pick<Deps, "db" | "clock"> & {
+  ports: Pick<Ports, "storage">;
+  queues: Pick<WorkQueues, "processing">;
+};

@@ -20,7 +20,7 @@ function refusal(
 export async function verifyDirect(deps: UploadDeps, state: SessionState): Promise<Verified> {
   const { session } = state;
   const target = uploadKey(session);
-  const object = await deps.storage.headObject(target);
+  const object = await deps.ports.storage.headObject(target);
   if (!object)
     return refusal(
       "upload-incomplete",
@@ -34,14 +34,14 @@ export async function verifyDirect(deps: UploadDeps, state: SessionState): Promi
     );
   }
   if (target !== session.objectKey) {
-    const copy = await deps.storage.copyObject(target, session.objectKey, object.etag);
+    const copy = await deps.ports.storage.copyObject(target, session.objectKey, object.etag);
     if (copy?.size !== session.fileSize) {
       return refusal(
         "upload-incomplete",
         "The bytes at the target changed while the upload was completing; complete again.",
       );
     }
-    await deps.storage.deleteObject(target);
+    await deps.ports.storage.deleteObject(target);
   }
   return { ok: true, parts: state.parts };
 }
@@ -59,7 +59,7 @@ async function heldParts(deps: UploadDeps, state: SessionState): Promise<StoredP
         `(${missing.length} of ${session.totalChunks}).`,
     );
   }
-  const stored = await deps.storage.listParts(session.objectKey, session.uploadId ?? "");
+  const stored = await deps.ports.storage.listParts(session.objectKey, session.uploadId ?? "");
   const byNumber = new Map((stored ?? []).map((part) => [part.partNumber, part]));
   const manifest: StoredPart[] = [];
   for (let n = 1; n <= session.totalChunks; n++) {
@@ -102,7 +102,7 @@ export async function verifyMultipart(deps: UploadDeps, state: SessionState): Pr
       `The parts hold ${total} bytes but file_size is ${session.fileSize}.`,
     );
   }
-  const size = await deps.storage.completeMultipart(
+  const size = await deps.ports.storage.completeMultipart(
     session.objectKey,
     session.uploadId ?? "",
     manifest,

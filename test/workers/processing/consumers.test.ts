@@ -5,6 +5,7 @@ import { retryDelaySeconds } from "../../../queues/consume";
 import { consumeProcessing, consumeVideoDeadLetters } from "../../../queues/processing";
 import { sourceKey } from "../../../src/lib/object-keys";
 import { createPorts } from "../../../src/ports";
+import { createDeps } from "../../../src/services/deps";
 import { processVideo } from "../../../src/services/processing";
 import { bigMp4Source } from "../../helpers/big-mp4";
 import { insertVideos } from "../../helpers/factories";
@@ -54,12 +55,12 @@ describe("the processing consumers", () => {
     const id = await queuedVideoWithBytes(workspaceId, fixtureBytes("talk.mp4"));
     const ports = createPorts(env);
     const message = { type: "process-video" as const, video_id: id, workspace_id: workspaceId };
-    await processVideo(env, ports, message);
+    await processVideo(createDeps(env, ports), message);
     const first = await storedSegments(id);
-    await processVideo(env, ports, message);
+    await processVideo(createDeps(env, ports), message);
     expect(await storedSegments(id)).toEqual(first);
     await waitForFinal(api, id);
-    await processVideo(env, ports, message);
+    await processVideo(createDeps(env, ports), message);
     expect(await storedSegments(id)).toEqual(first);
     await vi.waitUntil(async () => (await outbox(workspaceId)).length > 0);
     expect((await outbox(workspaceId)).map((e) => e.type)).toEqual(["video.indexed"]);
@@ -69,7 +70,7 @@ describe("the processing consumers", () => {
     const mine = await newTenant(["READ_VIDEOS"]);
     const theirs = await newTenant(["READ_VIDEOS"]);
     const id = await queuedVideoWithBytes(mine.workspaceId, fixtureBytes("talk.mp4"));
-    await processVideo(env, createPorts(env), {
+    await processVideo(createDeps(env, createPorts(env)), {
       type: "process-video",
       video_id: id,
       workspace_id: theirs.workspaceId,
@@ -101,7 +102,7 @@ describe("the processing consumers", () => {
     if (!failing) throw new Error("no message");
     const retry = vi.spyOn(failing, "retry");
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    await consumeProcessing(batch, env, broken);
+    await consumeProcessing(batch, createDeps(env, broken));
     logged.mockRestore();
     const result = await getQueueResult(batch, ctx);
     expect(result.retryMessages).toEqual([expect.objectContaining({ msgId: "m1" })]);
@@ -129,7 +130,7 @@ describe("the processing consumers", () => {
       },
     ]);
     const ctx = createExecutionContext();
-    await consumeVideoDeadLetters(batch, env);
+    await consumeVideoDeadLetters(batch, createDeps(env, createPorts(env)));
     expect((await getQueueResult(batch, ctx)).explicitAcks.sort()).toEqual(["d1", "d2"]);
     expect(await expectJson(await api.get(`/videos/${id}`), 200)).toMatchObject({
       status: "failed",

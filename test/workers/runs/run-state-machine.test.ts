@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { isLegal } from "../../../durable-objects/run-coordinator";
 import { consumeAnalysisDeadLetters } from "../../../queues/analysis";
 import type { RunStatus } from "../../../src/db/repos/runs";
+import { createPorts } from "../../../src/ports";
 import type { RunDto } from "../../../src/routes/runs/schemas";
+import { createDeps } from "../../../src/services/deps";
 import type { RunOutcome } from "../../../src/services/runs/outcome";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { outbox, uploadFixture, waitForFinal } from "../../helpers/processing";
@@ -140,7 +142,7 @@ describe("the run state machine", () => {
       },
     ]);
     const ctx = createExecutionContext();
-    await consumeAnalysisDeadLetters(batch, env);
+    await consumeAnalysisDeadLetters(batch, createDeps(env, createPorts(env)));
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["d1"]);
     const run = await expectJson<RunDto>(await api.get(`/runs/${runId}`), 200);
     expect(run).toMatchObject({

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPorts } from "../../../src/ports";
+import { createDeps } from "../../../src/services/deps";
 import { indexVideo } from "../../../src/services/search-index";
 import { insertVideos } from "../../helpers/factories";
 import {
@@ -222,14 +223,18 @@ describe("indexing for search", () => {
       },
     };
     await expect(
-      indexVideo(env, failing, { type: "index-video", video_id: id, workspace_id: workspaceId }),
+      indexVideo(createDeps(env, failing), {
+        type: "index-video",
+        video_id: id,
+        workspace_id: workspaceId,
+      }),
     ).rejects.toThrow("index down");
     expect(await expectJson(await api.get(`/videos/${id}`), 200)).toMatchObject({
       status: "processing",
     });
     const before = await search({ query: "unicorn parade", threshold: 0, limit: 100 });
     expect(before.data.filter((r) => r.video_id === id)).toEqual([]);
-    await indexVideo(env, createPorts(env), {
+    await indexVideo(createDeps(env, createPorts(env)), {
       type: "index-video",
       video_id: id,
       workspace_id: workspaceId,

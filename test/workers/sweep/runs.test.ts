@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPorts } from "../../../src/ports";
 import type { RunDto } from "../../../src/routes/runs/schemas";
+import { createDeps } from "../../../src/services/deps";
 import { DEFERRED_START_SECONDS } from "../../../src/services/runs/create-run";
 import { executeRun } from "../../../src/services/runs/execute-run";
 import { MAX_SWEEP_TRIES } from "../../../src/services/sweep/lease";
@@ -67,8 +68,11 @@ describe("the crash sweep on runs", () => {
     expect(queues.ANALYSIS_QUEUE.sent).toEqual([message]);
 
     const ports = createPorts(env);
-    await Promise.all([executeRun(env, ports, message), executeRun(env, ports, message)]);
-    await executeRun(env, ports, message);
+    await Promise.all([
+      executeRun(createDeps(env, ports), message),
+      executeRun(createDeps(env, ports), message),
+    ]);
+    await executeRun(createDeps(env, ports), message);
     const run = await getRun(runId);
     expect(run.status).toBe("completed");
     expect(run.analysis.answer_references).toHaveLength(SAFETY_PROFILE.answer_specs.length);

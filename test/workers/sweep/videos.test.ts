@@ -4,6 +4,7 @@ import { database } from "../../../src/db/client";
 import { findLease } from "../../../src/db/repos/work-leases";
 import { createPorts } from "../../../src/ports";
 import type { VideoDto } from "../../../src/routes/videos/schemas";
+import { createDeps } from "../../../src/services/deps";
 import { processVideo } from "../../../src/services/processing";
 import { indexVideo } from "../../../src/services/search-index";
 import { MAX_SWEEP_TRIES } from "../../../src/services/sweep/lease";
@@ -47,8 +48,8 @@ describe("the crash sweep on videos", () => {
     const ports = createPorts(env);
     const next = { type: "index-video" as const, video_id: videoId, workspace_id: workspaceId };
     for (let i = 0; i < 2; i++) {
-      await processVideo(recording, ports, { ...message, type: "process-video" });
-      await indexVideo(recording, ports, next);
+      await processVideo(createDeps(recording, ports), { ...message, type: "process-video" });
+      await indexVideo(createDeps(recording, ports), next);
     }
     const video = await expectJson<VideoDto>(await api.get(`/videos/${videoId}`), 200);
     expect(video).toMatchObject({ status: "completed", progress: 100 });

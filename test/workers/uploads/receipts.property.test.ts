@@ -97,9 +97,9 @@ describe("recordParts (service function) over any receipts and any stored parts"
       fc.asyncProperty(receipts, held, reported, async (before, stored, report) => {
         const deps: UploadDeps = {
           db: database(env.DB),
-          storage: new HeldParts(stored),
-          processingQueue: env.PROCESSING_QUEUE,
-          now: () => NOW,
+          ports: { storage: new HeldParts(stored) },
+          queues: { processing: env.PROCESSING_QUEUE },
+          clock: { now: () => NOW },
         };
         const step = await recordParts(deps, session(before), "ws_prop", report);
         if (!step.result.ok) {

@@ -1,0 +1,63 @@
+import { type Database, database } from "../db/client";
+import type {
+  IndexVideoMessage,
+  ProcessVideoMessage,
+  RunAnalysisMessage,
+} from "../domain/messages";
+import type { Env } from "../env";
+import { signingSecret } from "../lib/secrets";
+import type { Ports } from "../ports";
+
+/** The queues work is handed to, typed by the message each carries. */
+export interface WorkQueues {
+  processing: Queue<ProcessVideoMessage>;
+  indexing: Queue<IndexVideoMessage>;
+  analysis: Queue<RunAnalysisMessage>;
+}
+
+/**
+ * Everything a service reaches, built once at the entry (per request for routes, per batch
+ * for queue consumers, per instance for Durable Objects) and passed down as the first
+ * argument. It lives in the services layer so routes, queues and objects can all name it.
+ */
+export interface Deps {
+  db: Database;
+  /** The media bucket, read and written directly (sources, thumbnails, reports). */
+  bucket: R2Bucket;
+  queues: WorkQueues;
+  ports: Ports;
+  secrets: {
+    /**
+     * The signing secret, read when first needed: it throws when unconfigured, and routes
+     * that never sign anything must keep answering without it.
+     */
+    signing(): string;
+  };
+  clock: { now(): number };
+  /** The Durable Object namespaces that services call: runs and upload sessions. */
+  objects: { runs: Env["RUNS"]; uploadSessions: Env["UPLOAD_SESSIONS"] };
+  /** Plain configuration: the deployment, test-only pause points, the sweep's lease. */
+  config: Pick<Env, "DEPLOYMENT" | "WORK_PAUSE_AT" | "WORK_LEASE_SECONDS">;
+}
+
+/** Builds the dependencies of one entry from its bindings and the isolate's adapters. */
+export function createDeps(env: Env, ports: Ports): Deps {
+  return {
+    db: database(env.DB),
+    bucket: env.MEDIA_BUCKET,
+    queues: {
+      processing: env.PROCESSING_QUEUE,
+      indexing: env.INDEXING_QUEUE,
+      analysis: env.ANALYSIS_QUEUE,
+    },
+    ports,
+    secrets: { signing: () => signingSecret(env) },
+    clock: { now: () => Date.now() },
+    objects: { runs: env.RUNS, uploadSessions: env.UPLOAD_SESSIONS },
+    config: {
+      DEPLOYMENT: env.DEPLOYMENT,
+      WORK_PAUSE_AT: env.WORK_PAUSE_AT,
+      WORK_LEASE_SECONDS: env.WORK_LEASE_SECONDS,
+    },
+  };
+}
