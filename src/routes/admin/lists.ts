@@ -1,9 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { database } from "../../db/client";
 import { findWorkspace, listApiKeys, listWorkspaces } from "../../db/repos/workspaces";
 import { notFound } from "../../errors/api-error";
 import { pageQuery, toPage } from "../../lib/pagination";
-import { signingSecret } from "../../lib/secrets";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { problemResponses } from "../define";
@@ -55,16 +53,19 @@ const listKeysRoute = createRoute({
 export function registerAdminLists(app: OpenAPIHono<HonoEnv>) {
   app.openapi(listWorkspacesRoute, async (c) => {
     const query = c.req.valid("query");
-    const list = { secret: signingSecret(c.env), scope: "admin-workspaces" };
+    const list = { secret: c.var.deps.secrets.signing(), scope: "admin-workspaces" };
     const page = await pageQuery(list, query);
-    const rows = await listWorkspaces(database(c.env.DB), page);
+    const rows = await listWorkspaces(c.var.deps.db, page);
     return c.json(await toPage(list, rows, page.limit, (row) => [row.id], presentWorkspace), 200);
   });
 
   app.openapi(listKeysRoute, async (c) => {
     const query = c.req.valid("query");
-    const db = database(c.env.DB);
-    const list = { secret: signingSecret(c.env), scope: `admin-keys|${query.workspace_id}` };
+    const { db } = c.var.deps;
+    const list = {
+      secret: c.var.deps.secrets.signing(),
+      scope: `admin-keys|${query.workspace_id}`,
+    };
     const page = await pageQuery(list, query);
     if (!(await findWorkspace(db, query.workspace_id)))
       throw notFound("Workspace", query.workspace_id);
