@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { API_PREFIX } from "../../api-prefix";
 import type { ReportRow } from "../../db/repos/runs";
 import type { EvidenceRef } from "../../domain/evidence";
 import { TimestampSchema } from "../../schemas/common";
 import type { EvidenceLinker } from "../../services/evidence-urls";
+import { reportResource } from "../../services/reports/present";
 
 /** Expand values of report reads. */
 export const REPORT_EXPANDABLE = ["content", "manifest"] as const;
@@ -81,20 +81,7 @@ export async function presentReport(
   expand: ReadonlySet<string>,
   context: { bucket: R2Bucket; linker: EvidenceLinker },
 ): Promise<ReportDto> {
-  const dto: ReportDto = {
-    id: row.id,
-    run_id: row.runId,
-    request_id: row.requestId,
-    format: row.format,
-    content_type: row.contentType as ReportDto["content_type"],
-    content_ref: `${API_PREFIX}/reports/${row.id}?expand[]=content`,
-    content_identity: row.contentIdentity,
-    output_identity: row.outputIdentity,
-    analysis_profile_ref: row.analysisProfileRef,
-    report_template_ref: row.reportTemplateRef,
-    created_at: row.createdAt,
-    updated_at: row.createdAt,
-  };
+  const dto: ReportDto = reportResource(row);
   if (expand.has("content")) {
     const object = await context.bucket.get(row.objectKey);
     if (!object) throw new Error(`the content of report ${row.id} is missing`);

@@ -20,6 +20,7 @@ import { nameAtVersion } from "../../lib/refs";
 import type { Deps } from "../deps";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
+import { reportResource } from "./present";
 import { renderModel } from "./render";
 import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
 
@@ -176,14 +177,7 @@ export async function createReports(
   }
   const statements = rows.flatMap((row) => [
     insertReportStatement(db, row),
-    insertEventStatement(db, run.workspaceId, "report.created", {
-      report: {
-        id: row.id,
-        run_id: row.runId,
-        format: row.format,
-        content_identity: row.contentIdentity,
-      },
-    }),
+    insertEventStatement(db, run.workspaceId, "report.created", { report: reportResource(row) }),
   ]);
   await runBatch(db, statements);
   return rows;

@@ -9,7 +9,7 @@ import {
   newTenant,
   workerFetch,
 } from "../../helpers/harness";
-import { uploadFixture, waitForFinal } from "../../helpers/processing";
+import { outbox, uploadFixture, waitForFinal } from "../../helpers/processing";
 import { createProfile, SAFETY_PROFILE, waitForRun } from "../../helpers/runs";
 
 interface Report {
@@ -80,6 +80,19 @@ describe("reports", () => {
       200,
     );
     expect(again.content).toBe(json?.content);
+  });
+
+  it("announces each report with report.created carrying the body GET /reports/{id} answers", async () => {
+    const [report] = await render({ formats: ["markdown"] });
+    const got = await expectJson<Report>(await api.get(`/reports/${report?.id}`), 200);
+    const events = (await outbox(workspaceId)) as unknown as {
+      type: string;
+      data: { report: Report };
+    }[];
+    const announced = events.filter(
+      (e) => e.type === "report.created" && e.data.report.id === got.id,
+    );
+    expect(announced.map((e) => e.data.report)).toEqual([got]);
   });
 
   it("renders an inline template in Japanese, and never as a pass what is not found", async () => {
