@@ -76,3 +76,21 @@ export interface AnswerUsage {
   /** Seconds of media the engine inspected. */
   media_seconds: number;
 }
+
+/** Why an answer (or item) is not `found`; see docs/answer-engine.md. */
+export type ReasonCode =
+  | "no_supporting_evidence"
+  | "required_evidence_not_extracted"
+  | "partial_coverage"
+  | "language_mismatch"
+  | "conflicting_evidence"
+  | "below_threshold"
+  | "budget_exhausted"
+  | "no_probe_terms"
+  | "no_sources"
+  | "no_cited_evidence"
+  | "evidence_not_in_index"
+  | "context_limit"
+  | "insufficient_evidence"
+  | "unbacked_value"
+  | "model_failed";

@@ -1,9 +1,8 @@
-import type { AnswerSpec } from "../../domain/answers";
+import type { AnswerSpec, ReasonCode } from "../../domain/answers";
 import { COMPLETE_SHARE, type EvidenceKind } from "../../domain/evidence";
 import { sameLanguage } from "../../lib/text/language";
 import { extentOf } from "./extent";
 import type { EngineVideo } from "./port";
-import type { ReasonCode } from "./states";
 
 /**
  * One accepted evidence type of a spec: the kinds that can serve a `found`, and the kinds that

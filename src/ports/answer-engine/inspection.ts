@@ -1,6 +1,6 @@
+import type { ReasonCode } from "../../domain/answers";
 import { absenceGap, type KindRequirement } from "./evidence-kinds";
 import type { EngineSegment, EngineVideo } from "./port";
-import type { ReasonCode } from "./states";
 
 /** What the engine read of one video. */
 export interface VideoInspection {

@@ -1,24 +1,6 @@
-import type { ResultState } from "../../domain/answers";
+import type { ReasonCode, ResultState } from "../../domain/answers";
 import type { VideoInspection } from "./inspection";
 import { isSupporting, type SegmentMatch } from "./matching";
-
-/** Why an answer (or item) is not `found`; see docs/answer-engine.md. */
-export type ReasonCode =
-  | "no_supporting_evidence"
-  | "required_evidence_not_extracted"
-  | "partial_coverage"
-  | "language_mismatch"
-  | "conflicting_evidence"
-  | "below_threshold"
-  | "budget_exhausted"
-  | "no_probe_terms"
-  | "no_sources"
-  | "no_cited_evidence"
-  | "evidence_not_in_index"
-  | "context_limit"
-  | "insufficient_evidence"
-  | "unbacked_value"
-  | "model_failed";
 
 /** A result state with the reason that decided it (none for `found`). */
 export interface Decision {

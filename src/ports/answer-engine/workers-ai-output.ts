@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type AnswerItem, RESULT_STATES } from "../../domain/answers";
+import { type AnswerItem, RESULT_STATES, type ReasonCode } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
 import { metricOf } from "./answer-types/metrics";
 import { attribute } from "./answer-types/shared";
@@ -7,7 +7,7 @@ import { type AnswerContext, plural, reasonSentence } from "./context";
 import { distinctRefs } from "./evidence-ids";
 import { isComplete } from "./inspection";
 import type { AnswerDraft } from "./payload";
-import { type Decision, incompleteReason, type ReasonCode } from "./states";
+import { type Decision, incompleteReason } from "./states";
 import { MODEL_REASONS, type SentSegment } from "./workers-ai-prompt";
 
 const ValueSchema = z.union([z.string(), z.number(), z.boolean()]).nullish();

@@ -1,8 +1,8 @@
-import type { AnswerItem } from "../../../domain/answers";
+import type { AnswerItem, ReasonCode } from "../../../domain/answers";
 import { type AnswerContext, clock, plural, reasonSentence } from "../context";
 import { isComplete } from "../inspection";
 import type { AnswerDraft } from "../payload";
-import { aggregateAny, type Decision, incompleteReason, type ReasonCode } from "../states";
+import { aggregateAny, type Decision, incompleteReason } from "../states";
 import {
   METRIC_LABELS,
   METRIC_UNITS,
