@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./reliability/local-process";
+import { freePort } from "./local-process";
 
 // A second start on a busy port must refuse at once, before migrations, wrangler or a demo
 // key: the old behaviour printed "running" with a key minted inside the other server.

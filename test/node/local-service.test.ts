@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, LocalProcess } from "./local-process";
 import { chunkedPost, exchangeOnOneConnection, smallPost } from "./raw-http";
 
 // The real local path: `npm run dev` as a process on a free port, spoken to over HTTP,
@@ -14,38 +14,9 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 // Characters an env file would otherwise cut (#), expand ($) or unquote ("): kept exactly.
 const ADMIN_TOKEN = ['e2e-admin#token$HOME"', "{X}"].join("$");
 const run = promisify(execFile);
-let child: ChildProcess;
+let service: LocalProcess;
 let baseUrl: string;
 let stateDir: string;
-let output = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-async function waitUntilReady(): Promise<void> {
-  const deadline = Date.now() + 150_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm run dev exited early:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
-    } catch {
-      // Still starting.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`npm run dev did not become ready:\n${output}`);
-}
 
 function admin(args: string[]) {
   return run(
@@ -56,26 +27,14 @@ function admin(args: string[]) {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-e2e-"));
-  child = spawn("npm", ["run", "dev"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ADMIN_TOKEN },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  await waitUntilReady();
+  service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
+  baseUrl = service.baseUrl;
+  await service.start();
 });
 
-afterAll(() => {
-  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+afterAll(async () => {
+  await service.stop("SIGTERM");
   rmSync(stateDir, { recursive: true, force: true });
 });
 
@@ -337,7 +296,7 @@ describe("npm run dev", () => {
   });
 
   it("never prints the admin token or keys", () => {
-    expect(output).not.toContain(ADMIN_TOKEN);
-    expect(output).not.toMatch(/vas_[0-9a-f]{48}/);
+    expect(service.output).not.toContain(ADMIN_TOKEN);
+    expect(service.output).not.toMatch(/vas_[0-9a-f]{48}/);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, LocalProcess } from "./local-process";
+import { freePort, LocalProcess } from "../local-process";
 
 // Issue 10 §1: SIGKILL the real local process with work in flight, start it again on the
 // same state, and every item must reach a final state. Work is held at known stages by the

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, LocalProcess } from "./local-process";
+import { freePort, LocalProcess } from "../local-process";
 
 // Generated bad input over every operation of the OpenAPI document, against the real local
 // process: whatever arrives, the answer is never a 5xx, and every error is a problem document.
