@@ -2,30 +2,12 @@
 // the state folder) printed with the base URL.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  applyMigrations,
-  ensurePortFree,
-  localConfig,
-  refuse,
-  startSweeps,
-  startWrangler,
-  supervise,
-  waitForReady,
-} from "./lib/local.mjs";
+import { launchLocal, refuse, waitForReady } from "./lib/local.mjs";
 
-let config;
-try {
-  config = localConfig();
-} catch (error) {
-  refuse(error.message);
-}
-if (!config.secrets.ADMIN_TOKEN)
-  refuse("npm start needs an ADMIN_TOKEN (set it or keep .dev.vars)");
-await ensurePortFree(config);
-applyMigrations(config.stateDir);
-const child = startWrangler(config);
-supervise(child);
-startSweeps(config, child);
+const { config, child } = await launchLocal((config) => {
+  if (!config.secrets.ADMIN_TOKEN)
+    refuse("npm start needs an ADMIN_TOKEN (set it or keep .dev.vars)");
+});
 try {
   // The port was free a moment ago, so what answers now is this wrangler; it must also
   // still be running, or whatever answers is not ours.

@@ -216,3 +216,24 @@ export function startSweeps({ baseUrl, sweepSeconds }, child) {
     },
   );
 }
+
+/**
+ * What `npm run dev` and `npm start` both do: read the configuration (refusing a bad one in
+ * one line), refuse a busy port, apply migrations, start wrangler under supervision and fire
+ * the crash sweep. `check` refuses a configuration the caller cannot run with.
+ */
+export async function launchLocal(check = () => undefined) {
+  let config;
+  try {
+    config = localConfig();
+  } catch (error) {
+    refuse(error.message);
+  }
+  check(config);
+  await ensurePortFree(config);
+  applyMigrations(config.stateDir);
+  const child = startWrangler(config);
+  supervise(child);
+  startSweeps(config, child);
+  return { config, child };
+}
