@@ -178,19 +178,25 @@ export class QuantisedVectors {
   }
 }
 
-/** The query's non-zero dimensions and their unit-normalised weights (local queries are sparse). */
+/**
+ * The query's non-zero dimensions and their unit-normalised weights (local queries are sparse).
+ * Components are divided by the largest magnitude first, so a tiny query (subnormal squares)
+ * keeps its direction instead of losing precision or underflowing to nothing.
+ */
 function nonZero(query: ArrayLike<number>): { dims: number[]; weights: number[] } {
-  let squares = 0;
-  for (let d = 0; d < query.length; d++) squares += (query[d] ?? 0) ** 2;
+  let largest = 0;
+  for (let d = 0; d < query.length; d++) largest = Math.max(largest, Math.abs(query[d] ?? 0));
   const dims: number[] = [];
   const weights: number[] = [];
-  if (!(squares > 0) || !Number.isFinite(squares)) return { dims, weights };
+  if (!(largest > 0) || !Number.isFinite(largest)) return { dims, weights };
+  let squares = 0;
+  for (let d = 0; d < query.length; d++) squares += ((query[d] ?? 0) / largest) ** 2;
   const inv = 1 / Math.sqrt(squares);
   for (let d = 0; d < query.length; d++) {
     const value = query[d] ?? 0;
     if (value !== 0) {
       dims.push(d);
-      weights.push(value * inv);
+      weights.push((value / largest) * inv);
     }
   }
   return { dims, weights };

@@ -4,19 +4,20 @@ import { QuantisedVectors, quantise } from "../../../src/services/local-index/qu
 
 const DIMS = 12;
 
-/** Brute-force cosine between a query and the dequantised vector. */
+/** Brute-force cosine between a query and the dequantised vector (query scaled to max 1). */
 function exactScore(query: number[], codes: Int8Array): number {
+  const largest = Math.max(...query.map(Math.abs));
   let dot = 0;
   let qq = 0;
   let cc = 0;
   for (let d = 0; d < query.length; d++) {
-    const q = query[d] ?? 0;
+    const q = (query[d] ?? 0) / largest;
     const c = codes[d] ?? 0;
     dot += q * c;
     qq += q * q;
     cc += c * c;
   }
-  return qq === 0 || cc === 0 ? 0 : dot / Math.sqrt(qq * cc);
+  return qq === 0 || cc === 0 ? 0 : Math.min(1, Math.max(-1, dot / Math.sqrt(qq * cc)));
 }
 
 const component = fc.oneof(
@@ -60,8 +61,8 @@ describe("QuantisedVectors", () => {
           expect(store.count).toBe(model.size);
           const videoIds = videos?.map((v) => `vid_${v}`);
           const got = store.search(query, topK, videoIds);
-          // A query whose squared norm is 0 (or underflows to 0) has no direction.
-          if (query.reduce((sum, q) => sum + q * q, 0) === 0) {
+          // Only the all-zero query has no direction (a tiny one keeps its direction).
+          if (query.every((q) => q === 0)) {
             expect(got).toEqual([]);
             return;
           }
@@ -84,6 +85,17 @@ describe("QuantisedVectors", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("keeps the direction of a query whose squares are subnormal or underflow", () => {
+    const store = new QuantisedVectors(3);
+    store.put("seg_a", "vid_a", Int8Array.from([0, 0, 127]));
+    store.put("seg_b", "vid_a", Int8Array.from([127, 0, 0]));
+    const tilted = store.search([3e-162, 0, 4e-162], 2);
+    expect(tilted.map((m) => m.id)).toEqual(["seg_a", "seg_b"]);
+    expect(tilted[0]?.score).toBeCloseTo(0.8, 9);
+    expect(tilted[1]?.score).toBeCloseTo(0.6, 9);
+    expect(store.search([1e-170, 0, 0], 1).map((m) => [m.id, m.score])).toEqual([["seg_b", 1]]);
   });
 
   it("spans several blocks and keeps slots dense through deletes", () => {
