@@ -3,9 +3,11 @@ import { insertEventStatement } from "../db/repos/events";
 import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
 import {
   findVideoById,
-  updateVideo,
+  updateVideoIf,
   updateVideoStatement,
   type VideoRow,
+  type VideoStatus,
+  videoIsIn,
 } from "../db/repos/videos";
 import type { StoredError } from "../domain/async-errors";
 import type { MediaProbe, RangeSource } from "../domain/media";
@@ -51,7 +53,18 @@ function mediaFacts(
   };
 }
 
-/** Marks a video failed and announces it, in one batch. */
+/**
+ * Statuses in which a video is still worked on. Every write of processing is conditional on
+ * them, so of two deliveries of the same work (at least once delivery, sweep re-sends) only
+ * one can end the video, and a late one cannot change a video that has ended.
+ */
+const UNFINISHED: readonly VideoStatus[] = ["queued", "processing"];
+const PROCESSING: readonly VideoStatus[] = ["processing"];
+
+/**
+ * Marks a video failed and announces it, in one batch, unless it has already ended: the
+ * event is written while the video is unfinished, then the move makes it final.
+ */
 export async function failVideo(
   deps: Pick<Deps, "db">,
   video: VideoRow,
@@ -61,8 +74,14 @@ export async function failVideo(
   const updatedAt = nowIso();
   const failed: VideoRow = { ...video, status: "failed", error, updatedAt };
   await db.batch([
-    updateVideoStatement(db, video.id, { status: "failed", error, updatedAt }),
-    insertEventStatement(db, video.workspaceId, "video.failed", { video: presentVideo(failed) }),
+    insertEventStatement(
+      db,
+      video.workspaceId,
+      "video.failed",
+      { video: presentVideo(failed) },
+      videoIsIn(video.id, UNFINISHED),
+    ),
+    updateVideoStatement(db, video.id, { status: "failed", error, updatedAt }, UNFINISHED),
   ]);
 }
 
@@ -76,11 +95,12 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
   await pauseAt(deps.config, "process:start");
-  await updateVideo(db, video.id, {
+  const started = await updateVideoIf(db, video.id, UNFINISHED, {
     status: "processing",
     progress: PROCESSING_PROGRESS.started,
     updatedAt: nowIso(),
   });
+  if (!started) return;
 
   const source = r2RangeSource(deps.bucket, sourceKey(video.id), video.fileSize);
   let probe: MediaProbe;
@@ -95,12 +115,13 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
     );
     return;
   }
-  await updateVideo(db, video.id, {
+  const probed = await updateVideoIf(db, video.id, PROCESSING, {
     progress: PROCESSING_PROGRESS.probed,
     duration: probe.duration,
     frameCount: probe.video?.frameCount ?? 0,
     updatedAt: nowIso(),
   });
+  if (!probed) return;
   await pauseAt(deps.config, "process:probed");
   await buildIndex(deps, video, probe, source);
   const next: IndexVideoMessage = {
@@ -174,12 +195,14 @@ async function buildIndex(
     tags: understanding.tags,
     title: understanding.title,
   };
+  // Guarded like the rest: a copy that ends after the video completed changes nothing.
   await runBatch(db, [
-    ...replaceSegmentsStatements(db, video.id, rows),
-    updateVideoStatement(db, video.id, {
-      progress: PROCESSING_PROGRESS.understood,
-      media,
-      updatedAt: createdAt,
-    }),
+    ...replaceSegmentsStatements(db, video.id, rows, videoIsIn(video.id, PROCESSING)),
+    updateVideoStatement(
+      db,
+      video.id,
+      { progress: PROCESSING_PROGRESS.understood, media, updatedAt: createdAt },
+      PROCESSING,
+    ),
   ]);
 }

@@ -2,7 +2,7 @@ import { runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/search";
 import { listSegments } from "../db/repos/segments";
-import { findVideoById, updateVideoStatement, type VideoRow } from "../db/repos/videos";
+import { findVideoById, updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
 import type { IndexVideoMessage } from "../domain/messages";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
@@ -61,11 +61,21 @@ export async function indexVideo(
   const updatedAt = nowIso();
   const progress = PROCESSING_PROGRESS.completed;
   const completed: VideoRow = { ...video, status: "completed", progress, updatedAt };
+  // Two deliveries of this message may get here at once. Every statement runs only while the
+  // video is processing and the move to completed comes last, so in D1's serialized batches
+  // exactly one writes the rows, the completion and the event; the other writes nothing.
+  const whileProcessing = videoIsIn(video.id, ["processing"]);
   await runBatch(db, [
-    ...replaceSearchTextStatements(db, video.id, rows),
-    updateVideoStatement(db, video.id, { status: "completed", progress, updatedAt }),
-    insertEventStatement(db, video.workspaceId, "video.indexed", {
-      video: presentVideo(completed),
-    }),
+    ...replaceSearchTextStatements(db, video.id, rows, whileProcessing),
+    insertEventStatement(
+      db,
+      video.workspaceId,
+      "video.indexed",
+      { video: presentVideo(completed) },
+      whileProcessing,
+    ),
+    updateVideoStatement(db, video.id, { status: "completed", progress, updatedAt }, [
+      "processing",
+    ]),
   ]);
 }

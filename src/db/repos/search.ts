@@ -1,9 +1,10 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { VideoMedia } from "../../domain/video";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
+import { GUARD_PARAMETERS, insertWhere } from "../insert-where";
 import { videoSegments, videos } from "../schema";
 import type { SegmentRow } from "./segments";
 
@@ -26,20 +27,26 @@ export interface SearchTextRow {
   body: string;
 }
 
-/** Four bound parameters per row: stay under D1's 100 per statement. */
-const ROWS_PER_INSERT = 24;
+/** Four bound parameters per row: stay under D1's 100 per statement, guard included. */
+const ROWS_PER_INSERT = Math.floor((100 - GUARD_PARAMETERS) / 4);
 
-/** Statements that replace a video's rows in the full-text index (batch them). */
+/**
+ * Statements that replace a video's rows in the full-text index (batch them). With a
+ * `guard`, each statement writes only if the guard holds when it runs.
+ */
 export function replaceSearchTextStatements(
   db: Database,
   videoId: string,
   rows: SearchTextRow[],
+  guard?: SQL,
 ): BatchItem<"sqlite">[] {
   const statements: BatchItem<"sqlite">[] = [
-    db.delete(segmentSearch).where(eq(segmentSearch.videoId, videoId)),
+    db.delete(segmentSearch).where(and(eq(segmentSearch.videoId, videoId), guard)),
   ];
   for (const slice of chunks(rows, ROWS_PER_INSERT)) {
-    statements.push(db.insert(segmentSearch).values(slice));
+    statements.push(
+      guard ? insertWhere(db, segmentSearch, slice, guard) : db.insert(segmentSearch).values(slice),
+    );
   }
   return statements;
 }

@@ -1,26 +1,33 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
+import { GUARD_PARAMETERS, insertWhere } from "../insert-where";
 import { videoSegments } from "../schema";
 
 /** A segment row. */
 export type SegmentRow = typeof videoSegments.$inferSelect;
 
-/** Columns per row, so that one insert stays under D1's 100 bound parameters. */
-const ROWS_PER_INSERT = Math.floor(100 / 11);
+/** 11 columns per row, so that one insert (and its guard) stays under D1's 100 bound parameters. */
+const ROWS_PER_INSERT = Math.floor((100 - GUARD_PARAMETERS) / 11);
 
-/** Statements that replace a video's segments (run them inside one batch). */
+/**
+ * Statements that replace a video's segments (run them inside one batch). With a `guard`,
+ * each statement writes only if the guard holds when it runs.
+ */
 export function replaceSegmentsStatements(
   db: Database,
   videoId: string,
   rows: SegmentRow[],
+  guard?: SQL,
 ): BatchItem<"sqlite">[] {
   const statements: BatchItem<"sqlite">[] = [
-    db.delete(videoSegments).where(eq(videoSegments.videoId, videoId)),
+    db.delete(videoSegments).where(and(eq(videoSegments.videoId, videoId), guard)),
   ];
   for (const slice of chunks(rows, ROWS_PER_INSERT)) {
-    statements.push(db.insert(videoSegments).values(slice));
+    statements.push(
+      guard ? insertWhere(db, videoSegments, slice, guard) : db.insert(videoSegments).values(slice),
+    );
   }
   return statements;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
@@ -57,9 +57,43 @@ export async function updateVideo(db: Database, id: string, change: VideoChange)
   await updateVideoStatement(db, id, change);
 }
 
-/** The statement of updateVideo, for batching with other writes. */
-export function updateVideoStatement(db: Database, id: string, change: VideoChange) {
-  return db.update(videos).set(change).where(eq(videos.id, id));
+/**
+ * The statement of updateVideo, for batching with other writes. With `onlyIn`, it changes
+ * the video only while its status is one of those.
+ */
+export function updateVideoStatement(
+  db: Database,
+  id: string,
+  change: VideoChange,
+  onlyIn?: readonly VideoStatus[],
+) {
+  const inStatus = onlyIn ? inArray(videos.status, [...onlyIn]) : undefined;
+  return db
+    .update(videos)
+    .set(change)
+    .where(and(eq(videos.id, id), inStatus));
+}
+
+/**
+ * Changes a video only while its status is one of `from`; false when it was not (another
+ * delivery of the same work got there first, or the video ended meanwhile).
+ */
+export async function updateVideoIf(
+  db: Database,
+  id: string,
+  from: readonly VideoStatus[],
+  change: VideoChange,
+): Promise<boolean> {
+  const changed = await updateVideoStatement(db, id, change, from).returning({ id: videos.id });
+  return changed.length > 0;
+}
+
+/**
+ * A condition for guarded statements in a batch: the video's status is one of `statuses`
+ * when the statement runs. Two bound parameters for one status.
+ */
+export function videoIsIn(id: string, statuses: readonly VideoStatus[]): SQL {
+  return sql`exists (select 1 from ${videos} where ${videos.id} = ${id} and ${inArray(videos.status, [...statuses])})`;
 }
 
 /** One video by id, whatever its workspace (for consumers that carry the id). */
