@@ -3,7 +3,7 @@
 //
 // Secrets are left out (`--env-file /dev/null`): wrangler would otherwise read the
 // git-ignored .dev.vars, and the output would differ between machines. src/env.ts lists them.
-// wrangler (4.86 and 4.164 alike) types a Vectorize binding as the legacy V1 `VectorizeIndex`;
+// wrangler (4.86 to 4.164) types a Vectorize binding as the legacy V1 `VectorizeIndex`;
 // the index is V2, so that one name is corrected after generation. The header names the output
 // file, so the scratch file's name is replaced wherever it appears.
 import { spawnSync } from "node:child_process";
