@@ -3,9 +3,8 @@
 //
 // Secrets are left out (`--env-file /dev/null`): wrangler would otherwise read the
 // git-ignored .dev.vars, and the output would differ between machines. src/env.ts lists them.
-// wrangler (4.86 to 4.164) types a Vectorize binding as the legacy V1 `VectorizeIndex`;
-// the index is V2, so that one name is corrected after generation. The header names the output
-// file, so the scratch file's name is replaced wherever it appears.
+// wrangler 4.86 types a Vectorize binding as the legacy V1 `VectorizeIndex`; the index is V2,
+// so that one name is corrected after generation.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -29,7 +28,7 @@ function generate() {
     }
     const text = readFileSync(path.join(ROOT, scratch), "utf8");
     return text
-      .replaceAll(scratch, TARGET)
+      .replace(`wrangler types ${scratch} `, `wrangler types ${TARGET} `)
       .replace(/^(\s+VECTORIZE\??: )VectorizeIndex;$/gm, "$1Vectorize;");
   } finally {
     rmSync(path.join(ROOT, scratch), { force: true });
