@@ -10,9 +10,10 @@ import * as listVideos from "./suites/list-videos.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchQuality from "./suites/search-quality.mjs";
 import * as soak from "./suites/soak.mjs";
+import * as truthfulness from "./suites/truthfulness.mjs";
 import * as uploads from "./suites/uploads.mjs";
 
-const SUITES = [listVideos, uploads, searchQuality, searchLatency, soak, fuzz];
+const SUITES = [listVideos, uploads, searchQuality, searchLatency, soak, fuzz, truthfulness];
 const wanted = process.argv.slice(2);
 const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));
 if (suites.length === 0) {

@@ -1,4 +1,5 @@
-import { isStopword, stemEnglish, tokenize } from "./text-features";
+import { matchStem } from "./irregular-verbs";
+import { isStopword, tokenize } from "./text-features";
 
 /**
  * Maps an embedder's cosine similarity onto the 0-1 score scale search reports. Each model
@@ -29,7 +30,7 @@ export function vectorScore(model: string, cosine: number): number {
 
 /** Stems of a text's words, in order. */
 export function stems(text: string): string[] {
-  return tokenize(text).map(stemEnglish);
+  return tokenize(text).map(matchStem);
 }
 
 /** A parsed query: its content words and the phrases that must appear as written. */
@@ -42,11 +43,11 @@ export interface ParsedQuery {
 export function parseQuery(query: string): ParsedQuery {
   const tokens = tokenize(query);
   const content = tokens.filter((token) => !isStopword(token));
-  const terms = [...new Set((content.length > 0 ? content : tokens).map(stemEnglish))];
+  const terms = [...new Set((content.length > 0 ? content : tokens).map(matchStem))];
   const quoted = [...query.matchAll(/"([^"]+)"/g)]
     .map((match) => stems(match[1] ?? ""))
     .filter((p) => p.length > 0);
-  return { terms, phrases: quoted.length > 0 ? quoted : [tokens.map(stemEnglish)] };
+  return { terms, phrases: quoted.length > 0 ? quoted : [tokens.map(matchStem)] };
 }
 
 function containsSequence(haystack: string[], needle: string[]): boolean {

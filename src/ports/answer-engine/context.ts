@@ -62,8 +62,14 @@ export function reasonSentence(ctx: AnswerContext, decision: Decision): string {
   switch (decision.reason) {
     case "conflicting_evidence":
       return "Conflicting evidence: matching segments negate what the answer looks for.";
+    case "unclear_polarity":
+      return "Matching sentences hold negations whose sense a word match cannot tell (a double negative, or a negation away from the words).";
+    case "instruction_not_observation":
+      return "Matching sentences state a rule, request or intent, not that it happened.";
+    case "observation_not_instruction":
+      return "Matching sentences say what happened, not that it is a rule or instruction.";
     case "below_threshold":
-      return "Only partial matches (most but not all of the words) were found, below the threshold for support.";
+      return "Only partial matches (at least half of the words, not all) were found, below the threshold for support.";
     case "required_evidence_not_extracted":
     case "partial_coverage":
     case "language_mismatch": {

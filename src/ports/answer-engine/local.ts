@@ -14,10 +14,10 @@ import type { AnswerEngine, AnswerRequest, EngineAnswer } from "./port";
 import { CUE_GAP_SECONDS } from "./units";
 
 /** Engine id of the local rules; bump the suffix whenever a rule or threshold changes. */
-export const LOCAL_ANSWER_ENGINE_ID = "local-rules@2";
+export const LOCAL_ANSWER_ENGINE_ID = "local-rules@3";
 
 /** The rules and thresholds in force, recorded in every answer's provenance. */
-export const LOCAL_RULES = `strong>=${STRONG_SCORE} in-one-sentence borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW} cue-gap=${CUE_GAP_SECONDS}s`;
+export const LOCAL_RULES = `strong>=${STRONG_SCORE} in-one-sentence rule-vs-observation borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW} cue-gap=${CUE_GAP_SECONDS}s`;
 
 const BY_TYPE: Record<AnswerType, (ctx: AnswerContext) => AnswerDraft> = {
   verdict: answerVerdict,

@@ -4,15 +4,21 @@ import { searchText } from "../../lib/text/search-text";
 import { distinctRefs, evidenceRef } from "./evidence-ids";
 import type { KindRequirement } from "./evidence-kinds";
 import type { Inspection } from "./inspection";
-import { negatedNear } from "./negation";
+import { polarityOf } from "./negation";
 import type { EngineSegment, EngineVideo } from "./port";
 import { type Probe, probeStems } from "./probe";
+import { fitsMode, isDirective } from "./statement-mode";
 import { type TextUnit, textUnits } from "./units";
 
 /** At or above: every probe word present (0.85) or the probe as written (0.97). Support. */
 export const STRONG_SCORE = 0.85;
-/** At or above, below strong: most probe words present (3 of 4, 4 of 5, ...). Borderline. */
-export const BORDERLINE_SCORE = 0.45;
+/**
+ * At or above, below strong: at least half the probe words present (1 of 2, 2 of 3, 3 of 5:
+ * 0.2125 and up). Borderline: it may be about the question in other words ("The operators left
+ * early. Vests hang on the wall." for "Do operators wear vests?"), so it is never support, and
+ * it keeps an absence from being claimed.
+ */
+export const BORDERLINE_SCORE = 0.2;
 
 /** The score of a text holding the probe as written (`lexicalScore`'s phrase score). */
 export const EXACT_SCORE = 0.97;
@@ -37,11 +43,25 @@ export interface SegmentMatch {
   strong: boolean;
   /** Some sentence holds the probe as written. */
   exact: boolean;
-  /** Its polarity differs from the probe's: "do not wear gloves" against "wear gloves". */
+  /**
+   * Its polarity differs from the probe's ("do not wear gloves" against "wear gloves") or
+   * cannot be told (a double negative): never support.
+   */
   opposing: boolean;
+  /** Opposing only because the polarity cannot be told, never because it is plainly negated. */
+  unclearPolarity: boolean;
+  /**
+   * Its sentences holding every probe word all state a rule or intent where the question asks
+   * what happened (`instruction`), or all report what happened where it asks for a rule
+   * (`observation`); null when some sentence fits the question, or none holds every word.
+   */
+  modeMismatch: "instruction" | "observation" | null;
   /** Accepted spans holding at least one probe word, in time order: what it cites. */
   evidence: EvidenceRef[];
-  /** The sentences that hold every probe word (one mention each). */
+  /**
+   * The sentences that support the probe (one mention each): every probe word, the probe's
+   * polarity, and the kind of statement the question asks for.
+   */
   strongUnits: StrongUnit[];
 }
 
@@ -113,22 +133,34 @@ export function matchSegment(
     .filter((span) => stems(span.text).some((s) => terms.has(s)))
     .sort((a, b) => a.start - b.start || a.end - b.end);
   if (cited.length === 0) return null;
-  const scored = units.map((unit) => ({ unit, score: lexicalScore(probe.query, unit.text) }));
-  // Polarity is judged on the sentences that match on their own, so a stray "never" in a
-  // sentence sharing one word with the probe does not flip the segment; words spread over
+  const scored = units.map((unit) => ({
+    unit,
+    score: lexicalScore(probe.query, unit.text),
+    polarity: polarityOf(unit.text, terms),
+  }));
+  const wanted = probe.negated ? "negative" : "positive";
+  // Polarity is judged on the best sentences: those with every probe word when there are
+  // any, else those at least borderline on their own, so "Nobody wore safety glasses" beside
+  // "Everyone was wearing gloves" does not flip a match for "gloves worn"; words spread over
   // sentences fall back to every cited span.
-  const judged = scored.filter((u) => u.score >= BORDERLINE_SCORE).map((u) => u.unit.text);
-  const opposing = (judged.length > 0 ? judged : cited.map((span) => span.text)).some(
-    (text) => negatedNear(text, terms) !== probe.negated,
-  );
+  const strongest = scored.filter((u) => u.score >= STRONG_SCORE);
+  const judged = (
+    strongest.length > 0 ? strongest : scored.filter((u) => u.score >= BORDERLINE_SCORE)
+  ).map((u) => u.polarity);
+  const polarities = judged.length > 0 ? judged : cited.map((span) => polarityOf(span.text, terms));
+  const against = polarities.filter((p) => p !== wanted);
   const ref = (span: Span) => evidenceRef(video, segment, span);
-  const strongUnits = scored
-    .filter((u) => u.score >= STRONG_SCORE)
+  const whole = scored
+    .filter((u) => u.score >= STRONG_SCORE && u.polarity === wanted)
+    .map((u) => ({ ...u, directive: isDirective(u.unit.text) }));
+  const strongUnits = whole
+    .filter((u) => fitsMode(probe.mode, u.directive))
     .map((u) => ({
       text: u.unit.text,
       evidence: distinctRefs(u.unit.spans.map(ref)),
       exact: u.score >= EXACT_SCORE,
     }));
+  const mismatched = whole.length > 0 && strongUnits.length === 0;
   return {
     videoIndex,
     video,
@@ -137,7 +169,9 @@ export function matchSegment(
     probeIndex,
     strong,
     exact: strongUnits.some((u) => u.exact),
-    opposing,
+    opposing: against.length > 0,
+    unclearPolarity: against.length > 0 && against.every((p) => p === "unclear"),
+    modeMismatch: mismatched ? (probe.mode === "rule" ? "observation" : "instruction") : null,
     evidence: distinctRefs(cited.map(ref)),
     strongUnits,
   };
@@ -157,7 +191,7 @@ export function matchInspection(
   );
 }
 
-/** Supports the probe: strong and of the same polarity. */
+/** Supports the probe: a sentence with every probe word, its polarity and its kind of statement. */
 export function isSupporting(match: SegmentMatch): boolean {
-  return match.strong && !match.opposing;
+  return match.strong && !match.opposing && match.strongUnits.length > 0;
 }

@@ -1,4 +1,5 @@
-import { stemEnglish, tokenize } from "../../lib/text/text-features";
+import { matchStem } from "../../lib/text/irregular-verbs";
+import { tokenize } from "../../lib/text/text-features";
 
 /** How many words before a matched word a negation cue may stand and still negate it. */
 export const NEGATION_WINDOW = 3;
@@ -26,14 +27,34 @@ function sentences(text: string): string[] {
  * `stems`, inside one sentence: "do not wear gloves" negates "wear" and "gloves".
  */
 export function negatedNear(text: string, stems: ReadonlySet<string>): boolean {
+  return polarityOf(text, stems) === "negative";
+}
+
+/**
+ * What a text says about the words whose stems are given, as far as a lexical reading can tell:
+ * - `positive`: no negation cue in any clause holding one of the words;
+ * - `negative`: exactly one cue there, standing within NEGATION_WINDOW words before one of them
+ *   ("the vest was not worn", "nobody wore a vest");
+ * - `unclear`: two or more cues (a double negative, "no one was without a helmet", reads
+ *   positive to a person but cannot be told apart from "no one works without X" by counting),
+ *   or one cue that is not just before a word ("vests were worn by nobody").
+ */
+export function polarityOf(
+  text: string,
+  stems: ReadonlySet<string>,
+): "positive" | "negative" | "unclear" {
+  let cues = 0;
+  let near = 0;
   for (const sentence of sentences(text)) {
     const tokens = tokenize(sentence);
-    for (let i = 0; i < tokens.length; i++) {
-      if (!stems.has(stemEnglish(tokens[i] ?? ""))) continue;
-      for (let j = Math.max(0, i - NEGATION_WINDOW); j < i; j++) {
-        if (isNegationCue(tokens[j] ?? "")) return true;
-      }
-    }
+    const hits = tokens.flatMap((t, i) => (stems.has(matchStem(t)) ? [i] : []));
+    if (hits.length === 0) continue;
+    tokens.forEach((token, j) => {
+      if (!isNegationCue(token)) return;
+      cues++;
+      if (hits.some((i) => j < i && i - j <= NEGATION_WINDOW)) near++;
+    });
   }
-  return false;
+  if (cues === 0) return "positive";
+  return cues === 1 && near === 1 ? "negative" : "unclear";
 }

@@ -2,6 +2,7 @@ import type { AnswerSpec } from "../../domain/answers";
 import { type ParsedQuery, parseQuery } from "../../lib/text/search-scoring";
 import { isStopword, tokenize } from "../../lib/text/text-features";
 import { isNegationCue, negatedNear } from "./negation";
+import { isRuleCue, type QuestionMode, questionMode } from "./statement-mode";
 
 /** One thing an answer looks for: a cleaned query, and whether it is itself negative. */
 export interface Probe {
@@ -10,6 +11,8 @@ export interface Probe {
   query: ParsedQuery;
   /** "Do operators work without gloves?" looks for a negated statement. */
   negated: boolean;
+  /** Whether it asks what happened, for a rule, or what is said (statement-mode.ts). */
+  mode: QuestionMode;
 }
 
 // Words that say what to do with the evidence (count it, say when, summarise), not what to
@@ -36,12 +39,15 @@ function normaliseQuotes(text: string): string {
   return text.replace(/[“”„‟]/g, '"');
 }
 
-/** A probe from free text, or null when nothing but framing words is left. */
-export function probeFrom(raw: string): Probe | null {
+/**
+ * A probe from free text, or null when nothing but framing words is left. Words asking for a
+ * rule ("required", "mandatory") are left out too: the mode carries them.
+ */
+export function probeFrom(raw: string, mode: QuestionMode = "observation"): Probe | null {
   const text = normaliseQuotes(raw);
   const phrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? "").trim()).filter(Boolean);
   const loose = tokenize(text.replace(QUOTED, " ")).filter(
-    (t) => !FRAMING_WORDS.has(t) && !isNegationCue(t),
+    (t) => !FRAMING_WORDS.has(t) && !isNegationCue(t) && !isRuleCue(t),
   );
   // Function words alone ("Check the video." → "the") would match every segment.
   const words = loose.filter((t) => !isStopword(t));
@@ -49,7 +55,7 @@ export function probeFrom(raw: string): Probe | null {
   const cleaned = [...words, ...phrases.map((p) => `"${p}"`)].join(" ");
   const query = parseQuery(cleaned);
   if (query.terms.length === 0) return null;
-  return { text: cleaned, query, negated: negatedNear(text, new Set(query.terms)) };
+  return { text: cleaned, query, negated: negatedNear(text, new Set(query.terms)), mode };
 }
 
 /** The answer key's words: `vest_check` → "vest check". */
@@ -95,12 +101,18 @@ export function probeSources(spec: AnswerSpec, instructions: string): string[] {
   ];
 }
 
-/** Every distinct probe of a spec, in source order. */
+/** The mode of a spec's question, from all of its probe sources. */
+export function specMode(spec: AnswerSpec, instructions: string): QuestionMode {
+  return questionMode(probeSources(spec, instructions), spec.answer_type);
+}
+
+/** Every distinct probe of a spec, in source order, all of the spec's mode. */
 export function buildProbes(spec: AnswerSpec, instructions: string): Probe[] {
   const seen = new Set<string>();
   const probes: Probe[] = [];
+  const mode = specMode(spec, instructions);
   for (const source of probeSources(spec, instructions)) {
-    const probe = probeFrom(source);
+    const probe = probeFrom(source, mode);
     if (probe === null || seen.has(probe.text)) continue;
     seen.add(probe.text);
     probes.push(probe);

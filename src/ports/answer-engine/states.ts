@@ -24,21 +24,42 @@ export function incompleteReason(scope: ScopeCheck): ReasonCode | undefined {
 }
 
 /**
- * One scope's state from its matches: any opposing match → uncertain (conflicting); a
- * supporting match → found; only borderline matches → uncertain (below threshold); nothing,
+ * One scope's state from its matches: a strong opposing match → uncertain (conflicting, or
+ * unclear polarity); a supporting match → found; a borderline opposing match → uncertain; sentences with every word but stating a rule where
+ * the question asks what happened (or the reverse) → uncertain; only borderline matches →
+ * uncertain (below threshold); nothing,
  * with everything read and extracted → not_found; otherwise not_checked. With no probe there
  * is nothing an absence could disprove, so not_found becomes uncertain (no_probe_terms).
  */
 export function decideScope(matches: SegmentMatch[], scope: ScopeCheck, hasProbe = true): Decision {
-  if (matches.some((m) => m.opposing))
-    return { state: "uncertain", reason: "conflicting_evidence" };
+  const opposing = matches.filter((m) => m.opposing);
+  const opposed = (ms: SegmentMatch[]): Decision => ({
+    state: "uncertain",
+    reason: ms.every((m) => m.unclearPolarity) ? "unclear_polarity" : "conflicting_evidence",
+  });
+  // A sentence with every probe word, negated, contradicts support; a borderline one (half the
+  // words) does not, but still keeps an absence from being claimed.
+  const strongOpposing = opposing.filter((m) => m.strong);
+  if (strongOpposing.length > 0) return opposed(strongOpposing);
   if (matches.some(isSupporting)) return { state: "found" };
+  if (opposing.length > 0) return opposed(opposing);
+  const mismatch = matches.find((m) => m.modeMismatch !== null)?.modeMismatch;
+  if (mismatch === "instruction")
+    return { state: "uncertain", reason: "instruction_not_observation" };
+  if (mismatch === "observation")
+    return { state: "uncertain", reason: "observation_not_instruction" };
   if (matches.length > 0) return { state: "uncertain", reason: "below_threshold" };
   const incomplete = incompleteReason(scope);
   if (incomplete !== undefined) return { state: "not_checked", reason: incomplete };
   if (!hasProbe) return { state: "uncertain", reason: "no_probe_terms" };
   return { state: "not_found", reason: "no_supporting_evidence" };
 }
+
+/** Reasons of an answer some of whose matches negate (or may negate) what it looks for. */
+export const OPPOSING_REASONS: ReadonlySet<ReasonCode> = new Set([
+  "conflicting_evidence",
+  "unclear_polarity",
+]);
 
 /** Decisions per video, in source order. */
 export function decideVideos(
@@ -59,6 +80,7 @@ export function decideVideos(
 const REASON_PRIORITY: ReasonCode[] = [
   "model_failed",
   "conflicting_evidence",
+  "unclear_polarity",
   "budget_exhausted",
   "required_evidence_not_extracted",
   "partial_coverage",
@@ -67,6 +89,8 @@ const REASON_PRIORITY: ReasonCode[] = [
   "evidence_not_in_index",
   "no_cited_evidence",
   "unbacked_value",
+  "instruction_not_observation",
+  "observation_not_instruction",
   "below_threshold",
   "insufficient_evidence",
   "no_probe_terms",

@@ -7,6 +7,7 @@ import { type AnswerContext, plural, reasonSentence } from "./context";
 import { distinctRefs } from "./evidence-ids";
 import { isComplete } from "./inspection";
 import type { AnswerDraft } from "./payload";
+import { isDirective } from "./statement-mode";
 import { type Decision, incompleteReason } from "./states";
 import { MODEL_REASONS, type SentSegment } from "./workers-ai-prompt";
 
@@ -148,6 +149,10 @@ export function draftFromModel(
     decision = { state: "uncertain", reason: "unbacked_value" };
     summary = `${summary} The value ${String(model.value)} is not backed by what the answer cites.`;
   }
+  if (decision.state === "found" && onlyDirectives(ctx, cited)) {
+    decision = { state: "uncertain", reason: "instruction_not_observation" };
+    summary = `${summary} Every cited sentence states a rule, request or intent, not that it happened.`;
+  }
   if (decision.state === "found") decision = { state: "found" };
   if (dropped > 0)
     summary = `${summary} ${plural(dropped, "cited evidence id")} not in the index dropped.`;
@@ -167,6 +172,20 @@ export function draftFromModel(
           : [],
     eventCount: found.length > 0 ? found.length : new Set(cited.map((r) => r.segment_id)).size,
   };
+}
+
+/**
+ * The local rule, applied to a model's `found`: for a question about what happened, citations
+ * that only state rules, requests or intents ("Operators must wear vests") do not support it.
+ */
+function onlyDirectives(ctx: AnswerContext, cited: EvidenceRef[]): boolean {
+  if (ctx.probes[0]?.mode !== "observation" || cited.length === 0) return false;
+  return cited.every((r) =>
+    r.text
+      .split(/(?<=[.!?;])\s+/u)
+      .filter((sentence) => sentence.trim() !== "")
+      .every(isDirective),
+  );
 }
 
 /**

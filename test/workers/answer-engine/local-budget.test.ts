@@ -5,7 +5,7 @@ import { LocalAnswerEngine } from "../../../src/ports/answer-engine/local";
 import { request, talk, video } from "./fixtures";
 
 const engine = new LocalAnswerEngine();
-const VESTS = "Do forklift operators wear high visibility vests?";
+const VESTS = "Are forklift operators required to wear high visibility vests?";
 const DOCK = "Is the loading dock mentioned?";
 
 describe("LocalAnswerEngine: budget", () => {
@@ -47,7 +47,7 @@ describe("LocalAnswerEngine: budget", () => {
     const first = video({
       id: "vid_first",
       duration: 16,
-      cues: [[1, 3, "Nothing about docks here."]],
+      cues: [[1, 3, "Nothing about forklifts here."]],
     });
     const a = await engine.answer(
       request({ answer_type: "verdict", description: DOCK }, [first, second], { mediaSeconds: 20 }),

@@ -49,6 +49,7 @@ describe("LocalAnswerEngine: enumeration", () => {
       request(
         {
           answer_type: "enumeration",
+          description: "Which protective gear is mentioned?",
           fields: [
             { key: "vests", label: "High visibility vests" },
             { key: "hard_hats", label: "Hard hats" },
@@ -65,7 +66,10 @@ describe("LocalAnswerEngine: enumeration", () => {
 
   it("derives values from the supporting evidence: tags and names", async () => {
     const a = await engine.answer(
-      request({ answer_type: "enumeration", description: "forklift rota" }, [forklifts]),
+      request(
+        { answer_type: "enumeration", description: "Who is mentioned with the forklift rota?" },
+        [forklifts],
+      ),
     );
     expect(a.result_state).toBe("found");
     expect(a.answer_payload.items.map((i) => i.value)).toEqual(["forklift", "Dana Okafor"]);
@@ -116,7 +120,9 @@ describe("LocalAnswerEngine: timeline", () => {
       ],
     });
     const a = await engine.answer(
-      request({ answer_type: "timeline", description: "wear gloves" }, [v]),
+      request({ answer_type: "timeline", description: "When does the talk say to wear gloves?" }, [
+        v,
+      ]),
     );
     expect(a.answer_payload.items.map((i) => i.result_state)).toEqual(["found", "uncertain"]);
     expect(a.event_count).toBe(1);
@@ -156,6 +162,8 @@ describe("LocalAnswerEngine: retrieval", () => {
     expect(rows).toEqual([
       ["seg_vid_yard_1", "uncertain", 0.85],
       ["seg_vid_yard_0", "uncertain", 0.4781],
+      // "Forklift keys stay in the office.": half the words, still borderline.
+      ["seg_vid_yard_2", "uncertain", 0.2125],
     ]);
     expectCitesIndex(a, [forklifts]);
   });

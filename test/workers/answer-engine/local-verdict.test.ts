@@ -3,7 +3,8 @@ import { LocalAnswerEngine } from "../../../src/ports/answer-engine/local";
 import { expectCitesIndex, request, silent, talk, video } from "./fixtures";
 
 const engine = new LocalAnswerEngine();
-const VESTS = "Do forklift operators wear high visibility vests?";
+// A rule question: talk.mp4 states the rule ("must wear"); it never says anyone wore one.
+const VESTS = "Are forklift operators required to wear high visibility vests?";
 
 describe("LocalAnswerEngine: verdict", () => {
   it("is found, true, with the cue that supports it", async () => {
@@ -28,7 +29,7 @@ describe("LocalAnswerEngine: verdict", () => {
       precision: "limited",
       drill_down_path: "/runs/run_01test/answers?key=vests_worn",
     });
-    expect(a.provenance).toMatchObject({ engine: "local-rules@2", method: "lexical" });
+    expect(a.provenance).toMatchObject({ engine: "local-rules@3", method: "lexical" });
     expect(a.usage).toEqual({
       input_tokens: 0,
       output_tokens: 0,
@@ -153,7 +154,7 @@ describe("LocalAnswerEngine: verdict", () => {
 
   it("uses the instruction lines that name the key, and only those", async () => {
     const instructions = [
-      'vests_worn: look for "high visibility vests".',
+      'vests_worn: the rule on "high visibility vests".',
       'dock_hours: look for "closing time".',
       "Cite every piece of evidence.",
     ].join("\n");
@@ -165,7 +166,13 @@ describe("LocalAnswerEngine: verdict", () => {
     const b = await engine.answer(
       request({ answer_key: "dock_hours", answer_type: "verdict" }, [talk()], { instructions }),
     );
-    expect(b.result_state).toBe("not_found");
+    // Half its words in "The loading dock closes at six pm." ("dock", "closing") and in "Keep
+    // fire exits clear of pallets at all times." ("time"): related, so no absence; the vests
+    // line (5 s), which names another key, is not used.
+    expect(b.result_state).toBe("uncertain");
+    expect(b.answer_payload.evidence_summary.representative.map((r) => r.start_time)).toEqual([
+      9, 17,
+    ]);
   });
 
   it("takes a key-naming line only when it names the key as a whole word", async () => {

@@ -60,7 +60,8 @@ export const DOCK_ID = evidenceId("seg_vid_talk_1", "transcript", 9, 12);
 export const vestsVerdict = (extra = {}) => ({
   answer_key: "vests_worn",
   answer_type: "verdict" as const,
-  description: "Do forklift operators wear high visibility vests?",
+  // A rule question: talk.mp4's cue states the rule, which is no evidence anyone wore one.
+  description: "Are forklift operators required to wear high visibility vests?",
   ...extra,
 });
 

@@ -49,7 +49,7 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
       VEST_ID,
     ]);
     expect(a.provenance).toEqual({
-      engine: "workers-ai-answers@1",
+      engine: "workers-ai-answers@2",
       method: "model-cited",
       model: ANSWER_MODEL,
     });
@@ -61,6 +61,18 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     });
     expect(a.budget_exhausted).toBe(false);
     expectCitesIndex(a, videos);
+  });
+  it("downgrades a found to a question about what happened when it cites only a rule", async () => {
+    const { engine } = world(() => jsonMode(modelAnswer({ evidence_ids: [VEST_ID], value: true })));
+    const observation = "Do forklift operators wear high visibility vests?";
+    const a = await engine.answer(request(vestsVerdict({ description: observation }), [talk()]));
+    expect(a).toMatchObject({
+      result_state: "uncertain",
+      reason_code: "instruction_not_observation",
+    });
+    expect(a.answer_payload.value).toBeUndefined();
+    const rule = await engine.answer(request(vestsVerdict(), [talk()]));
+    expect(rule).toMatchObject({ result_state: "found", answer_payload: { value: true } });
   });
   it("drops invented evidence ids and downgrades a found left with none", async () => {
     const { engine } = world(() =>
@@ -150,7 +162,7 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
   it("keeps a measurement's value only with a found or not_found", async () => {
     const spec = {
       answer_type: "measurement" as const,
-      description: "How many spills are reported?",
+      description: "How many times is a spill mentioned?",
     };
     const spill = evidenceId("seg_vid_talk_1", "transcript", 13, 16.5);
     const found = await world(() =>
@@ -167,7 +179,7 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
   it("downgrades a found whose number its citations do not back", async () => {
     const spec = {
       answer_type: "measurement" as const,
-      description: "How many spills are reported?",
+      description: "How many times is a spill mentioned?",
     };
     const spill = evidenceId("seg_vid_talk_1", "transcript", 13, 16.5);
     const a = await world(() =>

@@ -5,7 +5,7 @@ import { type AnswerContext, excerpt, reasonSentence } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import { isSupporting, matchInspection } from "../matching";
 import type { AnswerDraft } from "../payload";
-import { type Probe, probeFrom, probeSources } from "../probe";
+import { type Probe, probeFrom, probeSources, specMode } from "../probe";
 import { aggregateAny } from "../states";
 import {
   attribute,
@@ -28,6 +28,7 @@ interface Candidate {
  */
 export function namedCandidates(ctx: AnswerContext): Candidate[] {
   const { spec, instructions } = ctx.request;
+  const mode = specMode(spec, instructions);
   const quoted = [
     ...new Set(
       probeSources(spec, instructions).flatMap((s) =>
@@ -37,7 +38,7 @@ export function namedCandidates(ctx: AnswerContext): Candidate[] {
   ].filter(Boolean);
   if (quoted.length > 0) {
     return quoted.flatMap((phrase) => {
-      const probe = probeFrom(`"${phrase}"`);
+      const probe = probeFrom(`"${phrase}"`, mode);
       return probe ? [{ key: phrase.toLowerCase(), label: phrase, probes: [probe] }] : [];
     });
   }
@@ -46,7 +47,7 @@ export function namedCandidates(ctx: AnswerContext): Candidate[] {
   );
   if (fields.length < 2) return [];
   return fields.flatMap((f) => {
-    const probes = [f.label, f.description ?? ""].flatMap((t) => probeFrom(t) ?? []);
+    const probes = [f.label, f.description ?? ""].flatMap((t) => probeFrom(t, mode) ?? []);
     return probes.length > 0 ? [{ key: f.key, label: f.label, probes }] : [];
   });
 }

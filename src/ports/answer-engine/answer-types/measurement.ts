@@ -2,7 +2,7 @@ import type { AnswerItem, ReasonCode } from "../../../domain/answers";
 import { type AnswerContext, clock, plural, reasonSentence } from "../context";
 import { isComplete } from "../inspection";
 import type { AnswerDraft } from "../payload";
-import { aggregateAny, type Decision, incompleteReason } from "../states";
+import { aggregateAny, type Decision, incompleteReason, OPPOSING_REASONS } from "../states";
 import {
   METRIC_LABELS,
   METRIC_UNITS,
@@ -52,8 +52,9 @@ export function answerMeasurement(ctx: AnswerContext): AnswerDraft {
   const incomplete = videos.filter((v) => !isComplete(v));
 
   let decision: Decision;
-  if (decisions.some((d) => d.reason === "conflicting_evidence")) {
-    decision = { state: "uncertain", reason: "conflicting_evidence" };
+  const opposed = decisions.find((d) => d.reason !== undefined && OPPOSING_REASONS.has(d.reason));
+  if (opposed !== undefined) {
+    decision = { state: "uncertain", reason: opposed.reason ?? "conflicting_evidence" };
   } else if (occurrences.length > 0 && incomplete.length === 0) {
     decision = { state: "found" };
   } else if (occurrences.length > 0) {
@@ -63,7 +64,9 @@ export function answerMeasurement(ctx: AnswerContext): AnswerDraft {
   } else {
     decision = aggregateAny(decisions);
   }
-  const partial = decision.reason !== "conflicting_evidence" && incomplete.length > 0;
+  const partial =
+    !(decision.reason !== undefined && OPPOSING_REASONS.has(decision.reason)) &&
+    incomplete.length > 0;
 
   const items = videos.map((video, i): AnswerItem => {
     const own = occurrences.filter((o) => o.videoIndex === video.index);

@@ -46,8 +46,9 @@ function doubtfulEvent(match: SegmentMatch): AnswerItem {
 }
 
 /**
- * Time-ordered events: each supporting occurrence is a found event with its interval;
- * borderline and negating matches are uncertain events. Ordered by source, then time.
+ * Time-ordered events: each supporting occurrence is a found event with its interval; every
+ * other match (borderline, negating, of the wrong mode) is an uncertain event. Ordered by
+ * source, then time.
  */
 export function answerTimeline(ctx: AnswerContext): AnswerDraft {
   const found = occurrencesOf(ctx.matches).map((o, i) => ({
