@@ -19,6 +19,7 @@ import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
 import { registerReportRoutes } from "./routes/reports";
+import { registerRulebookRoutes } from "./routes/rulebooks";
 import { registerRunRoutes } from "./routes/runs";
 import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
@@ -76,6 +77,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   registerReportTemplateRoutes(api);
   registerRunRoutes(api);
   registerReportRoutes(api);
+  registerRulebookRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }
