@@ -3,6 +3,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "./api-prefix";
+import { CSV_IMPORT_LIMITS } from "./domain/rulebooks";
 import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
@@ -20,6 +21,7 @@ import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
 import { registerReportRoutes } from "./routes/reports";
 import { registerRulebookRoutes } from "./routes/rulebooks";
+import { CSV_PREVIEW_PATH } from "./routes/rulebooks/preview-csv-import";
 import { registerRunRoutes } from "./routes/runs";
 import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
@@ -103,7 +105,11 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   });
   options.ports.storageGateway?.mount(app);
   const limit = limitBody(MAX_JSON_BODY_BYTES);
-  app.use("/api/*", limit);
+  // A CSV import preview carries a file of up to 5 MiB; every other body stays at 1 MiB.
+  const csvLimit = limitBody(CSV_IMPORT_LIMITS.requestBytes);
+  app.use("/api/*", (c, next) =>
+    c.req.path === `${API_PREFIX}${CSV_PREVIEW_PATH}` ? csvLimit(c, next) : limit(c, next),
+  );
   app.use("/admin/*", limit);
 
   app.get("/", (c) => c.redirect("/docs"));

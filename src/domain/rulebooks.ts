@@ -30,3 +30,33 @@ export const RULEBOOK_LIMITS = {
 export function ownerOfKey(keyId: string): string {
   return `user_${keyId.replace(/^key_/, "")}`;
 }
+
+/** Limits of one CSV import (documented in docs/decisions.md and the OpenAPI descriptions). */
+export const CSV_IMPORT_LIMITS = {
+  /** The file itself, in bytes as uploaded. */
+  fileBytes: 5 * 1024 * 1024,
+  /** The preview request body: the file plus JSON escaping or multipart framing. */
+  requestBytes: 12 * 1024 * 1024,
+  /** Data rows, the header and blank lines not counted. */
+  rows: 10_000,
+  columns: 100,
+  columnNameChars: 200,
+  /** Rulebooks one import may create. */
+  rulebooks: 100,
+  /** How long a preview session can be imported. */
+  sessionSeconds: 60 * 60,
+  /** Rows shown in a preview. */
+  previewRows: 20,
+  /** Row errors listed (the count says how many there were). */
+  listedErrors: 100,
+} as const;
+
+/** The roles a CSV column can play in an import. */
+export interface CsvMapping {
+  rulebook_name?: string | undefined;
+  rule_id?: string | undefined;
+  rule_title: string;
+  rule_description?: string | undefined;
+  rule_severity?: string | undefined;
+  additional_description_columns?: string[] | undefined;
+}
