@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { CSV_IMPORT_LIMITS } from "../../domain/rulebooks";
-import { ApiError } from "../../errors/api-error";
+import { ApiError, invalidRequest } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { previewCsvImport } from "../../services/rulebooks/csv-imports";
 import { alphaRoute } from "../define";
@@ -58,6 +58,14 @@ export function registerPreviewCsvImport(app: OpenAPIHono<HonoEnv>) {
       if (typeof body !== "object" || !("file" in body)) throw new Error("form body not validated");
       input = new Uint8Array(await body.file.arrayBuffer());
       field = "file";
+    } else if (type === "") {
+      throw invalidRequest([
+        {
+          path: "body",
+          message:
+            "is required: send the CSV as text/csv, as JSON { csv } or as multipart field file",
+        },
+      ]);
     } else {
       throw new ApiError(
         "unsupported-media-type",

@@ -137,6 +137,17 @@ describe("POST /rulebooks/csv-imports/preview", () => {
       "invalid-request",
     );
     expect(json.errors?.map((e) => e.path)).toEqual(["csv"]);
+    const bodiless = await expectProblem(
+      await api.request("POST", "/rulebooks/csv-imports/preview"),
+      400,
+      "invalid-request",
+    );
+    expect(bodiless.errors?.map((e) => e.path)).toEqual(["body"]);
+    await expectProblem(
+      await sendCsv(api, "id,title\n", { "content-type": "text/plain" }),
+      415,
+      "unsupported-media-type",
+    );
     const missing = await expectProblem(
       await api.post("/rulebooks/csv-imports/preview", { file: "x" }),
       400,
