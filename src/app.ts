@@ -27,6 +27,7 @@ import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
+import { registerWorkflowRoutes } from "./routes/workflows";
 import { createDeps } from "./services/deps";
 
 /** JSON bodies beyond this answer 413. */
@@ -80,6 +81,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   registerRunRoutes(api);
   registerReportRoutes(api);
   registerRulebookRoutes(api);
+  registerWorkflowRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }

@@ -5,4 +5,5 @@ export * from "./runs";
 export * from "./segments";
 export * from "./videos";
 export * from "./work-leases";
+export * from "./workflows";
 export * from "./workspaces";

@@ -96,11 +96,24 @@ describe("rulebooks: ownership per key, visibility per workspace", () => {
   });
 });
 
-describe("rulebooks: the MANAGE_RULEBOOKS permission", async () => {
-  const operations = (await alphaOperations()).filter((op) => op.path.startsWith("/rulebooks"));
+describe("rulebooks and workflows: the MANAGE_RULEBOOKS permission", async () => {
+  const operations = (await alphaOperations()).filter(
+    (op) => op.path.startsWith("/rulebooks") || op.path.startsWith("/workflows"),
+  );
 
-  it("declares MANAGE_RULEBOOKS on every rulebook operation", () => {
-    expect(operations.length).toBeGreaterThanOrEqual(5);
+  it("declares MANAGE_RULEBOOKS on every rulebook and workflow operation", () => {
+    expect(operations.map((op) => `${op.method} ${op.path}`).sort()).toEqual([
+      "DELETE /rulebooks/{rulebook_id}",
+      "GET /rulebooks",
+      "GET /rulebooks/{rulebook_id}",
+      "GET /workflows",
+      "GET /workflows/{workflow_id}",
+      "PATCH /rulebooks/{rulebook_id}",
+      "POST /rulebooks",
+      "POST /rulebooks/csv-imports",
+      "POST /rulebooks/csv-imports/preview",
+      "POST /workflows",
+    ]);
     for (const op of operations) expect(op.permission).toBe("MANAGE_RULEBOOKS");
   });
 
