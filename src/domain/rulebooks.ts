@@ -16,6 +16,9 @@ export interface Rule {
 /** A rule as a client sends it: the service decides its version. */
 export type RuleInput = Omit<Rule, "version">;
 
+/** Rule ids: 1-64 letters, digits, `_`, `-`, `.` or `:`, starting with a letter or digit. */
+export const RULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
 /** Limits of one rulebook (documented in docs/decisions.md and the OpenAPI descriptions). */
 export const RULEBOOK_LIMITS = {
   nameChars: 200,

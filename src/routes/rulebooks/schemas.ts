@@ -1,11 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { RULE_SEVERITIES, RULEBOOK_LIMITS } from "../../domain/rulebooks";
+import { RULE_ID_PATTERN, RULE_SEVERITIES, RULEBOOK_LIMITS } from "../../domain/rulebooks";
 import { idParam, TimestampSchema } from "../../schemas/common";
 
 const L = RULEBOOK_LIMITS;
 
-/** Rule ids: 1-64 letters, digits, `_`, `-`, `.` or `:`, starting with a letter or digit. */
-export const RULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 /** Why a rule id was refused. */
 export const RULE_ID_MESSAGE =
   "must be 1-64 letters, digits, _, -, . or :, starting with a letter or digit";

@@ -1,6 +1,7 @@
 import {
   CSV_IMPORT_LIMITS,
   type CsvMapping,
+  RULE_ID_PATTERN,
   RULE_SEVERITIES,
   RULEBOOK_LIMITS,
   type RuleInput,
@@ -20,8 +21,6 @@ const ROLE_NAMES = {
 } as const;
 
 type Role = keyof typeof ROLE_NAMES;
-
-const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 function normalise(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -113,7 +112,7 @@ export function draftsFromRows(
       .filter(Boolean)
       .join("\n");
     if (id === "") cell("rule_id", "is empty; every rule needs an id");
-    else if (!RULE_ID.test(id)) {
+    else if (!RULE_ID_PATTERN.test(id)) {
       cell("rule_id", `"${id.slice(0, 80)}" must be 1-64 letters, digits, _, -, . or :`);
     } else if (book.lines.has(id)) {
       cell(

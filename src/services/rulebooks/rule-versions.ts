@@ -34,16 +34,3 @@ export function sameRuleSet(a: readonly Rule[], b: readonly Rule[]): boolean {
     })
   );
 }
-
-/** The first repeat of a rule id: its index and the index it repeats, or null. */
-export function duplicateRuleId(
-  rules: readonly Pick<RuleInput, "id">[],
-): { index: number; first: number; id: string } | null {
-  const seen = new Map<string, number>();
-  for (const [index, rule] of rules.entries()) {
-    const first = seen.get(rule.id);
-    if (first !== undefined) return { index, first, id: rule.id };
-    seen.set(rule.id, index);
-  }
-  return null;
-}
