@@ -23,7 +23,7 @@ commands:
   workspaces create --name NAME [--alpha-opt-in]
   workspaces update WORKSPACE_ID [--alpha-opt-in true|false] [--name NAME]
   keys list --workspace WORKSPACE_ID [--json]
-  keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO]
+  keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO] [--owner USER_ID]
   keys revoke KEY_ID
 base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (PORT defaults to 8787)
 admin token: --admin-token, else ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars (local URLs only)
@@ -48,6 +48,7 @@ try {
       type: { type: "string", default: "alpha" },
       permissions: { type: "string", default: "*" },
       "expires-at": { type: "string" },
+      owner: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -210,6 +211,8 @@ switch (`${resource} ${action}`) {
         .filter(Boolean),
     };
     if (values["expires-at"]) body.expires_at = values["expires-at"];
+    // The same owner as an existing key: both then manage the same rulebooks.
+    if (values.owner) body.owner_id = values.owner;
     result = await call("POST", "/keys", body);
     break;
   }

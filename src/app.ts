@@ -3,6 +3,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "./api-prefix";
+import { CSV_IMPORT_LIMITS } from "./domain/rulebooks";
 import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
@@ -19,11 +20,14 @@ import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
 import { registerReportRoutes } from "./routes/reports";
+import { registerRulebookRoutes } from "./routes/rulebooks";
+import { CSV_PREVIEW_PATH } from "./routes/rulebooks/preview-csv-import";
 import { registerRunRoutes } from "./routes/runs";
 import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
+import { registerWorkflowRoutes } from "./routes/workflows";
 import { createDeps } from "./services/deps";
 
 /** JSON bodies beyond this answer 413. */
@@ -76,6 +80,8 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   registerReportTemplateRoutes(api);
   registerRunRoutes(api);
   registerReportRoutes(api);
+  registerRulebookRoutes(api);
+  registerWorkflowRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }
@@ -101,7 +107,11 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   });
   options.ports.storageGateway?.mount(app);
   const limit = limitBody(MAX_JSON_BODY_BYTES);
-  app.use("/api/*", limit);
+  // A CSV import preview carries a file of up to 5 MiB; every other body stays at 1 MiB.
+  const csvLimit = limitBody(CSV_IMPORT_LIMITS.requestBytes);
+  app.use("/api/*", (c, next) =>
+    c.req.path === `${API_PREFIX}${CSV_PREVIEW_PATH}` ? csvLimit(c, next) : limit(c, next),
+  );
   app.use("/admin/*", limit);
 
   app.get("/", (c) => c.redirect("/docs"));

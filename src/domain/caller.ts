@@ -16,5 +16,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export interface AuthContext {
   keyId: string;
   workspaceId: string;
+  /** The owner (`user_…`) the key acts for; several keys may act for one owner. */
+  ownerId: string;
   permissions: ReadonlySet<Permission>;
 }

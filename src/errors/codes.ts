@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   "upload-incomplete": { status: 409, title: "The upload is missing parts" },
   "upload-size-mismatch": { status: 409, title: "The stored bytes do not match file_size" },
   "upload-expired": { status: 410, title: "The upload session has expired" },
+  "csv-import-expired": { status: 410, title: "The CSV import session has expired" },
   "payload-too-large": { status: 413, title: "The request body is too large" },
   "unsupported-media-type": { status: 415, title: "The request body must be application/json" },
   "idempotency-key-mismatch": {

@@ -22,7 +22,8 @@ export type IdPrefix =
   | "ws"
   | "key"
   | "seg"
-  | "snap";
+  | "snap"
+  | "rsv";
 
 /**
  * A new identifier: the prefix, then a lowercase ULID. Identifiers sort by creation

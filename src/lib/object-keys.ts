@@ -36,3 +36,8 @@ export function reportKey(
 ): string {
   return `reports/${runId}/${reportId}.${REPORT_EXTENSIONS[format]}`;
 }
+
+/** Where a CSV import session keeps its file (UTF-8, BOM removed) until it expires. */
+export function csvImportKey(workspaceId: string, sessionId: string): string {
+  return `csv-imports/${workspaceId}/${sessionId}.csv`;
+}

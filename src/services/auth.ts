@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import { type ApiKeyRow, findKeyByHash } from "../db/repos/workspaces";
 import type { AuthContext } from "../domain/caller";
+import { ownerOfKey } from "../domain/rulebooks";
 import {
   constantTimeEqual,
   fromBase64Url,
@@ -106,6 +107,7 @@ export async function verifyKey(
     auth: {
       keyId: key.id,
       workspaceId: key.workspaceId,
+      ownerId: key.ownerId ?? ownerOfKey(key.id),
       permissions: expandPermissions(key.permissions),
     },
   };

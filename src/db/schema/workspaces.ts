@@ -19,6 +19,11 @@ export const apiKeys = sqliteTable(
       .references(() => workspaces.id),
     type: text("type", { enum: ["alpha", "standard"] }).notNull(),
     permissions: text("permissions", { mode: "json" }).$type<string[]>().notNull(),
+    /**
+     * The owner (`user_…`) the key acts for: rulebooks belong to it. Null on keys made
+     * before owners existed, which act for an owner of their own (`ownerOfKey`).
+     */
+    ownerId: text("owner_id"),
     secretHash: text("secret_hash").notNull().unique(),
     start: text("start").notNull(),
     expiresAt: text("expires_at"),

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { findWorkspace, insertApiKey, revokeApiKey } from "../../db/repos/workspaces";
+import { ownerOfKey } from "../../domain/rulebooks";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -7,7 +8,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam, TimestampSchema } from "../../schemas/common";
 import { evictCachedKeys, mintKeySecret } from "../../services/auth";
 import { problemResponses } from "../define";
-import { ApiKeySchema, PermissionNameSchema, presentKey } from "./schemas";
+import { ApiKeySchema, OwnerIdSchema, PermissionNameSchema, presentKey } from "./schemas";
 
 const createKeyRoute = createRoute({
   method: "post",
@@ -24,6 +25,10 @@ const createKeyRoute = createRoute({
             type: z.enum(["alpha", "standard"]),
             permissions: z.array(PermissionNameSchema),
             expires_at: TimestampSchema.optional(),
+            owner_id: OwnerIdSchema.optional().openapi({
+              description:
+                "The owner the key acts for. Rulebooks belong to an owner: give two keys the same owner_id (read it from an existing key) and both manage the same rulebooks. Omitted: the key acts for a new owner of its own.",
+            }),
           }),
         },
       },
@@ -59,8 +64,10 @@ export function registerKeyRoutes(app: OpenAPIHono<HonoEnv>) {
     if (!(await findWorkspace(db, body.workspace_id)))
       throw notFound("Workspace", body.workspace_id);
     const { secret, secretHash, start } = await mintKeySecret();
+    const id = newId("key");
     const row = {
-      id: newId("key"),
+      id,
+      ownerId: body.owner_id ?? ownerOfKey(id),
       workspaceId: body.workspace_id,
       type: body.type,
       permissions: [...new Set(body.permissions)],

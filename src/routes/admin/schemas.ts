@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ApiKeyRow, WorkspaceRow } from "../../db/repos/workspaces";
 import { PERMISSIONS } from "../../domain/caller";
+import { ownerOfKey } from "../../domain/rulebooks";
 import { TimestampSchema } from "../../schemas/common";
 
 /** A workspace as the admin API shows it. */
@@ -23,6 +24,10 @@ export const ApiKeySchema = z
     workspace_id: z.string(),
     type: z.enum(["alpha", "standard"]),
     permissions: z.array(z.string()),
+    owner_id: z.string().openapi({
+      description: "The owner the key acts for (rulebooks belong to owners)",
+      example: "user_01jd3m6t8y0c7x4k2n9q5r1s3v",
+    }),
     expires_at: TimestampSchema.nullable(),
     revoked_at: TimestampSchema.nullable().openapi({
       description: "When the key was revoked; null while it is not",
@@ -30,6 +35,12 @@ export const ApiKeySchema = z
     created_at: TimestampSchema,
   })
   .openapi("AdminApiKey");
+
+/** An owner id: `user_` and up to 64 letters, digits, `_` or `-`. */
+export const OwnerIdSchema = z
+  .string()
+  .regex(/^user_[A-Za-z0-9_-]{1,64}$/, "must be user_ followed by 1-64 letters, digits, _ or -")
+  .openapi({ example: "user_01jd3m6t8y0c7x4k2n9q5r1s3v" });
 
 /** A permission name or `*` for all of them. */
 export const PermissionNameSchema = z.enum([...PERMISSIONS, "*"]);
@@ -46,6 +57,7 @@ export function presentKey(row: ApiKeyRow): z.infer<typeof ApiKeySchema> {
     workspace_id: row.workspaceId,
     type: row.type,
     permissions: row.permissions,
+    owner_id: row.ownerId ?? ownerOfKey(row.id),
     expires_at: row.expiresAt,
     revoked_at: row.revokedAt,
     created_at: row.createdAt,

@@ -69,6 +69,7 @@ describe("admin lists", () => {
       workspace_id: workspace.id,
       type: "alpha",
       permissions: ["READ_VIDEOS"],
+      owner_id: `user_${reader.id.slice("key_".length)}`,
       expires_at: expiresAt,
       revoked_at: null,
       created_at: expect.any(String),

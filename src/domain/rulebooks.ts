@@ -1,0 +1,65 @@
+/** How much a broken rule matters; optional on a rule, carried into its findings. */
+export const RULE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+
+/** One rule severity. */
+export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
+
+/** A rule as a rule set version stores it; `version` is set by the service. */
+export interface Rule {
+  id: string;
+  title: string;
+  description: string;
+  severity: RuleSeverity | null;
+  version: number;
+}
+
+/** A rule as a client sends it: the service decides its version. */
+export type RuleInput = Omit<Rule, "version">;
+
+/** Rule ids: 1-64 letters, digits, `_`, `-`, `.` or `:`, starting with a letter or digit. */
+export const RULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+/** Limits of one rulebook (documented in docs/decisions.md and the OpenAPI descriptions). */
+export const RULEBOOK_LIMITS = {
+  nameChars: 200,
+  contentChars: 20_000,
+  rules: 10_000,
+  ruleIdChars: 64,
+  titleChars: 500,
+  descriptionChars: 10_000,
+} as const;
+
+/** The owner a key acts for when the operator gave none: one owner per key. */
+export function ownerOfKey(keyId: string): string {
+  return `user_${keyId.replace(/^key_/, "")}`;
+}
+
+/** Limits of one CSV import (documented in docs/decisions.md and the OpenAPI descriptions). */
+export const CSV_IMPORT_LIMITS = {
+  /** The file itself, in bytes as uploaded. */
+  fileBytes: 5 * 1024 * 1024,
+  /** The preview request body: the file plus JSON escaping or multipart framing. */
+  requestBytes: 12 * 1024 * 1024,
+  /** Data rows, the header and blank lines not counted. */
+  rows: 10_000,
+  columns: 100,
+  columnNameChars: 200,
+  /** Rulebooks one import may create. */
+  rulebooks: 100,
+  /** How long a preview session can be imported. */
+  sessionSeconds: 60 * 60,
+  /** Rows shown in a preview. */
+  previewRows: 20,
+  /** Row errors listed (the count says how many there were). */
+  listedErrors: 100,
+} as const;
+
+/** The roles a CSV column can play in an import. */
+export interface CsvMapping {
+  rulebook_name?: string | undefined;
+  rule_id?: string | undefined;
+  rule_title: string;
+  rule_description?: string | undefined;
+  rule_severity?: string | undefined;
+  additional_description_columns?: string[] | undefined;
+}
