@@ -24,6 +24,7 @@ import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
+import { registerWebhookRoutes } from "./routes/webhooks";
 import { createDeps } from "./services/deps";
 
 /** JSON bodies beyond this answer 413. */
@@ -76,6 +77,7 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   registerReportTemplateRoutes(api);
   registerRunRoutes(api);
   registerReportRoutes(api);
+  registerWebhookRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }
