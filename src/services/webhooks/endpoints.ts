@@ -4,7 +4,8 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
 import { ROTATION_OVERLAP_MS, webhookConfig } from "./config";
-import { newEndpointSecret, openSecret, sealSecret } from "./secrets";
+import { newEndpointSecret } from "./secret-format";
+import { openSecret, sealSecret } from "./secrets";
 import { checkWebhookUrl } from "./url-guard";
 
 /** What a user sets on an endpoint. */

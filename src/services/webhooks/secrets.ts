@@ -4,23 +4,6 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const VERSION = "v1";
 
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** A new endpoint secret in the Standard Webhooks form: `whsec_` + base64 of 24 random bytes. */
-export function newEndpointSecret(): string {
-  return `whsec_${base64(randomBytes(24))}`;
-}
-
-/** The HMAC key bytes of a `whsec_` secret (the base64 after the prefix, decoded). */
-export function secretKeyBytes(secret: string): Uint8Array {
-  const binary = atob(secret.replace(/^whsec_/, ""));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-}
-
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function encryptionKey(signingSecret: string): Promise<CryptoKey> {

@@ -1,12 +1,6 @@
-import { secretKeyBytes } from "./secrets";
+import { secretKeyBytes, toBase64 } from "./secret-format";
 
 const encoder = new TextEncoder();
-
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 /** One Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`. */
 export async function signPayload(
@@ -23,7 +17,7 @@ export async function signPayload(
     ["sign"],
   );
   const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`));
-  return `v1,${base64(new Uint8Array(mac))}`;
+  return `v1,${toBase64(new Uint8Array(mac))}`;
 }
 
 /** The headers of one delivery: a signature per live secret, space separated. */
