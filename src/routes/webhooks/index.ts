@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { registerCreateWebhook } from "./create-webhook";
 import { registerDeleteWebhook } from "./delete-webhook";
+import { registerGetDelivery } from "./get-delivery";
 import { registerGetWebhook } from "./get-webhook";
 import { registerListDeliveries } from "./list-deliveries";
 import { registerListWebhooks } from "./list-webhooks";
@@ -20,6 +21,7 @@ export function registerWebhookRoutes(app: OpenAPIHono<HonoEnv>) {
   registerDeleteWebhook(app);
   registerRotateSecret(app);
   registerListDeliveries(app);
+  registerGetDelivery(app);
   registerRedeliver(app);
   registerRecover(app);
   registerTestWebhook(app);

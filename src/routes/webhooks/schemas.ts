@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { DeliveryRow } from "../../db/repos/webhook-deliveries";
+import type { AttemptRow, DeliveryRow } from "../../db/repos/webhook-deliveries";
 import type { EndpointRow } from "../../db/repos/webhook-endpoints";
 import { TimestampSchema } from "../../schemas/common";
 import { WEBHOOK_EVENT_TYPES } from "../../services/webhooks/event-types";
@@ -153,5 +153,38 @@ export function presentDelivery(row: DeliveryRow): z.infer<typeof DeliverySchema
     response_status: row.responseStatus,
     next_attempt_at: row.nextAttemptAt,
     created_at: row.createdAt,
+  };
+}
+
+const AttemptSchema = z
+  .object({
+    attempted_at: TimestampSchema,
+    response_status: z.number().int().nullable().openapi({
+      description: "HTTP status the endpoint answered; null when none came",
+      example: 500,
+    }),
+    duration_ms: z.number().int().openapi({ example: 184 }),
+    error: z
+      .enum(["http_status", "timeout", "network", "url_refused", "event_missing"])
+      .nullable()
+      .openapi({
+        description: "Why the attempt failed; null when it succeeded",
+        example: "http_status",
+      }),
+  })
+  .openapi("WebhookAttempt");
+
+/** A delivery with its attempt log (every attempt, across redeliveries, oldest first). */
+export const DeliveryDetailSchema = DeliverySchema.extend({
+  attempt_log: z.array(AttemptSchema),
+}).openapi("WebhookDeliveryDetail");
+
+/** The wire form of one logged attempt. */
+export function presentAttempt(row: AttemptRow): z.infer<typeof AttemptSchema> {
+  return {
+    attempted_at: row.attemptedAt,
+    response_status: row.responseStatus,
+    duration_ms: row.durationMs,
+    error: row.errorClass as z.infer<typeof AttemptSchema>["error"],
   };
 }

@@ -72,6 +72,17 @@ describe("delivery history, redelivery and recovery", () => {
     for (const message of world.queue.take()) await attemptDelivery(world.deps, transport, message);
     expect(received).toHaveLength(1);
     expect((await list()).data[0]).toMatchObject({ status: "delivered", attempts: 1 });
+    const detail = await world.call(
+      tenant.api.key,
+      "GET",
+      `/webhooks/${endpoint.id}/deliveries/${failed?.id}`,
+    );
+    const logged = await expectJson<{ attempt_log: Record<string, unknown>[] }>(detail, 200);
+    // The log keeps the attempt before the redelivery too.
+    expect(logged.attempt_log).toEqual([
+      expect.objectContaining({ response_status: 500, error: "http_status" }),
+      expect.objectContaining({ response_status: 200, error: null }),
+    ]);
     // A delivered one can be sent again too.
     expect((await world.call(tenant.api.key, "POST", path)).status).toBe(202);
   });
