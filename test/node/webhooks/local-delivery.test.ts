@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -25,6 +26,7 @@ let service: LocalProcess;
 let stateDir: string;
 let headers: Record<string, string>;
 let api: string;
+let workspaceId: string;
 
 async function call(method: string, url: string, body?: unknown, auth = headers) {
   const res = await fetch(url, {
@@ -85,6 +87,7 @@ beforeAll(async () => {
     adminAuth,
   );
   headers = { authorization: `Bearer ${key.body.key}`, "content-type": "application/json" };
+  workspaceId = workspace.body.id;
 });
 
 afterAll(async () => {
@@ -177,5 +180,38 @@ describe("webhooks over the local process", () => {
     await until("the redelivered attempts", () =>
       hits.filter((h) => h.path === "/fail").length >= 4 ? true : undefined,
     );
+  });
+
+  it("npm run admin -- webhooks listen registers a receiver, verifies events, cleans up on Ctrl-C", async () => {
+    const args = ["scripts/admin.mjs", "--base-url", service.baseUrl, "--admin-token", ADMIN_TOKEN];
+    const listener = spawn("node", [...args, "webhooks", "listen", "--workspace", workspaceId], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    listener.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    listener.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    try {
+      const endpointId = await until(
+        "the listener to register",
+        () => /as (wh_\w+)/.exec(output)?.[1],
+      );
+      expect((await call("POST", `${api}/webhooks/${endpointId}/test`)).status).toBe(202);
+      const line = await until("the test event line", () =>
+        output.split("\n").find((l) => l.includes("webhook.test")),
+      );
+      expect(line).toMatch(/webhook\.test\s+evt_\w+\s+signature ok$/);
+      const exited = new Promise((resolve) => listener.once("exit", resolve));
+      listener.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(output).toContain(`removed ${endpointId}`);
+      expect((await call("GET", `${api}/webhooks/${endpointId}`)).status).toBe(404);
+    } finally {
+      if (listener.exitCode === null) listener.kill("SIGKILL");
+    }
   });
 });
