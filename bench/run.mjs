@@ -11,8 +11,9 @@ import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchQuality from "./suites/search-quality.mjs";
 import * as soak from "./suites/soak.mjs";
 import * as uploads from "./suites/uploads.mjs";
+import * as webhooks from "./suites/webhooks.mjs";
 
-const SUITES = [listVideos, uploads, searchQuality, searchLatency, soak, fuzz];
+const SUITES = [listVideos, uploads, searchQuality, searchLatency, soak, fuzz, webhooks];
 const wanted = process.argv.slice(2);
 const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));
 if (suites.length === 0) {
