@@ -12,8 +12,18 @@ import * as searchQuality from "./suites/search-quality.mjs";
 import * as soak from "./suites/soak.mjs";
 import * as truthfulness from "./suites/truthfulness.mjs";
 import * as uploads from "./suites/uploads.mjs";
+import * as webhooks from "./suites/webhooks.mjs";
 
-const SUITES = [listVideos, uploads, searchQuality, searchLatency, soak, fuzz, truthfulness];
+const SUITES = [
+  listVideos,
+  uploads,
+  searchQuality,
+  searchLatency,
+  soak,
+  fuzz,
+  truthfulness,
+  webhooks,
+];
 const wanted = process.argv.slice(2);
 const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));
 if (suites.length === 0) {

@@ -1,12 +1,35 @@
 import type { Env } from "../src/env";
 import type { Ports } from "../src/ports";
-import { createDeps } from "../src/services/deps";
+import { createDeps, type Deps } from "../src/services/deps";
+import { dispatchPendingEvents } from "../src/services/webhooks/dispatch";
+import { fetchTransport } from "../src/services/webhooks/transport";
 import { consumeAnalysis, consumeAnalysisDeadLetters } from "./analysis";
 import { consumeIndexing, consumeProcessing, consumeVideoDeadLetters } from "./processing";
+import { consumeWebhooks } from "./webhooks";
+
+/** Queues whose consumers write outbox events: after a batch, they are fanned out at once. */
+const EVENT_SOURCES = new Set([
+  "video-processing",
+  "search-indexing",
+  "video-processing-dlq",
+  "search-indexing-dlq",
+  "analysis-runs",
+  "analysis-runs-dlq",
+]);
 
 /** Dispatches a batch to the consumer of its queue. */
 export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
   const deps = createDeps(env, ports);
+  await consume(batch, deps);
+  if (EVENT_SOURCES.has(batch.queue)) {
+    // The sweep would fan the events out too, a minute later; this keeps webhooks prompt.
+    await dispatchPendingEvents(deps).catch((error: unknown) =>
+      console.error(JSON.stringify({ dispatch: batch.queue, error: String(error) })),
+    );
+  }
+}
+
+function consume(batch: MessageBatch, deps: Deps): Promise<void> {
   switch (batch.queue) {
     case "video-processing":
       return consumeProcessing(batch, deps);
@@ -19,6 +42,8 @@ export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): 
       return consumeAnalysis(batch, deps);
     case "analysis-runs-dlq":
       return consumeAnalysisDeadLetters(batch, deps);
+    case "webhook-deliveries":
+      return consumeWebhooks(batch, deps, fetchTransport);
     default:
       throw new Error(`no consumer for queue ${batch.queue}`);
   }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { parseVars, ROOT } from "./lib/local.mjs";
+import { listen } from "./lib/webhooks-listen.mjs";
 
 /** src/domain/caller.ts PERMISSIONS; a node test keeps the two lists equal. */
 const PERMISSIONS = [
@@ -25,6 +26,7 @@ commands:
   keys list --workspace WORKSPACE_ID [--json]
   keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO] [--owner USER_ID]
   keys revoke KEY_ID
+  webhooks listen --workspace WORKSPACE_ID [--events TYPE1,TYPE2|*]
 base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (PORT defaults to 8787)
 admin token: --admin-token, else ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars (local URLs only)
 permissions (comma-separated for --permissions; * means all of them):
@@ -50,6 +52,7 @@ try {
       "expires-at": { type: "string" },
       owner: { type: "string" },
       json: { type: "boolean" },
+      events: { type: "string", default: "*" },
       help: { type: "boolean", short: "h" },
     },
     // `--alpha-opt-in` alone means true.
@@ -220,6 +223,19 @@ switch (`${resource} ${action}`) {
     if (!id) fail("keys revoke needs a key id", 2);
     await call("DELETE", `/keys/${encodeURIComponent(id)}`);
     result = { id, revoked: true };
+    break;
+  case "webhooks listen":
+    if (!values.workspace) fail("webhooks listen needs --workspace", 2);
+    await listen({
+      baseUrl,
+      admin: call,
+      workspace: values.workspace,
+      events: values.events
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean),
+      fail,
+    });
     break;
   default:
     fail(USAGE, 2);

@@ -27,6 +27,7 @@ import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
+import { registerWebhookRoutes } from "./routes/webhooks";
 import { registerWorkflowRoutes } from "./routes/workflows";
 import { createDeps } from "./services/deps";
 
@@ -82,6 +83,8 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   registerReportRoutes(api);
   registerRulebookRoutes(api);
   registerWorkflowRoutes(api);
+
+  registerWebhookRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }

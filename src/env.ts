@@ -19,6 +19,13 @@ export interface Secrets {
    * work (default 900, the longest a queue consumer can run).
    */
   WORK_LEASE_SECONDS?: string;
+  /**
+   * Seconds before each webhook attempt, comma separated (default: the Standard Webhooks
+   * schedule of decisions §4); tests shorten it to seconds.
+   */
+  WEBHOOK_RETRY_SCHEDULE?: string;
+  /** Fraction (0 to 1) by which each webhook retry wait is spread either way (default 0.1). */
+  WEBHOOK_RETRY_JITTER?: string;
   /** Test-only: stages where work waits, so the crash test can kill it there. */
   WORK_PAUSE_AT?: string;
 }

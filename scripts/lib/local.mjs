@@ -42,8 +42,13 @@ export function localConfig(env = process.env) {
   const vars = ensureDevVars();
   const secrets = { ...vars };
   if (env.ADMIN_TOKEN !== undefined) secrets.ADMIN_TOKEN = env.ADMIN_TOKEN;
-  // The crash sweep's lease, and the crash test's pause points (test-only).
-  for (const name of ["WORK_LEASE_SECONDS", "WORK_PAUSE_AT"])
+  // The crash sweep's lease, the crash test's pause points (test-only), webhook retries.
+  for (const name of [
+    "WORK_LEASE_SECONDS",
+    "WORK_PAUSE_AT",
+    "WEBHOOK_RETRY_SCHEDULE",
+    "WEBHOOK_RETRY_JITTER",
+  ])
     if (env[name] !== undefined) secrets[name] = env[name];
   if (!secrets.ADMIN_TOKEN) delete secrets.ADMIN_TOKEN;
   const port = Number(env.PORT ?? 8787);

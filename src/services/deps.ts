@@ -7,12 +7,14 @@ import type {
 import type { Env } from "../env";
 import { signingSecret } from "../lib/secrets";
 import type { Ports } from "../ports";
+import type { DeliverWebhookMessage } from "./webhooks/message";
 
 /** The queues work is handed to, typed by the message each carries. */
 export interface WorkQueues {
   processing: Queue<ProcessVideoMessage>;
   indexing: Queue<IndexVideoMessage>;
   analysis: Queue<RunAnalysisMessage>;
+  webhooks: Queue<DeliverWebhookMessage>;
 }
 
 /**
@@ -36,8 +38,16 @@ export interface Deps {
   clock: { now(): number };
   /** The Durable Object namespaces that services call: runs and upload sessions. */
   objects: { runs: Env["RUNS"]; uploadSessions: Env["UPLOAD_SESSIONS"] };
-  /** Plain configuration: the deployment, test-only pause points, the sweep's lease. */
-  config: Pick<Env, "DEPLOYMENT" | "WORK_PAUSE_AT" | "WORK_LEASE_SECONDS">;
+  /** Plain configuration: the deployment, test-only pause points, the sweep's lease, webhooks. */
+  config: Pick<
+    Env,
+    | "DEPLOYMENT"
+    | "WORK_PAUSE_AT"
+    | "WORK_LEASE_SECONDS"
+    | "WEBHOOK_ALLOW_LOOPBACK_HTTP"
+    | "WEBHOOK_RETRY_SCHEDULE"
+    | "WEBHOOK_RETRY_JITTER"
+  >;
 }
 
 /** Builds the dependencies of one entry from its bindings and the isolate's adapters. */
@@ -49,6 +59,7 @@ export function createDeps(env: Env, ports: Ports): Deps {
       processing: env.PROCESSING_QUEUE,
       indexing: env.INDEXING_QUEUE,
       analysis: env.ANALYSIS_QUEUE,
+      webhooks: env.WEBHOOK_QUEUE,
     },
     ports,
     secrets: { signing: () => signingSecret(env) },
@@ -58,6 +69,9 @@ export function createDeps(env: Env, ports: Ports): Deps {
       DEPLOYMENT: env.DEPLOYMENT,
       WORK_PAUSE_AT: env.WORK_PAUSE_AT,
       WORK_LEASE_SECONDS: env.WORK_LEASE_SECONDS,
+      WEBHOOK_ALLOW_LOOPBACK_HTTP: env.WEBHOOK_ALLOW_LOOPBACK_HTTP,
+      WEBHOOK_RETRY_SCHEDULE: env.WEBHOOK_RETRY_SCHEDULE,
+      WEBHOOK_RETRY_JITTER: env.WEBHOOK_RETRY_JITTER,
     },
   };
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./workspaces";
 
@@ -15,6 +16,11 @@ export const events = sqliteTable(
     type: text("type").notNull(),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: text("created_at").notNull(),
+    /** When the webhook dispatcher fanned the event out to its endpoints; null until then. */
+    dispatchedAt: text("dispatched_at"),
   },
-  (table) => [index("events_workspace_idx").on(table.workspaceId, table.id)],
+  (table) => [
+    index("events_workspace_idx").on(table.workspaceId, table.id),
+    index("events_undispatched_idx").on(table.id).where(sql`dispatched_at IS NULL`),
+  ],
 );

@@ -4,6 +4,7 @@ export * from "./rulebooks";
 export * from "./runs";
 export * from "./segments";
 export * from "./videos";
+export * from "./webhooks";
 export * from "./work-leases";
 export * from "./workflows";
 export * from "./workspaces";

@@ -3,11 +3,13 @@ import type { Deps } from "../deps";
 import { sweepClock } from "./lease";
 import { type RunSweep, sweepRuns } from "./runs";
 import { sweepVideos, type VideoSweep } from "./videos";
+import { sweepWebhooks, type WebhookSweep } from "./webhooks";
 
 /** What one sweep did. */
 export interface SweepReport {
   videos: VideoSweep;
   runs: RunSweep;
+  webhooks: WebhookSweep;
 }
 
 /**
@@ -21,6 +23,7 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
   const report: SweepReport = {
     videos: await sweepVideos(deps, clock),
     runs: await sweepRuns(deps, clock),
+    webhooks: await sweepWebhooks(deps),
   };
   await deleteSettledLeases(deps.db);
   const touched =
@@ -28,7 +31,8 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
     report.videos.failed.length +
     report.runs.resent.length +
     report.runs.canceled.length +
-    report.runs.failed.length;
+    report.runs.failed.length +
+    report.webhooks.resent;
   if (touched > 0) console.log(JSON.stringify({ sweep: report }));
   return report;
 }

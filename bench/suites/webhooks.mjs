@@ -1,0 +1,127 @@
+// Issue 12's measurements: webhook events fanned out to 10 endpoints on a local receiver,
+// deliveries per second, and the lag from the state change (the event's created_at) to the
+// receiver. Locally every queue hop waits for its batch (max_batch_timeout = 1 s in
+// wrangler.toml); that wait is part of the lag and reported beside it.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+import { ROOT } from "../../scripts/lib/local.mjs";
+import { fmt } from "../lib.mjs";
+
+export const name = "webhooks";
+
+const ENDPOINTS = 10;
+const TEST_EVENTS = 200;
+const VIDEOS = 3;
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function json(res) {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function waitFor(check, what, ms = 120_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Runs the suite against a started service; returns its Markdown section. */
+export async function run(service) {
+  const received = [];
+  const receiver = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      const at = Date.now();
+      const event = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      received.push({ type: event.type, lag: at - Date.parse(event.created_at), at });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
+  try {
+    const workspace = await service.admin("POST", "/workspaces", {
+      name: "bench-webhooks",
+      alpha_opt_in: true,
+    });
+    const { key } = await service.admin("POST", "/keys", {
+      workspace_id: workspace.id,
+      type: "alpha",
+      permissions: ["*"],
+    });
+    const api = (route, method = "GET", body) =>
+      fetch(`${service.baseUrl}/api/v1alpha1${route}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(json);
+    const endpoints = [];
+    for (let i = 0; i < ENDPOINTS; i++) {
+      endpoints.push(
+        await api("/webhooks", "POST", { url: `${receiverUrl}/${i}`, event_types: ["*"] }),
+      );
+    }
+
+    // Real state changes: each video.indexed fans out to every endpoint.
+    const bytes = readFileSync(path.join(ROOT, "test/fixtures/media/talk.mp4"));
+    for (let v = 0; v < VIDEOS; v++) {
+      const session = await api("/videos", "POST", {
+        filename: "talk.mp4",
+        file_size: bytes.length,
+      });
+      const put = await fetch(session.target.url, {
+        method: "PUT",
+        headers: session.target.headers,
+        body: bytes,
+      });
+      if (!put.ok) throw new Error(`PUT ${put.status}`);
+      await api(`/videos/${session.video_id}/upload/complete`, "POST", {});
+      await waitFor(
+        () => received.filter((r) => r.type === "video.indexed").length >= (v + 1) * ENDPOINTS,
+        "video.indexed at every endpoint",
+      );
+    }
+    const indexed = received.filter((r) => r.type === "video.indexed").map((r) => r.lag);
+
+    // Throughput: test events sent as fast as 10 clients can, one per endpoint in turn.
+    const started = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: ENDPOINTS }, async () => {
+        while (next < TEST_EVENTS) {
+          const endpoint = endpoints[next++ % ENDPOINTS];
+          await api(`/webhooks/${endpoint.id}/test`, "POST");
+        }
+      }),
+    );
+    const sentSeconds = (Date.now() - started) / 1000;
+    await waitFor(
+      () => received.filter((r) => r.type === "webhook.test").length >= TEST_EVENTS,
+      "every test event",
+    );
+    const tests = received.filter((r) => r.type === "webhook.test");
+    const seconds = (Math.max(...tests.map((r) => r.at)) - started) / 1000;
+    const lags = tests.map((r) => r.lag);
+    return [
+      `### Webhooks: ${ENDPOINTS} endpoints on a local receiver`,
+      "",
+      "| measurement | deliveries | accepted by the API /s | delivered /s | lag p50 (ms) | lag p99 (ms) |",
+      "| --- | ---: | ---: | ---: | ---: | ---: |",
+      `| video.indexed fanned out to every endpoint (${VIDEOS} uploads) | ${indexed.length} | | | ${fmt(percentile(indexed, 50), 0)} | ${fmt(percentile(indexed, 99), 0)} |`,
+      `| webhook.test, ${TEST_EVENTS} sent by 10 clients | ${tests.length} | ${fmt(TEST_EVENTS / sentSeconds)} | ${fmt(tests.length / seconds)} | ${fmt(percentile(lags, 50), 0)} | ${fmt(percentile(lags, 99), 0)} |`,
+      "",
+      "Lag is the receiver's clock minus the event's `created_at`. It includes the local queue's batch wait (up to 1 s per hop, `max_batch_timeout`); a `video.indexed` takes one hop (the indexing batch dispatches it, then the webhook queue), a test event one.",
+    ].join("\n");
+  } finally {
+    receiver.close();
+  }
+}

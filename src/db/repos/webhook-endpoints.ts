@@ -1,0 +1,101 @@
+import { and, desc, eq, inArray, lt, lte, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { PageQuery } from "../../lib/pagination";
+import type { Database } from "../client";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+
+/** A webhook endpoint row. */
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+/** A new webhook endpoint row. */
+export type NewEndpointRow = typeof webhookEndpoints.$inferInsert;
+
+/** Inserts an endpoint. */
+export async function insertEndpoint(db: Database, row: NewEndpointRow): Promise<void> {
+  await db.insert(webhookEndpoints).values(row);
+}
+
+/** One endpoint of a workspace, or null when absent or in another workspace. */
+export async function findEndpoint(
+  db: Database,
+  workspaceId: string,
+  id: string,
+): Promise<EndpointRow | null> {
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** One endpoint by id alone (queue consumers, which hold the workspace from the delivery). */
+export async function endpointById(db: Database, id: string): Promise<EndpointRow | null> {
+  const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** The endpoints of a workspace, newest first, `limit + 1` rows from after the cursor key. */
+export async function listEndpoints(
+  db: Database,
+  workspaceId: string,
+  page: PageQuery,
+): Promise<EndpointRow[]> {
+  const conditions: SQL[] = [eq(webhookEndpoints.workspaceId, workspaceId)];
+  const after = page.after?.[0];
+  if (typeof after === "string") conditions.push(lt(webhookEndpoints.id, after));
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(...conditions))
+    .orderBy(desc(webhookEndpoints.id))
+    .limit(page.limit + 1);
+}
+
+/** The enabled endpoints of a workspace that existed when an event happened. */
+export async function endpointsForEvent(
+  db: Database,
+  workspaceId: string,
+  eventCreatedAt: string,
+): Promise<EndpointRow[]> {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.workspaceId, workspaceId),
+        eq(webhookEndpoints.enabled, true),
+        lte(webhookEndpoints.createdAt, eventCreatedAt),
+      ),
+    );
+}
+
+/** Changes an endpoint's fields. */
+export async function updateEndpoint(
+  db: Database,
+  id: string,
+  change: Partial<Omit<NewEndpointRow, "id" | "workspaceId" | "createdAt">>,
+): Promise<void> {
+  await db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id));
+}
+
+/** Deletes an endpoint with its deliveries and their attempt log, in one batch. */
+export async function deleteEndpoint(db: Database, id: string): Promise<void> {
+  const deliveries = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, id));
+  await db.batch([
+    db.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveries)),
+    db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
+    db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)),
+  ]);
+}
+
+/** The statement of updateEndpoint, for batching with a delivery's attempt. */
+export function updateEndpointStatement(
+  db: Database,
+  id: string,
+  change: Partial<Omit<NewEndpointRow, "id" | "workspaceId" | "createdAt">>,
+): BatchItem<"sqlite"> {
+  return db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id));
+}

@@ -1,0 +1,40 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { findDelivery } from "../../db/repos/webhook-deliveries";
+import { notFound } from "../../errors/api-error";
+import type { HonoEnv } from "../../middleware/hono-env";
+import { redeliver } from "../../services/webhooks/redeliver";
+import { alphaRoute } from "../define";
+import { DeliveryParamsSchema, requireEndpoint } from "./params";
+import { DeliverySchema, presentDelivery } from "./schemas";
+
+const route = alphaRoute(
+  { permission: "MANAGE_WEBHOOKS", idempotent: true, errors: [409] },
+  {
+    method: "post",
+    path: "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
+    operationId: "redeliverWebhookDelivery",
+    tags: ["Webhooks"],
+    summary: "Redeliver a past delivery",
+    description:
+      "Queues one past (delivered or failed) delivery again: `attempts` back to 0, no longer final. Answers before the new attempt runs; follow the outcome in the delivery history. A delivery still pending, or an endpoint that is disabled, answers 409.",
+    request: { params: DeliveryParamsSchema },
+    responses: {
+      202: {
+        description: "The delivery, queued again",
+        content: { "application/json": { schema: DeliverySchema } },
+      },
+    },
+  },
+);
+
+/** POST /webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver */
+export function registerRedeliver(app: OpenAPIHono<HonoEnv>) {
+  app.openapi(route, async (c) => {
+    const { webhook_id, delivery_id } = c.req.valid("param");
+    const { workspaceId } = c.var.auth;
+    const endpoint = await requireEndpoint(c.var.deps, workspaceId, webhook_id);
+    const delivery = await findDelivery(c.var.deps.db, workspaceId, endpoint.id, delivery_id);
+    if (!delivery) throw notFound("Delivery", delivery_id);
+    return c.json(presentDelivery(await redeliver(c.var.deps, endpoint, delivery)), 202);
+  });
+}

@@ -1,0 +1,180 @@
+import { runBatch } from "../../db/client";
+import {
+  type AttemptOutcome,
+  claimDelivery,
+  type DeliveryRow,
+  deliveryById,
+  eventById,
+  failWithoutAttempt,
+  recordAttemptStatements,
+} from "../../db/repos/webhook-deliveries";
+import {
+  type EndpointRow,
+  endpointById,
+  updateEndpointStatement,
+} from "../../db/repos/webhook-endpoints";
+import { nowIso } from "../../lib/clock";
+import type { Deps } from "../deps";
+import { DELIVERY_TIMEOUT_MS, FAILING_DISABLE_MS, retryDelayMs, webhookConfig } from "./config";
+import { enqueueAttempts } from "./dispatch";
+import { signingSecrets } from "./endpoints";
+import type { DeliverWebhookMessage } from "./message";
+import { webhookHeaders } from "./signature";
+import { TransportError, type TransportResult, type WebhookTransport } from "./transport";
+import { checkWebhookUrl } from "./url-guard";
+
+/** Names the sender to receivers and their logs. */
+export const WEBHOOK_USER_AGENT = "VideoAnalysisService-Webhooks/1";
+/** An attempt holds its delivery this long: the request's timeout plus room to record it. */
+const CLAIM_MS = DELIVERY_TIMEOUT_MS + 30_000;
+/** A Retry-After is honoured up to the longest wait of the schedule. */
+const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+
+/** What one message did. */
+export type AttemptResult = "stale" | "deferred" | "ended" | DeliveryRow["status"];
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date); null when absent. */
+export function retryAfterMs(header: string | null, now: number): number | null {
+  if (header === null) return null;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header.trim()) * 1000 : Number.NaN;
+  const ms = Number.isNaN(seconds) ? Date.parse(header) - now : seconds;
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : null;
+}
+
+interface Sent {
+  result: TransportResult | null;
+  errorClass: string | null;
+  durationMs: number;
+}
+
+async function send(
+  deps: Deps,
+  transport: WebhookTransport,
+  endpoint: EndpointRow,
+  delivery: DeliveryRow,
+): Promise<Sent> {
+  const verdict = checkWebhookUrl(endpoint.url, webhookConfig(deps.config));
+  if (!verdict.ok) return { result: null, errorClass: "url_refused", durationMs: 0 };
+  const event = await eventById(deps.db, delivery.eventId);
+  if (!event) return { result: null, errorClass: "event_missing", durationMs: 0 };
+  const body = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.createdAt,
+    data: event.data,
+  });
+  const timestamp = Math.floor(deps.clock.now() / 1000);
+  const signed = await webhookHeaders(
+    await signingSecrets(deps, endpoint),
+    event.id,
+    timestamp,
+    body,
+  );
+  const headers = {
+    ...signed,
+    "content-type": "application/json",
+    "user-agent": WEBHOOK_USER_AGENT,
+  };
+  const started = Date.now();
+  try {
+    const result = await transport({ url: endpoint.url, headers, body });
+    const ok = result.status >= 200 && result.status < 300;
+    return { result, errorClass: ok ? null : "http_status", durationMs: Date.now() - started };
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    return { result: null, errorClass: error.errorClass, durationMs: Date.now() - started };
+  }
+}
+
+/**
+ * Makes the attempt a message names, at most once: a stale or duplicate message does
+ * nothing, one that arrives early (a wait longer than a queue delay) is sent on again.
+ * 2xx delivers; 410 ends the delivery and disables the endpoint (`gone`); anything else is
+ * retried on the schedule (Retry-After honoured on 429/503) until it runs out (`failed`).
+ */
+export async function attemptDelivery(
+  deps: Deps,
+  transport: WebhookTransport,
+  message: DeliverWebhookMessage,
+  random: () => number = Math.random,
+): Promise<AttemptResult> {
+  const delivery = await deliveryById(deps.db, message.delivery_id);
+  const current =
+    delivery?.status === "pending" &&
+    delivery.attempts === message.attempts &&
+    delivery.nextAttemptAt === message.due;
+  if (!delivery || !current) return "stale";
+  const now = deps.clock.now();
+  if (Date.parse(delivery.nextAttemptAt) > now + 1000) {
+    await enqueueAttempts(deps, [delivery]);
+    return "deferred";
+  }
+  const claim = { id: delivery.id, attempts: delivery.attempts, due: delivery.nextAttemptAt };
+  const claimed = await claimDelivery(deps.db, {
+    ...claim,
+    now: nowIso(now),
+    until: nowIso(now + CLAIM_MS),
+  });
+  if (!claimed) return "stale";
+  const endpoint = await endpointById(deps.db, delivery.endpointId);
+  if (!endpoint?.enabled) {
+    // Disabled endpoints receive nothing; their deliveries end here and can be recovered.
+    await failWithoutAttempt(deps.db, delivery.id, nowIso(now));
+    return "ended";
+  }
+  const sent = await send(deps, transport, endpoint, delivery);
+  return record(deps, endpoint, delivery, sent, random);
+}
+
+async function record(
+  deps: Deps,
+  endpoint: EndpointRow,
+  delivery: DeliveryRow,
+  sent: Sent,
+  random: () => number,
+): Promise<AttemptResult> {
+  const now = deps.clock.now();
+  const status = sent.result?.status ?? null;
+  let next: string | null = null;
+  if (sent.errorClass !== null && status !== 410 && sent.errorClass !== "url_refused") {
+    const scheduled = retryDelayMs(webhookConfig(deps.config), delivery.attempts + 2, random);
+    const asked =
+      status === 429 || status === 503 ? retryAfterMs(sent.result?.retryAfter ?? null, now) : null;
+    if (scheduled !== null) next = nowIso(now + Math.max(scheduled, asked ?? 0));
+  }
+  const outcome: AttemptOutcome = {
+    delivery,
+    status: sent.errorClass === null ? "delivered" : next === null ? "failed" : "pending",
+    responseStatus: status,
+    nextAttemptAt: next ?? nowIso(now),
+    attemptedAt: nowIso(now),
+    durationMs: sent.durationMs,
+    errorClass: sent.errorClass,
+  };
+  await runBatch(deps.db, [
+    ...recordAttemptStatements(deps.db, outcome),
+    updateEndpointStatement(deps.db, endpoint.id, health(endpoint, sent, status, now)),
+  ]);
+  if (next !== null) {
+    await enqueueAttempts(deps, [
+      { id: delivery.id, attempts: delivery.attempts + 1, nextAttemptAt: next },
+    ]);
+  }
+  return outcome.status;
+}
+
+/** The endpoint's failure streak after an attempt, and whether it must stop receiving. */
+function health(
+  endpoint: EndpointRow,
+  sent: Sent,
+  status: number | null,
+  now: number,
+): Partial<EndpointRow> {
+  if (sent.errorClass === null) return { failingSince: null };
+  if (status === 410) return { enabled: false, disabledReason: "gone" };
+  const since = endpoint.failingSince ?? nowIso(now);
+  if (Date.parse(since) <= now - FAILING_DISABLE_MS) {
+    return { failingSince: since, enabled: false, disabledReason: "failing" };
+  }
+  return { failingSince: since };
+}

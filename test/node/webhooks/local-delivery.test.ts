@@ -1,0 +1,217 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, LocalProcess } from "../local-process";
+
+// End to end over the real local process: a real HTTP receiver on loopback gets signed events
+// after real state changes; retries run on a schedule shortened to seconds.
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ADMIN_TOKEN = "webhook-e2e-admin-token";
+const ANSWERS: Record<string, number> = { "/ok": 204, "/fail": 500, "/gone": 410, "/runs": 204 };
+
+interface Hit {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+const hits: Hit[] = [];
+let receiver: Server;
+let receiverUrl: string;
+let service: LocalProcess;
+let stateDir: string;
+let headers: Record<string, string>;
+let api: string;
+let workspaceId: string;
+
+async function call(method: string, url: string, body?: unknown, auth = headers) {
+  const res = await fetch(url, {
+    method,
+    headers: auth,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(
+    `timed out waiting for ${what}; receiver saw ${JSON.stringify(hits.map((h) => h.path))}`,
+  );
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      hits.push({ path: req.url ?? "", headers: req.headers, body });
+      res.writeHead(ANSWERS[req.url ?? ""] ?? 404).end("thanks");
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => receiver.listen(port, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${port}`;
+  stateDir = mkdtempSync(path.join(tmpdir(), "vas-webhooks-"));
+  service = new LocalProcess(await freePort(), {
+    STATE_DIR: stateDir,
+    ADMIN_TOKEN,
+    WEBHOOK_RETRY_SCHEDULE: "0,1,1",
+    WEBHOOK_RETRY_JITTER: "0",
+  });
+  await service.start();
+  api = `${service.baseUrl}/api/v1alpha1`;
+  const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
+  const workspace = await call(
+    "POST",
+    `${service.baseUrl}/admin/v1/workspaces`,
+    { name: "Webhooks", alpha_opt_in: true },
+    adminAuth,
+  );
+  const key = await call(
+    "POST",
+    `${service.baseUrl}/admin/v1/keys`,
+    { workspace_id: workspace.body.id, type: "alpha", permissions: ["*"] },
+    adminAuth,
+  );
+  headers = { authorization: `Bearer ${key.body.key}`, "content-type": "application/json" };
+  workspaceId = workspace.body.id;
+});
+
+afterAll(async () => {
+  await service?.stop("SIGTERM");
+  await new Promise((resolve) => receiver?.close(resolve));
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function register(pathname: string, eventTypes: string[]) {
+  const res = await call("POST", `${api}/webhooks`, {
+    url: `${receiverUrl}${pathname}`,
+    event_types: eventTypes,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; secret: string };
+}
+
+async function uploadAndIndex(): Promise<string> {
+  const bytes = readFileSync(path.join(ROOT, "test/fixtures/media/talk.mp4"));
+  const session = (
+    await call("POST", `${api}/videos`, { filename: "talk.mp4", file_size: bytes.length })
+  ).body;
+  const put = await fetch(session.target.url, {
+    method: "PUT",
+    headers: session.target.headers,
+    body: bytes,
+  });
+  expect(put.status).toBe(200);
+  expect((await call("POST", `${api}/videos/${session.video_id}/upload/complete`, {})).status).toBe(
+    200,
+  );
+  return session.video_id;
+}
+
+describe("webhooks over the local process", () => {
+  it("delivers signed events, retries then fails, disables on 410, filters by type", async () => {
+    const ok = await register("/ok", ["video.indexed"]);
+    const failing = await register("/fail", ["*"]);
+    const gone = await register("/gone", ["*"]);
+    await register("/runs", ["run.completed"]);
+    const videoId = await uploadAndIndex();
+
+    const indexed = await until("video.indexed at /ok", () => hits.find((h) => h.path === "/ok"));
+    const event = new Webhook(ok.secret).verify(
+      indexed.body,
+      indexed.headers as Record<string, string>,
+    );
+    expect(event).toMatchObject({
+      type: "video.indexed",
+      data: { video: { id: videoId, status: "completed" } },
+    });
+
+    const failed = await until("three attempts then failed", async () => {
+      const page = await call("GET", `${api}/webhooks/${failing.id}/deliveries`);
+      const [delivery] = page.body.data;
+      return delivery?.status === "failed" ? delivery : undefined;
+    });
+    expect(failed).toMatchObject({
+      attempts: 3,
+      response_status: 500,
+      event_type: "video.indexed",
+    });
+    expect(hits.filter((h) => h.path === "/fail")).toHaveLength(3);
+
+    const disabled = await until("the 410 endpoint disabled", async () => {
+      const res = await call("GET", `${api}/webhooks/${gone.id}`);
+      return res.body.enabled === false ? res.body : undefined;
+    });
+    expect(disabled).toMatchObject({
+      disabled_reason: "gone",
+      last_delivery: { response_status: 410 },
+    });
+    expect(hits.filter((h) => h.path === "/gone")).toHaveLength(1);
+    expect(hits.filter((h) => h.path === "/runs")).toEqual([]);
+
+    const test = await call("POST", `${api}/webhooks/${ok.id}/test`);
+    expect(test.status).toBe(202);
+    const received = await until("webhook.test", () =>
+      hits.find((h) => h.path === "/ok" && JSON.parse(h.body).type === "webhook.test"),
+    );
+    expect(() =>
+      new Webhook(ok.secret).verify(received.body, received.headers as Record<string, string>),
+    ).not.toThrow();
+
+    const redeliver = await call(
+      "POST",
+      `${api}/webhooks/${failing.id}/deliveries/${failed.id}/redeliver`,
+    );
+    expect(redeliver.body).toMatchObject({ status: "pending", attempts: 0 });
+    await until("the redelivered attempts", () =>
+      hits.filter((h) => h.path === "/fail").length >= 4 ? true : undefined,
+    );
+  });
+
+  it("npm run admin -- webhooks listen registers a receiver, verifies events, cleans up on Ctrl-C", async () => {
+    const args = ["scripts/admin.mjs", "--base-url", service.baseUrl, "--admin-token", ADMIN_TOKEN];
+    const listener = spawn("node", [...args, "webhooks", "listen", "--workspace", workspaceId], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    listener.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    listener.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    try {
+      const endpointId = await until(
+        "the listener to register",
+        () => /as (wh_\w+)/.exec(output)?.[1],
+      );
+      expect((await call("POST", `${api}/webhooks/${endpointId}/test`)).status).toBe(202);
+      const line = await until("the test event line", () =>
+        output.split("\n").find((l) => l.includes("webhook.test")),
+      );
+      expect(line).toMatch(/webhook\.test\s+evt_\w+\s+signature ok$/);
+      const exited = new Promise((resolve) => listener.once("exit", resolve));
+      listener.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(output).toContain(`removed ${endpointId}`);
+      expect((await call("GET", `${api}/webhooks/${endpointId}`)).status).toBe(404);
+    } finally {
+      if (listener.exitCode === null) listener.kill("SIGKILL");
+    }
+  });
+});

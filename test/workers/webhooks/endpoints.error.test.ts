@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { expectProblem, newTenant } from "../../helpers/harness";
+import { registerEndpoint } from "./helpers";
+
+async function fieldsOf(res: Response): Promise<string[]> {
+  const problem = await expectProblem(res, 400, "invalid-request");
+  return (problem.errors ?? []).map((e) => e.path);
+}
+
+describe("webhook endpoint validation", () => {
+  it.each([
+    ["no url", { event_types: ["*"] }, "url"],
+    ["no event_types", { url: "https://a.example.com/" }, "event_types"],
+    ["empty event_types", { url: "https://a.example.com/", event_types: [] }, "event_types"],
+    [
+      "an unknown event type",
+      { url: "https://a.example.com/", event_types: ["video.deleted"] },
+      "event_types[0]",
+    ],
+    [
+      "* with others",
+      { url: "https://a.example.com/", event_types: ["*", "video.indexed"] },
+      "event_types",
+    ],
+    [
+      "a repeated type",
+      { url: "https://a.example.com/", event_types: ["run.failed", "run.failed"] },
+      "event_types",
+    ],
+    ["a non-string url", { url: 42, event_types: ["*"] }, "url"],
+    [
+      "an unknown field",
+      { url: "https://a.example.com/", event_types: ["*"], secret: "x" },
+      "secret",
+    ],
+    [
+      "a long description",
+      { url: "https://a.example.com/", event_types: ["*"], description: "x".repeat(501) },
+      "description",
+    ],
+  ])("POST /webhooks with %s answers 400 naming the field", async (_, body, field) => {
+    const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
+    expect(await fieldsOf(await api.post("/webhooks", body))).toContain(field);
+  });
+
+  it("PATCH names the field it refuses, and an empty PATCH is refused", async () => {
+    const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
+    const { id } = await registerEndpoint(api);
+    const patch = (body: unknown) => api.request("PATCH", `/webhooks/${id}`, { body });
+    expect(await fieldsOf(await patch({ url: "https://10.0.0.7/" }))).toEqual(["url"]);
+    expect(await fieldsOf(await patch({ enabled: "yes" }))).toEqual(["enabled"]);
+    expect(await fieldsOf(await patch({ event_types: ["nope"] }))).toEqual(["event_types[0]"]);
+    expect(await fieldsOf(await patch({}))).toEqual(["body"]);
+  });
+
+  it("answers 404 for unknown endpoints and deliveries", async () => {
+    const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
+    const missing = "wh_00000000000000000000000000";
+    await expectProblem(await api.get(`/webhooks/${missing}`), 404, "resource-not-found");
+    const { id } = await registerEndpoint(api);
+    await expectProblem(
+      await api.post(`/webhooks/${id}/deliveries/delivery_00000000000000000000000000/redeliver`),
+      404,
+      "resource-not-found",
+    );
+  });
+
+  it("refuses a malformed recovery window and a bad delivery filter", async () => {
+    const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
+    const { id } = await registerEndpoint(api);
+    expect(await fieldsOf(await api.post(`/webhooks/${id}/recover`, {}))).toEqual(["since"]);
+    expect(
+      await fieldsOf(
+        await api.post(`/webhooks/${id}/recover`, {
+          since: "2026-05-02T00:00:00Z",
+          until: "2026-05-01T00:00:00Z",
+        }),
+      ),
+    ).toEqual(["until"]);
+    expect(await fieldsOf(await api.get(`/webhooks/${id}/deliveries?status=lost`))).toEqual([
+      "status",
+    ]);
+  });
+});

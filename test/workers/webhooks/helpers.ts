@@ -1,0 +1,140 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { createApp } from "../../../src/app";
+import { database, runBatch } from "../../../src/db/client";
+import { insertEventStatement } from "../../../src/db/repos/events";
+import type { Env } from "../../../src/env";
+import { createPorts } from "../../../src/ports";
+import { createDeps, type Deps } from "../../../src/services/deps";
+import type { DeliverWebhookMessage } from "../../../src/services/webhooks/message";
+import type { TransportResult, WebhookTransport } from "../../../src/services/webhooks/transport";
+import { API, type Client, expectJson } from "../../helpers/harness";
+
+const EMPTY_METRICS = { backlogCount: 0, backlogBytes: 0 };
+
+/** A webhook queue that keeps each message with its delay, so a test delivers them itself. */
+export class WebhookQueueRecorder implements Queue<DeliverWebhookMessage> {
+  sent: { body: DeliverWebhookMessage; delaySeconds: number }[] = [];
+  failNext = 0;
+  async metrics(): Promise<QueueMetrics> {
+    return EMPTY_METRICS;
+  }
+  async send(body: DeliverWebhookMessage, options?: QueueSendOptions): Promise<QueueSendResponse> {
+    return this.sendBatch([{ body, ...(options ?? {}) }]);
+  }
+  async sendBatch(
+    messages: Iterable<MessageSendRequest<DeliverWebhookMessage>>,
+  ): Promise<QueueSendBatchResponse> {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error("queue unavailable");
+    }
+    for (const m of messages) this.sent.push({ body: m.body, delaySeconds: m.delaySeconds ?? 0 });
+    return { metadata: { metrics: EMPTY_METRICS } };
+  }
+  /** Takes every recorded message out. */
+  take(): DeliverWebhookMessage[] {
+    const bodies = this.sent.map((m) => m.body);
+    this.sent = [];
+    return bodies;
+  }
+}
+
+/** One request a receiver got. */
+export interface Received {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A transport that records requests and answers from a script (last answer repeats). */
+export function scriptedTransport(answers: (TransportResult | Error)[]) {
+  const received: Received[] = [];
+  const transport: WebhookTransport = async (request) => {
+    received.push(request);
+    const answer = answers[Math.min(received.length - 1, answers.length - 1)];
+    if (answer === undefined) throw new Error("no scripted answer");
+    if (answer instanceof Error) throw answer;
+    return answer;
+  };
+  return { transport, received };
+}
+
+/** A world for webhook tests: recording queue, controllable clock, short retry schedule. */
+export function webhookWorld(options: { schedule?: string; now?: number } = {}) {
+  const queue = new WebhookQueueRecorder();
+  const target: Env = {
+    ...env,
+    WEBHOOK_QUEUE: queue,
+    WEBHOOK_RETRY_SCHEDULE: options.schedule ?? "0,5,300",
+    WEBHOOK_RETRY_JITTER: "0",
+  };
+  const clock = { at: options.now ?? Date.now() };
+  const base = createDeps(target, createPorts(target));
+  const deps: Deps = { ...base, clock: { now: () => clock.at } };
+  const app = createApp({ ports: createPorts(target) });
+  /** Sends an API request through the app bound to the recording queue. */
+  async function call(key: string, method: string, path: string, body?: unknown) {
+    const ctx = createExecutionContext();
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const request = new Request(`${API}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const res = await app.fetch(request, target, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+  return { queue, deps, clock, env: target, call };
+}
+
+/** Registers an endpoint through the API; returns it with its secret. */
+export async function registerEndpoint(
+  api: Client,
+  body: { url?: string; event_types?: string[]; description?: string } = {},
+) {
+  const res = await api.post("/webhooks", {
+    url: body.url ?? "https://receiver.example.com/hooks",
+    event_types: body.event_types ?? ["*"],
+    ...(body.description === undefined ? {} : { description: body.description }),
+  });
+  return expectJson<{ id: string; secret: string; enabled: boolean; url: string }>(res, 201);
+}
+
+/** Appends an outbox event the way services do (one batch), returning its id. */
+export async function emitEvent(
+  workspaceId: string,
+  type: string,
+  data: Record<string, unknown> = { video: { id: "vid_x" } },
+): Promise<string> {
+  const db = database(env.DB);
+  const statement = insertEventStatement(db, workspaceId, type, data);
+  await runBatch(db, [statement]);
+  const row = await env.DB.prepare(
+    "SELECT id FROM events WHERE workspace_id = ? AND type = ? ORDER BY id DESC LIMIT 1",
+  )
+    .bind(workspaceId, type)
+    .first<{ id: string }>();
+  expect(row).not.toBeNull();
+  return row?.id ?? "";
+}
+
+/** The stored deliveries of an endpoint, oldest first. */
+export async function storedDeliveries(endpointId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id",
+  )
+    .bind(endpointId)
+    .all<{
+      id: string;
+      event_id: string;
+      status: string;
+      attempts: number;
+      response_status: number | null;
+      next_attempt_at: string;
+    }>();
+  return results;
+}
