@@ -42,6 +42,15 @@ function replay(stored: StoredResponse): Response {
 }
 
 /**
+ * The name of the object holding one key's record. Scoped to the owner as well as the
+ * workspace: a replay carries the first response, and another owner of the workspace must
+ * never receive one (it may hold their rulebook).
+ */
+export function idempotencyScope(workspaceId: string, ownerId: string, key: string): string {
+  return `${workspaceId}\n${ownerId}\n${key}`;
+}
+
+/**
  * Makes a POST safe to retry with `Idempotency-Key`: the first request runs, a repeat
  * replays its response, a different request with the same key answers 422. Only
  * successful responses are kept; an error changed nothing, so the key is released.
@@ -55,7 +64,8 @@ export const idempotency = createMiddleware<HonoEnv>(async (c, next) => {
     ]);
   }
   const print = await fingerprint(c.req.method, new URL(c.req.url), await c.req.text());
-  const stub = c.env.IDEMPOTENCY_KEYS.getByName(`${c.var.auth.workspaceId}\n${key}`);
+  const { workspaceId, ownerId } = c.var.auth;
+  const stub = c.env.IDEMPOTENCY_KEYS.getByName(idempotencyScope(workspaceId, ownerId, key));
   const begun = await stub.begin(print);
   switch (begun.state) {
     case "replay":

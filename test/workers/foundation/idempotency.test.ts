@@ -3,6 +3,8 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { RETENTION_MS } from "../../../durable-objects/idempotency-key";
+import { ownerOfKey } from "../../../src/domain/rulebooks";
+import { idempotencyScope } from "../../../src/middleware/idempotency";
 import { expectProblem, newTenant } from "../../helpers/harness";
 import { testFetch } from "../../helpers/test-app";
 
@@ -128,9 +130,11 @@ describe("Idempotency-Key (spec sections 4 and 8)", () => {
   });
 
   it("forgets a key after 24 hours, through the alarm", async () => {
-    const { api, workspaceId } = await newTenant();
+    const { api, workspaceId, keyId } = await newTenant();
     expect((await post(api.key, { name: "a" }, "old")).status).toBe(201);
-    const stub = env.IDEMPOTENCY_KEYS.getByName(`${workspaceId}\nold`);
+    const stub = env.IDEMPOTENCY_KEYS.getByName(
+      idempotencyScope(workspaceId, ownerOfKey(keyId), "old"),
+    );
     await runInDurableObject(stub, async (_instance, state) => {
       const record = await state.storage.get<{ createdAt: number }>("record");
       expect(record).toBeDefined();
@@ -147,9 +151,11 @@ describe("Idempotency-Key (spec sections 4 and 8)", () => {
   });
 
   it("keeps a key that is not yet due when the alarm fires early", async () => {
-    const { api, workspaceId } = await newTenant();
+    const { api, workspaceId, keyId } = await newTenant();
     expect((await post(api.key, { name: "a" }, "young")).status).toBe(201);
-    const stub = env.IDEMPOTENCY_KEYS.getByName(`${workspaceId}\nyoung`);
+    const stub = env.IDEMPOTENCY_KEYS.getByName(
+      idempotencyScope(workspaceId, ownerOfKey(keyId), "young"),
+    );
     await runDurableObjectAlarm(stub);
     const again = await post(api.key, { name: "a" }, "young");
     expect(again.headers.get("idempotent-replayed")).toBe("true");

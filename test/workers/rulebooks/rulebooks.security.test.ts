@@ -9,7 +9,13 @@ import {
   newTenant,
 } from "../../helpers/harness";
 import { alphaOperations, expectRefused, send } from "../../helpers/security";
-import { createRulebook, listAllRulebooks, patchRulebook, type Rulebook } from "./bodies";
+import {
+  createRulebook,
+  listAllRulebooks,
+  patchRulebook,
+  type Rulebook,
+  rulebookBody,
+} from "./bodies";
 
 async function keyFor(
   workspaceId: string,
@@ -69,6 +75,24 @@ describe("rulebooks: ownership per key, visibility per workspace", () => {
     expect(changed).toMatchObject({ can_edit: true, updated_by: second.id, created_by: first.id });
     expect((await second.api.request("DELETE", `/rulebooks/${made.id}`)).status).toBe(204);
     await expectProblem(await first.api.get(`/rulebooks/${made.id}`), 404, "resource-not-found");
+  });
+
+  it("never replays one owner's response to another owner using the same Idempotency-Key", async () => {
+    const { workspaceId, api } = await newTenant(["MANAGE_RULEBOOKS"]);
+    const colleague = await keyFor(workspaceId);
+    const sameOwner = await keyFor(workspaceId, colleague.owner_id);
+    const headers = { "Idempotency-Key": "shared-key-value" };
+    const body = rulebookBody({ name: "Same request, two owners" });
+    const mine = await expectJson<Rulebook>(await api.post("/rulebooks", body, headers), 201);
+    const theirs = await colleague.api.post("/rulebooks", body, headers);
+    expect(theirs.headers.get("Idempotent-Replayed")).toBeNull();
+    const theirBook = await expectJson<Rulebook>(theirs, 201);
+    expect(theirBook.id).not.toBe(mine.id);
+    expect(theirBook.owner_id).toBe(colleague.owner_id);
+    // A second key acting for the same owner does replay: the key scope is the owner.
+    const replayed = await sameOwner.api.post("/rulebooks", body, headers);
+    expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await expectJson<Rulebook>(replayed, 201)).id).toBe(theirBook.id);
   });
 
   it("keeps workspaces apart, even for keys given the same owner id", async () => {
