@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
+import { serializer } from "../src/lib/serial";
 
 /** What the first request with a key answered, replayed to every later one. */
 export interface StoredResponse {
@@ -38,45 +39,59 @@ const RECORD = "record";
  */
 export class IdempotencyKey extends DurableObject<Env> {
   private waiters: Array<() => void> = [];
+  /** Each read-decide-write step runs alone, so two calls never both claim the key. */
+  private readonly serial = serializer();
 
   /** Claims the key for a request with this fingerprint, or says why not. */
   async begin(fingerprint: string): Promise<BeginResult> {
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
-      const now = Date.now();
-      const record = await this.current(now);
-      if (!record) return this.claim(fingerprint, now, now);
-      if (record.fingerprint !== fingerprint) return { state: "mismatch" };
-      if (record.response) return { state: "replay", response: record.response };
-      if (record.leaseUntil <= now) return this.claim(fingerprint, record.createdAt, now);
-      if (now >= deadline) return { state: "in-flight" };
-      await this.waitForChange(deadline - now);
+      const decided = await this.serial(() => this.decide(fingerprint, deadline));
+      if (decided !== "wait") return decided;
+      await this.waitForChange(deadline - Date.now());
     }
   }
 
   /** Stores the response of the request holding `token`; later duplicates replay it. */
   async complete(token: string, response: StoredResponse): Promise<void> {
-    const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
-    if (!record || record.token !== token) return;
-    await this.ctx.storage.put(RECORD, { ...record, response });
+    await this.serial(async () => {
+      const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
+      if (!record || record.token !== token) return;
+      await this.ctx.storage.put(RECORD, { ...record, response });
+    });
     this.wake();
   }
 
   /** Gives the key up after a request that changed nothing, so it can be retried. */
   async release(token: string): Promise<void> {
-    const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
-    if (!record || record.token !== token) return;
-    await this.ctx.storage.delete(RECORD);
+    await this.serial(async () => {
+      const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
+      if (!record || record.token !== token) return;
+      await this.ctx.storage.delete(RECORD);
+    });
     this.wake();
+  }
+
+  private async decide(fingerprint: string, deadline: number): Promise<BeginResult | "wait"> {
+    const now = Date.now();
+    const record = await this.current(now);
+    if (!record) return this.claim(fingerprint, now, now);
+    if (record.fingerprint !== fingerprint) return { state: "mismatch" };
+    if (record.response) return { state: "replay", response: record.response };
+    if (record.leaseUntil <= now) return this.claim(fingerprint, record.createdAt, now);
+    if (now >= deadline) return { state: "in-flight" };
+    return "wait";
   }
 
   /** Deletes the record once its retention has passed. */
   override async alarm(): Promise<void> {
-    const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
-    if (!record) return;
-    const expiresAt = record.createdAt + RETENTION_MS;
-    if (expiresAt <= Date.now()) await this.ctx.storage.deleteAll();
-    else await this.ctx.storage.setAlarm(expiresAt);
+    await this.serial(async () => {
+      const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
+      if (!record) return;
+      const expiresAt = record.createdAt + RETENTION_MS;
+      if (expiresAt <= Date.now()) await this.ctx.storage.deleteAll();
+      else await this.ctx.storage.setAlarm(expiresAt);
+    });
   }
 
   private async current(now: number): Promise<IdempotencyRecord | null> {
