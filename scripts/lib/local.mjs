@@ -161,6 +161,10 @@ export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit", 
       "--env-file",
       envFile,
       "--show-interactive-dev-session=false",
+      // Port 0: the OS picks the devtools port. wrangler's default probes 9229 and up, and
+      // several local processes starting at once (the node suite, the bench) race for it.
+      "--inspector-port",
+      "0",
     ],
     {
       cwd: ROOT,
