@@ -34,12 +34,10 @@ export const ProblemSchema = z
       .array(
         z.object({
           path: z.string().openapi({ description: "The field at fault", example: "limit" }),
-          message: z
-            .string()
-            .openapi({
-              description: "Why it is invalid, to be read after the field's name",
-              example: "must be between 1 and 100",
-            }),
+          message: z.string().openapi({
+            description: "Why it is invalid, to be read after the field's name",
+            example: "must be between 1 and 100",
+          }),
         }),
       )
       .optional()

@@ -11,6 +11,7 @@ import { ApiKeySchema, PermissionNameSchema, presentKey } from "./schemas";
 
 const createKeyRoute = createRoute({
   method: "post",
+  operationId: "createKey",
   path: "/keys",
   tags: ["Admin"],
   summary: "Create an API key (the secret is shown once)",
@@ -40,6 +41,7 @@ const createKeyRoute = createRoute({
 
 const revokeKeyRoute = createRoute({
   method: "delete",
+  operationId: "revokeKey",
   path: "/keys/{id}",
   tags: ["Admin"],
   summary: "Revoke an API key",

@@ -12,6 +12,7 @@ const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },
   {
     method: "get",
+    operationId: "getReport",
     path: "/reports/{report_id}",
     tags: ["Reports"],
     summary: "Get a report",
