@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
@@ -8,8 +7,6 @@ import { defineConfig } from "vitest/config";
  * (storage isolated per test file); `node` drives the real local service as a process.
  */
 export default defineConfig(async () => {
-  // wrangler.toml's [assets] folder must exist before the Worker starts (scripts/lib/docs-assets.mjs).
-  execFileSync(process.execPath, [path.join(import.meta.dirname, "scripts/docs-assets.mjs")]);
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {

@@ -30,9 +30,6 @@ import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
 import { createDeps } from "./services/deps";
 
-/** Where the pinned API reference bundle is served from (scripts/lib/docs-assets.mjs). */
-export const DOCS_SCRIPT_PATH = "/docs/api-reference.js";
-
 /** JSON bodies beyond this answer 413. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -143,17 +140,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get(
     "/docs",
-    Scalar({
-      url: `${API_PREFIX}/openapi.json`,
-      pageTitle: "Video Analysis Service API",
-      // The pinned bundle from the Worker's static assets (wrangler.toml [assets]), no CDN.
-      cdn: DOCS_SCRIPT_PATH,
-      // Nothing that calls out: no AI agent, no telemetry, no font CDN, no dev toolbar.
-      agent: { disabled: true },
-      telemetry: false,
-      withDefaultFonts: false,
-      showDeveloperTools: "never",
-    }),
+    Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Video Analysis Service API" }),
   );
   registerProblemRoutes(app);
   app.route("/admin/v1", createAdminApp());

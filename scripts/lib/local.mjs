@@ -6,7 +6,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { connect, createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { prepareDocsAssets } from "./docs-assets.mjs";
 
 /** The repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -233,7 +232,6 @@ export async function launchLocal(check = () => undefined) {
   check(config);
   await ensurePortFree(config);
   applyMigrations(config.stateDir);
-  prepareDocsAssets();
   const child = startWrangler(config);
   supervise(child);
   startSweeps(config, child);

