@@ -16,6 +16,10 @@ import { strictInput } from "./middleware/strict-input";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
+import {
+  withoutOptionalDiscriminators,
+  withRequestDefaultsDescribed,
+} from "./routes/openapi-document";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
@@ -55,24 +59,42 @@ export interface AppOptions {
   extendAlpha?: (api: OpenAPIHono<HonoEnv>) => void;
 }
 
+/** The tags of the alpha surface, in reading order. */
+const TAGS = [
+  { name: "Videos", description: "Upload videos and follow their processing." },
+  { name: "Search", description: "Find moments across videos in plain language." },
+  { name: "Profiles", description: "Stored, versioned analysis instructions and answer specs." },
+  { name: "Report templates", description: "Stored, versioned report layouts." },
+  { name: "Runs", description: "Analyses of videos with a profile, and their answers." },
+  { name: "Reports", description: "JSON and Markdown reports rendered from runs." },
+];
+
+/** The top matter of the alpha OpenAPI document; servers point at the origin serving it. */
+function documentConfig(origin: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Video Analysis Service API",
+      version: "v1alpha1",
+      description:
+        "Upload videos, search them in plain language, run typed analyses and read evidence-backed answers and reports.",
+    },
+    servers: [{ url: `${origin}${API_PREFIX}` }],
+    security: [{ bearerAuth: [] }],
+    tags: TAGS,
+  };
+}
+
 /** The alpha API: every route authenticated, validated and documented. */
-function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
+function createAlphaApi(options: Pick<AppOptions, "extendAlpha">): OpenAPIHono<HonoEnv> {
   const api = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
     description: "A Public API Alpha key: Authorization: Bearer vas_…",
   });
-  api.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Video Analysis Service API",
-      version: "v1alpha1",
-      description:
-        "Upload videos, search them in plain language, run typed analyses and rule-based reviews, and read evidence-backed answers, findings and reports.",
-    },
-    servers: [{ url: `${new URL(c.req.url).origin}${API_PREFIX}` }],
-  }));
+  // Served before authentication is installed: the document is public.
+  api.get("/openapi.json", (c) => c.json(alphaDocumentOf(api, new URL(c.req.url).origin)));
   api.use("*", authenticate, emptyJsonBody, rejectTenantFields, strictInput);
   registerVideoRoutes(api);
   registerUploadRoutes(api);
@@ -87,6 +109,16 @@ function createAlphaApi(options: AppOptions): OpenAPIHono<HonoEnv> {
   registerWebhookRoutes(api);
   options.extendAlpha?.(api);
   return api;
+}
+
+function alphaDocumentOf(api: OpenAPIHono<HonoEnv>, origin: string) {
+  const document = api.getOpenAPI31Document(documentConfig(origin));
+  return withRequestDefaultsDescribed(withoutOptionalDiscriminators(document));
+}
+
+/** The document GET /api/v1alpha1/openapi.json serves, built without a request or bindings. */
+export function alphaOpenApiDocument(origin: string) {
+  return alphaDocumentOf(createAlphaApi({}), origin);
 }
 
 function methodNotAllowed(app: Hono<HonoEnv>, method: string, path: string): string[] {

@@ -30,14 +30,20 @@ export class ApiError extends Error {
   }
 }
 
-/** A 400 naming one or more fields. */
+/** One field error as a sentence: "limit must be between 1 and 100". */
+function sentence(error: FieldError): string {
+  const subject = error.path === "body" ? "The request body" : error.path;
+  return `${subject} ${error.message}`.replace(/[.\s]+$/, "");
+}
+
+/** A 400 naming one or more fields; the detail says what is wrong in plain sentences. */
 export function invalidRequest(errors: FieldError[], detail?: string): ApiError {
-  const first = errors[0];
-  return new ApiError(
-    "invalid-request",
-    detail ?? (first ? `${first.path}: ${first.message}` : undefined),
-    { errors },
-  );
+  const sentences = errors.map(sentence);
+  const summary =
+    sentences.length > 1
+      ? `${sentences.length} fields are invalid: ${sentences.join("; ")}.`
+      : sentences[0] && `${sentences[0]}.`;
+  return new ApiError("invalid-request", detail ?? summary, { errors });
 }
 
 /** The 404 every missing or foreign resource answers with. */

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   forbidden: { status: 403, title: "The key may not perform this operation" },
   "resource-not-found": { status: 404, title: "The resource does not exist" },
   "method-not-allowed": { status: 405, title: "The method is not allowed on this resource" },
+  "not-acceptable": { status: 406, title: "The resource is not available in the requested type" },
   conflict: { status: 409, title: "The request conflicts with the resource's state" },
   "idempotency-key-in-use": {
     status: 409,

@@ -5,8 +5,14 @@ import { IDEMPOTENCY_KEY_MAX, idempotency } from "../middleware/idempotency";
 import { requirePermission } from "../middleware/require-permission";
 import { ProblemSchema } from "../schemas/problem";
 
-/** Every alpha route may answer these, whatever it does. */
-const BASE_ERROR_STATUSES = [400, 401, 403, 404, 405, 413, 500] as const;
+/**
+ * Every alpha route may answer these, whatever it does: 400 (strict query and tenant
+ * checks run everywhere), 401/403 (keys), 404 (standard keys, unknown ids), 500. A 405
+ * answers methods no operation declares, so no operation lists it.
+ */
+const BASE_ERROR_STATUSES = [400, 401, 403, 404, 500] as const;
+/** Routes that read a JSON body may also refuse its size or media type. */
+const BODY_ERROR_STATUSES = [413, 415] as const;
 const IDEMPOTENT_ERROR_STATUSES = [409, 422] as const;
 
 /** The documented problem responses for a set of statuses, built from the error table. */
@@ -43,13 +49,20 @@ interface AlphaRouteOptions {
   errors?: readonly number[];
 }
 
+/** A route as the alpha surface declares it: client generators name methods by operationId. */
+export type AlphaRouteConfig = RouteConfig & { operationId: string };
+
 /**
  * Declares an alpha route: bearer security, the permission check, idempotency where the
- * spec lists it, and problem responses from the error table.
+ * spec lists it, and problem responses from the error table for what it can answer.
  */
-export function alphaRoute<const R extends RouteConfig>(options: AlphaRouteOptions, route: R): R {
+export function alphaRoute<const R extends AlphaRouteConfig>(
+  options: AlphaRouteOptions,
+  route: R,
+): R {
   const statuses = [
     ...BASE_ERROR_STATUSES,
+    ...(route.request?.body ? BODY_ERROR_STATUSES : []),
     ...(options.idempotent ? IDEMPOTENT_ERROR_STATUSES : []),
     ...(options.errors ?? []),
   ];

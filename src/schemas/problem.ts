@@ -17,7 +17,7 @@ export const ProblemSchema = z
     status: z.number().int().openapi({ description: "HTTP status", example: 400 }),
     detail: z.string().openapi({
       description: "What went wrong in this request",
-      example: "limit: must be at most 100",
+      example: "limit must be between 1 and 100.",
     }),
     code: z
       .enum(codes)
@@ -34,9 +34,10 @@ export const ProblemSchema = z
       .array(
         z.object({
           path: z.string().openapi({ description: "The field at fault", example: "limit" }),
-          message: z
-            .string()
-            .openapi({ description: "Why it is invalid", example: "must be at most 100" }),
+          message: z.string().openapi({
+            description: "Why it is invalid, to be read after the field's name",
+            example: "must be between 1 and 100",
+          }),
         }),
       )
       .optional()

@@ -13,13 +13,16 @@ export function videoMedia(video: Pick<VideoRow, "media">): VideoMedia {
 
 /**
  * A signed, expiring URL of the video's thumbnail (spec §2.3: present on the single-video
- * and complete responses). Until processing has stored the thumbnail, the URL answers 404.
+ * and complete responses). Until processing has stored the thumbnail, the URL answers 404;
+ * a failed video that never got one has none, rather than a URL that points at nothing.
  */
 export async function thumbnailUrl(
   ports: Ports,
-  video: Pick<VideoRow, "id" | "media">,
+  video: Pick<VideoRow, "id" | "media" | "status">,
   origin: string,
-): Promise<string> {
-  const key = videoMedia(video).thumbnail?.key ?? thumbnailKeyOf(video.id);
+): Promise<string | undefined> {
+  const stored = videoMedia(video).thumbnail?.key;
+  if (stored === undefined && video.status === "failed") return undefined;
+  const key = stored ?? thumbnailKeyOf(video.id);
   return ports.storage.presignGet(key, new Date(Date.now() + MEDIA_URL_TTL_MS), { origin });
 }

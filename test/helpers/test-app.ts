@@ -11,6 +11,7 @@ const createWidget = alphaRoute(
   { permission: "RUN_WORKFLOWS", idempotent: true },
   {
     method: "post",
+    operationId: "createTestWidget",
     path: "/test-widgets",
     request: {
       body: {
@@ -33,7 +34,12 @@ const createWidget = alphaRoute(
 
 const explode = alphaRoute(
   { permission: "READ_VIDEOS" },
-  { method: "get", path: "/test-explode", responses: { 200: { description: "never" } } },
+  {
+    method: "get",
+    operationId: "explodeForTest",
+    path: "/test-explode",
+    responses: { 200: { description: "never" } },
+  },
 );
 
 /**

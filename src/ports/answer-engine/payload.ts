@@ -1,3 +1,4 @@
+import { API_PREFIX } from "../../api-prefix";
 import type { AnswerItem, AnswerUsage } from "../../domain/answers";
 import type { EvidenceRef, EvidenceSummary } from "../../domain/evidence";
 import { lexicalScore } from "../../lib/text/search-scoring";
@@ -67,7 +68,7 @@ export function coverageOf(inspection: Inspection): EngineAnswer["coverage"] {
 
 /** Where the evidence of an answer can be listed in full. */
 export function drillDownPath(runId: string, answerKey: string): string {
-  return `/runs/${encodeURIComponent(runId)}/answers?key=${encodeURIComponent(answerKey)}`;
+  return `${API_PREFIX}/runs/${encodeURIComponent(runId)}/answers?key=${encodeURIComponent(answerKey)}`;
 }
 
 function citedIn(items: AnswerItem[]): EvidenceRef[] {

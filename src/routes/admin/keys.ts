@@ -12,6 +12,7 @@ import { ApiKeySchema, OwnerIdSchema, PermissionNameSchema, presentKey } from ".
 
 const createKeyRoute = createRoute({
   method: "post",
+  operationId: "createKey",
   path: "/keys",
   tags: ["Admin"],
   summary: "Create an API key (the secret is shown once)",
@@ -45,6 +46,7 @@ const createKeyRoute = createRoute({
 
 const revokeKeyRoute = createRoute({
   method: "delete",
+  operationId: "revokeKey",
   path: "/keys/{id}",
   tags: ["Admin"],
   summary: "Revoke an API key",

@@ -9,6 +9,7 @@ import { ApiKeySchema, presentKey, presentWorkspace, WorkspaceSchema } from "./s
 
 const listWorkspacesRoute = createRoute({
   method: "get",
+  operationId: "listWorkspaces",
   path: "/workspaces",
   tags: ["Admin"],
   summary: "List workspaces",
@@ -27,6 +28,7 @@ const listWorkspacesRoute = createRoute({
 
 const listKeysRoute = createRoute({
   method: "get",
+  operationId: "listKeys",
   path: "/keys",
   tags: ["Admin"],
   summary: "List the API keys of a workspace",

@@ -11,6 +11,7 @@ import { presentWorkspace, WorkspaceSchema } from "./schemas";
 
 const createWorkspaceRoute = createRoute({
   method: "post",
+  operationId: "createWorkspace",
   path: "/workspaces",
   tags: ["Admin"],
   summary: "Create a workspace",
@@ -38,6 +39,7 @@ const createWorkspaceRoute = createRoute({
 
 const updateWorkspaceRoute = createRoute({
   method: "patch",
+  operationId: "updateWorkspace",
   path: "/workspaces/{id}",
   tags: ["Admin"],
   summary: "Change a workspace (alpha opt-in, name)",

@@ -3,7 +3,13 @@ import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
-import { type HeadResource, type HeadTypes, presentWithLatest, titleOf } from "./resource";
+import {
+  type HeadResource,
+  type HeadTypes,
+  pascalNoun,
+  presentWithLatest,
+  titleOf,
+} from "./resource";
 import { ArchiveBodySchema } from "./schemas";
 
 /** POST /{heads}/{id}/archive: a head stays readable but takes no new versions. */
@@ -16,6 +22,7 @@ export function registerArchiveHead<T extends HeadTypes>(
     { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
     {
       method: "post",
+      operationId: `archive${pascalNoun(resource.noun.one)}`,
       path: `/${resource.path}/{${idParam}}/archive`,
       tags: [resource.tag],
       summary: `Archive a ${noun.one}`,

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
-import { type HeadResource, type HeadTypes, titleOf } from "./resource";
+import { type HeadResource, type HeadTypes, pascalNoun, titleOf } from "./resource";
 import { versionRefused } from "./schemas";
 
 /** POST /{heads}/{id}/versions: the next immutable version of a head. */
@@ -15,6 +15,7 @@ export function registerCreateHeadVersion<T extends HeadTypes>(
     { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
     {
       method: "post",
+      operationId: `create${pascalNoun(resource.noun.one)}Version`,
       path: `/${resource.path}/{${idParam}}/versions`,
       tags: [resource.tag],
       summary: `Add a ${noun.one} version`,

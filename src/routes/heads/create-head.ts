@@ -3,7 +3,7 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
-import { type HeadResource, type HeadTypes, presentWithLatest } from "./resource";
+import { type HeadResource, type HeadTypes, pascalNoun, presentWithLatest } from "./resource";
 import { storedName } from "./schemas";
 
 /** POST /{heads}: a new head and its immutable version 1. */
@@ -16,6 +16,7 @@ export function registerCreateHead<T extends HeadTypes>(
     { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
     {
       method: "post",
+      operationId: `create${pascalNoun(resource.noun.one)}`,
       path: `/${resource.path}`,
       tags: [resource.tag],
       summary: `Create a ${noun.one}`,

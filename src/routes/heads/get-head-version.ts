@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
-import { type HeadResource, type HeadTypes, titleOf } from "./resource";
+import { type HeadResource, type HeadTypes, pascalNoun, titleOf } from "./resource";
 
 /** GET /{heads}/{id}/versions/{version}: one immutable version of a head. */
 export function registerGetHeadVersion<T extends HeadTypes>(
@@ -14,6 +14,7 @@ export function registerGetHeadVersion<T extends HeadTypes>(
     { permission: "RUN_WORKFLOWS" },
     {
       method: "get",
+      operationId: `get${pascalNoun(resource.noun.one)}Version`,
       path: `/${resource.path}/{${idParam}}/versions/{version}`,
       tags: [resource.tag],
       summary: `Get a ${noun.one} version`,

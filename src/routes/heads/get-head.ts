@@ -2,7 +2,13 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
-import { type HeadResource, type HeadTypes, presentWithLatest, titleOf } from "./resource";
+import {
+  type HeadResource,
+  type HeadTypes,
+  pascalNoun,
+  presentWithLatest,
+  titleOf,
+} from "./resource";
 
 /** GET /{heads}/{id}: a head with its latest version. */
 export function registerGetHead<T extends HeadTypes>(
@@ -14,6 +20,7 @@ export function registerGetHead<T extends HeadTypes>(
     { permission: "RUN_WORKFLOWS" },
     {
       method: "get",
+      operationId: `get${pascalNoun(resource.noun.one)}`,
       path: `/${resource.path}/{${idParam}}`,
       tags: [resource.tag],
       summary: `Get a ${noun.one}`,

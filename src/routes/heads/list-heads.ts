@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
-import type { HeadResource, HeadTypes } from "./resource";
+import { type HeadResource, type HeadTypes, pascalNoun } from "./resource";
 import { ListHeadsQuerySchema, presentHead } from "./schemas";
 
 /** GET /{heads}: a page of the workspace's named heads in one status. */
@@ -15,6 +15,7 @@ export function registerListHeads<T extends HeadTypes>(
     { permission: "RUN_WORKFLOWS" },
     {
       method: "get",
+      operationId: `list${pascalNoun(resource.noun.many)}`,
       path: `/${resource.path}`,
       tags: [resource.tag],
       summary: `List ${noun.many}`,

@@ -80,3 +80,8 @@ export function presentWithLatest<T extends HeadTypes>(
 ): HeadWithLatestWire<T["version"]> {
   return { ...presentHead(found.head), latest: resource.presentVersion(found.latest) };
 }
+
+/** `ReportTemplate` from `report template`, as operation ids name the resource. */
+export function pascalNoun(noun: string): string {
+  return noun.replace(/(^|\s+)(\w)/g, (_, _space: string, letter: string) => letter.toUpperCase());
+}

@@ -29,6 +29,7 @@ const route = alphaRoute(
   { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
   {
     method: "post",
+    operationId: "createReports",
     path: "/runs/{run_id}/reports",
     tags: ["Reports"],
     summary: "Render reports of a run",

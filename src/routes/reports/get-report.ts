@@ -1,28 +1,38 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { findReport } from "../../db/repos/runs";
-import { notFound } from "../../errors/api-error";
+import { ApiError, notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { EvidenceLinker } from "../../services/evidence-urls";
 import { alphaRoute } from "../define";
+import { prefersMarkdown } from "./accept";
 import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "VIEW_INSIGHTS" },
+  { permission: "VIEW_INSIGHTS", errors: [406] },
   {
     method: "get",
+    operationId: "getReport",
     path: "/reports/{report_id}",
     tags: ["Reports"],
     summary: "Get a report",
     description:
-      "One immutable report; `expand[]=content` adds the rendered content, `expand[]=manifest` the trust bindings with signed evidence URLs.",
+      "One immutable report; `expand[]=content` adds the rendered content, `expand[]=manifest` the trust bindings with signed evidence URLs. A Markdown report asked for with `Accept: text/markdown` answers its Markdown itself (`text/markdown`); a JSON report then answers 406.",
     request: {
       params: z.object({ report_id: idParam("report_id", "rep_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
       query: z.object({ "expand[]": expandQuerySchema(REPORT_EXPANDABLE) }),
     },
     responses: {
-      200: { description: "The report", content: { "application/json": { schema: ReportSchema } } },
+      200: {
+        description: "The report, or with `Accept: text/markdown` a Markdown report's content",
+        content: {
+          "application/json": { schema: ReportSchema },
+          "text/markdown": {
+            schema: z.string().openapi({ example: "# Loading dock safety review\n…" }),
+          },
+        },
+      },
     },
   },
 );
@@ -34,6 +44,17 @@ export function registerGetReport(app: OpenAPIHono<HonoEnv>) {
     const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
     const row = await findReport(c.var.deps.db, c.var.auth.workspaceId, report_id);
     if (!row) throw notFound("Report", report_id);
+    if (prefersMarkdown(c.req.header("accept"))) {
+      if (row.format !== "markdown") {
+        throw new ApiError(
+          "not-acceptable",
+          `Report ${report_id} is ${row.format}, not Markdown; ask for application/json.`,
+        );
+      }
+      const object = await c.var.deps.bucket.get(row.objectKey);
+      if (!object) throw new Error(`the content of report ${row.id} is missing`);
+      return c.body(await object.text(), 200, { "content-type": "text/markdown; charset=utf-8" });
+    }
     return c.json(
       await presentReport(row, expand, {
         bucket: c.var.deps.bucket,

@@ -13,6 +13,7 @@ const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },
   {
     method: "get",
+    operationId: "listReports",
     path: "/reports",
     tags: ["Reports"],
     summary: "List a run's reports",

@@ -9,6 +9,7 @@ const route = alphaRoute(
   { permission: "RUN_WORKFLOWS", idempotent: true },
   {
     method: "post",
+    operationId: "cancelRun",
     path: "/runs/{run_id}/cancel",
     tags: ["Runs"],
     summary: "Cancel a run",

@@ -11,6 +11,7 @@ const route = alphaRoute(
   { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
   {
     method: "post",
+    operationId: "createRun",
     path: "/runs",
     tags: ["Runs"],
     summary: "Start an analysis run",

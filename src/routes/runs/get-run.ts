@@ -13,6 +13,7 @@ const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },
   {
     method: "get",
+    operationId: "getRun",
     path: "/runs/{run_id}",
     tags: ["Runs"],
     summary: "Get a run",

@@ -93,6 +93,7 @@ const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },
   {
     method: "get",
+    operationId: "listRunAnswers",
     path: "/runs/{run_id}/answers",
     tags: ["Runs"],
     summary: "Read a run's answers",

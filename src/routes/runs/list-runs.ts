@@ -10,6 +10,7 @@ const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },
   {
     method: "get",
+    operationId: "listRuns",
     path: "/runs",
     tags: ["Runs"],
     summary: "List runs",

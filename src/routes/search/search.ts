@@ -73,6 +73,7 @@ const route = alphaRoute(
   { permission: "SEARCH_CONTENT", idempotent: true },
   {
     method: "post",
+    operationId: "searchVideos",
     path: "/search",
     tags: ["Search"],
     summary: "Search videos in plain language",

@@ -1,12 +1,14 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
+import { ABORTED_SESSION_EXAMPLE } from "./examples";
 import { presentSession, UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "UPLOAD_VIDEOS", errors: [409, 410] },
   {
     method: "delete",
+    operationId: "abortUpload",
     path: "/videos/{video_id}/upload",
     tags: ["Videos"],
     summary: "Abort an upload",
@@ -16,7 +18,9 @@ const route = alphaRoute(
     responses: {
       200: {
         description: "The aborted upload session",
-        content: { "application/json": { schema: UploadSessionSchema } },
+        content: {
+          "application/json": { schema: UploadSessionSchema, example: ABORTED_SESSION_EXAMPLE },
+        },
       },
     },
   },

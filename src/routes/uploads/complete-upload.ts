@@ -4,6 +4,7 @@ import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { thumbnailUrl } from "../../services/media-urls";
 import { alphaRoute } from "../define";
+import { QUEUED_VIDEO_EXAMPLE } from "../videos/examples";
 import { presentVideo, VideoSchema } from "../videos/schemas";
 import { unwrap, VideoIdParamsSchema } from "./schemas";
 
@@ -11,6 +12,7 @@ const route = alphaRoute(
   { permission: "UPLOAD_VIDEOS", idempotent: true, errors: [409, 410] },
   {
     method: "post",
+    operationId: "completeUpload",
     path: "/videos/{video_id}/upload/complete",
     tags: ["Videos"],
     summary: "Complete an upload",
@@ -28,7 +30,7 @@ const route = alphaRoute(
     responses: {
       200: {
         description: "The video, queued for processing",
-        content: { "application/json": { schema: VideoSchema } },
+        content: { "application/json": { schema: VideoSchema, example: QUEUED_VIDEO_EXAMPLE } },
       },
     },
   },

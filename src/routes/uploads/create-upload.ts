@@ -24,6 +24,7 @@ const route = alphaRoute(
   { permission: "UPLOAD_VIDEOS", idempotent: true },
   {
     method: "post",
+    operationId: "createUpload",
     path: "/videos",
     tags: ["Videos"],
     summary: "Start an upload",

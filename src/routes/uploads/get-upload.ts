@@ -7,6 +7,7 @@ const route = alphaRoute(
   { permission: "UPLOAD_VIDEOS" },
   {
     method: "get",
+    operationId: "getUpload",
     path: "/videos/{video_id}/upload",
     tags: ["Videos"],
     summary: "Read upload progress",

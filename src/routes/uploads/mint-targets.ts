@@ -7,6 +7,7 @@ const route = alphaRoute(
   { permission: "UPLOAD_VIDEOS", idempotent: true },
   {
     method: "post",
+    operationId: "createUploadTargets",
     path: "/videos/{video_id}/upload/targets",
     tags: ["Videos"],
     summary: "Mint fresh storage targets",

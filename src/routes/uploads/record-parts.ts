@@ -24,6 +24,7 @@ const route = alphaRoute(
   { permission: "UPLOAD_VIDEOS" },
   {
     method: "put",
+    operationId: "recordUploadParts",
     path: "/videos/{video_id}/upload/parts",
     tags: ["Videos"],
     summary: "Record uploaded parts",

@@ -4,6 +4,7 @@ import type { StorageTarget } from "../../ports/storage/port";
 import { idParam, TimestampSchema } from "../../schemas/common";
 import type { PartReceipt, SessionRecord, SessionResult } from "../../services/uploads";
 import { expectedPartSize } from "../../services/uploads";
+import { OPEN_SESSION_EXAMPLE } from "./examples";
 
 /** The `video_id` path parameter. */
 export const VideoIdParamsSchema = z.object({
@@ -77,7 +78,7 @@ export const UploadSessionSchema = z
       .array(TargetSchema)
       .openapi({ description: "Targets minted by this call; empty on reads" }),
   })
-  .openapi("UploadSession");
+  .openapi("UploadSession", { example: OPEN_SESSION_EXAMPLE });
 
 /** The wire type of an upload session. */
 export type UploadSessionDto = z.infer<typeof UploadSessionSchema>;

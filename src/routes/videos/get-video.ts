@@ -12,6 +12,7 @@ const route = alphaRoute(
   { permission: "READ_VIDEOS" },
   {
     method: "get",
+    operationId: "getVideo",
     path: "/videos/{video_id}",
     tags: ["Videos"],
     summary: "Get a video",

@@ -10,6 +10,7 @@ const route = alphaRoute(
   { permission: "READ_VIDEOS" },
   {
     method: "get",
+    operationId: "listVideos",
     path: "/videos",
     tags: ["Videos"],
     summary: "List videos",

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AsyncErrorSchema, TimestampSchema } from "../../schemas/common";
 import type { VideoDto } from "../../services/videos";
+import { COMPLETED_VIDEO_EXAMPLE } from "./examples";
 
 /** Video statuses of spec section 2.3. */
 export const VIDEO_STATUSES = ["queued", "processing", "completed", "failed"] as const;
@@ -79,7 +80,7 @@ export const VideoSchema = z
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
-  .openapi("Video");
+  .openapi("Video", { example: COMPLETED_VIDEO_EXAMPLE });
 
 /** The wire type of a video; the service's presenter must produce exactly this. */
 export type { VideoDto } from "../../services/videos";

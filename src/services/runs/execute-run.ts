@@ -1,3 +1,4 @@
+import { API_PREFIX } from "../../api-prefix";
 import { type AnswerRow, findRunById, findSnapshots } from "../../db/repos/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
@@ -24,7 +25,7 @@ function unansweredForBudget(runId: string, engine: string): EngineAnswer {
       items: [],
       evidence_summary: {
         contributing_count: 0,
-        drill_down_path: `/runs/${runId}/answers`,
+        drill_down_path: `${API_PREFIX}/runs/${runId}/answers`,
         precision: "unknown",
         representative: [],
       },

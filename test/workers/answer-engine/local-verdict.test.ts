@@ -27,7 +27,7 @@ describe("LocalAnswerEngine: verdict", () => {
       contributing_count: 1,
       // Every probe word in one sentence, but "must" stands between them: not as written.
       precision: "limited",
-      drill_down_path: "/runs/run_01test/answers?key=vests_worn",
+      drill_down_path: "/api/v1alpha1/runs/run_01test/answers?key=vests_worn",
     });
     expect(a.provenance).toMatchObject({ engine: "local-rules@3", method: "lexical" });
     expect(a.usage).toEqual({

@@ -27,6 +27,45 @@ describe("the OpenAPI document and the reference", () => {
     );
   });
 
+  it("names every operation, secures the document and lists only the errors each can answer", async () => {
+    const doc = (await (await client(null).get("/openapi.json")).json()) as {
+      security: unknown;
+      paths: Record<
+        string,
+        Record<string, { operationId?: string; requestBody?: unknown; responses: object }>
+      >;
+    };
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    const ids: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const where = `${method} ${path}`;
+        expect(operation.operationId, where).toMatch(/^[a-z]+[A-Za-z]*$/);
+        ids.push(operation.operationId ?? "");
+        const statuses = Object.keys(operation.responses);
+        expect(statuses, where).not.toContain("405");
+        if (operation.requestBody === undefined) {
+          expect(statuses, where).not.toContain("413");
+          expect(statuses, where).not.toContain("415");
+        } else expect(statuses, where).toEqual(expect.arrayContaining(["413", "415"]));
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(["listVideos", "createUpload", "createRun"]));
+  });
+
+  it("leaves fields the server defaults out of what a request requires", async () => {
+    const doc = (await (await client(null).get("/openapi.json")).json()) as {
+      components: {
+        schemas: Record<string, { required?: string[]; properties?: Record<string, object> }>;
+      };
+    };
+    const analysis = doc.components.schemas.AnalysisRunRequest;
+    expect(analysis?.required).toEqual(["source_ids", "profile_id"]);
+    expect(analysis?.properties?.kind).not.toHaveProperty("default");
+    expect(doc.components.schemas.CreateRunRequest).not.toHaveProperty("discriminator");
+  });
+
   it("serves the interactive reference at /docs", async () => {
     const res = await workerFetch(`${ORIGIN}/docs`);
     expect(res.status).toBe(200);

@@ -48,6 +48,9 @@ describe("GET /videos and GET /videos/{video_id}", () => {
       error: { code: "corrupt-media" },
       error_message: "moov is truncated",
     });
+    // Processing never stored a thumbnail, so there is no URL to point at it.
+    expect(failed).not.toHaveProperty("thumbnail_url");
+    expect(video).toHaveProperty("thumbnail_url");
   });
 
   it("keeps workspaces apart", async () => {

@@ -1,0 +1,42 @@
+import type { VideoDto } from "../../services/videos";
+
+/** A video processing finished with: measured, covered, searchable. */
+export const COMPLETED_VIDEO_EXAMPLE: VideoDto = {
+  id: "vid_01jd3m6t8y0c7x4k2n9q5r1s3v",
+  filename: "warehouse-walkthrough.mp4",
+  status: "completed",
+  progress: 100,
+  duration: 61.44,
+  frame_count: 1536,
+  source: "upload",
+  thumbnail_url:
+    "http://127.0.0.1:8787/media/videos/vid_01jd3m6t8y0c7x4k2n9q5r1s3v/thumbnail.jpg?expires=1763721000&signature=…",
+  media: {
+    coverage: {
+      transcript: [
+        {
+          origin: "speech",
+          source: "speech:0",
+          language: "en",
+          seconds: 60.1,
+          share: 0.978,
+        },
+      ],
+      scene: { seconds: 61.44, share: 1 },
+      ocr: { seconds: 61.44, share: 1 },
+    },
+  },
+  created_at: "2026-11-21T09:30:00.000Z",
+  updated_at: "2026-11-21T09:31:12.000Z",
+};
+
+/** A video the moment its upload completes: waiting for processing, nothing measured yet. */
+export const QUEUED_VIDEO_EXAMPLE: VideoDto = {
+  id: "vid_01jd3m6t8y0c7x4k2n9q5r1s3v",
+  filename: "warehouse-walkthrough.mp4",
+  status: "queued",
+  progress: 0,
+  source: "upload",
+  created_at: "2026-11-21T09:30:00.000Z",
+  updated_at: "2026-11-21T09:30:41.000Z",
+};
