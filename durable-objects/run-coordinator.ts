@@ -189,8 +189,21 @@ export class RunCoordinator extends DurableObject<Env> {
     return this.state();
   }
 
+  /**
+   * The remembered state, caught up with D1. Every move writes D1 first and the object's
+   * storage second, so a crash between the two leaves D1 ahead; adopting its status (and a
+   * recorded cancel request) keeps a redelivered message from moving the run again.
+   */
   private async state(): Promise<RunState | null> {
-    return (await this.ctx.storage.get<RunState>("state")) ?? null;
+    const stored = (await this.ctx.storage.get<RunState>("state")) ?? null;
+    if (!stored || FINAL.has(stored.status)) return stored;
+    const row = await findRunById(this.deps.db, stored.runId);
+    if (!row) return stored;
+    if (row.status === stored.status && row.cancelRequested === stored.cancelRequested)
+      return stored;
+    const next: RunState = { ...stored, status: row.status, cancelRequested: row.cancelRequested };
+    await this.ctx.storage.put("state", next);
+    return next;
   }
 
   private async run(state: RunState): Promise<RunRow> {

@@ -1,4 +1,9 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  runInDurableObject,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -129,6 +134,29 @@ describe("the run state machine", () => {
       "canceled",
     );
     expect(await coordinator.finish(outcomeFor(runId))).toBe("canceled");
+  });
+
+  it("catches up with D1 after a crash between its batch and its own storage: no second move", async () => {
+    const runId = await deferredRun();
+    const coordinator = env.RUNS.getByName(runId);
+    expect(await coordinator.begin()).toBe(true);
+    expect(await coordinator.finish(outcomeFor(runId))).toBe("completed");
+    const completed = await expectJson<RunDto>(await api.get(`/runs/${runId}`), 200);
+    // The process died after the D1 batch, before the object remembered the move.
+    await runInDurableObject(coordinator, async (_instance, state) => {
+      await state.storage.put("state", { runId, status: "processing", cancelRequested: false });
+    });
+    expect(await coordinator.finish(outcomeFor(runId))).toBe("completed");
+    const error = { code: "execution_failed", title: "t", detail: "d", next_action: "n" };
+    expect(await coordinator.fail(error, [])).toBe("completed");
+    expect(await coordinator.begin()).toBe(false);
+    expect(await expectJson<RunDto>(await api.get(`/runs/${runId}`), 200)).toEqual(completed);
+    const events = (await outbox(workspaceId)) as unknown as {
+      type: string;
+      data: { run?: { id: string } };
+    }[];
+    const announced = events.filter((e) => e.data.run?.id === runId);
+    expect(announced.map((e) => e.type)).toEqual(["run.completed"]);
   });
 
   it("fails a run whose message landed in the dead-letter queue, with a structured error", async () => {
