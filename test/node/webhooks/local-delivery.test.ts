@@ -127,7 +127,7 @@ describe("webhooks over the local process", () => {
     const ok = await register("/ok", ["video.indexed"]);
     const failing = await register("/fail", ["*"]);
     const gone = await register("/gone", ["*"]);
-    await register("/runs", ["run.completed"]);
+    const runs = await register("/runs", ["run.completed"]);
     const videoId = await uploadAndIndex();
 
     const indexed = await until("video.indexed at /ok", () => hits.find((h) => h.path === "/ok"));
@@ -180,6 +180,34 @@ describe("webhooks over the local process", () => {
     await until("the redelivered attempts", () =>
       hits.filter((h) => h.path === "/fail").length >= 4 ? true : undefined,
     );
+
+    // A run over the indexed video announces its end to the endpoint that asked for it.
+    const profile = await call("POST", `${api}/profiles`, {
+      name: "Vests",
+      instructions: "Check the rule.",
+      answer_specs: [
+        {
+          answer_key: "vests",
+          answer_type: "verdict",
+          description: "operators must wear high visibility vests",
+          evidence: { accepted_types: ["transcript"], required: true },
+        },
+      ],
+    });
+    expect(profile.status, JSON.stringify(profile.body)).toBe(201);
+    const run = await call("POST", `${api}/runs`, {
+      source_ids: [videoId],
+      profile_id: profile.body.id,
+    });
+    expect(run.status, JSON.stringify(run.body)).toBe(202);
+    const ended = await until("run.completed at /runs", () => hits.find((h) => h.path === "/runs"));
+    expect(
+      new Webhook(runs.secret).verify(ended.body, ended.headers as Record<string, string>),
+    ).toMatchObject({
+      type: "run.completed",
+      data: { run: { id: run.body.id, status: "completed" } },
+    });
+    expect(hits.filter((h) => h.path === "/runs")).toHaveLength(1);
   });
 
   it("npm run admin -- webhooks listen registers a receiver, verifies events, cleans up on Ctrl-C", async () => {
