@@ -217,18 +217,23 @@ export async function strandedDeliveries(
     .limit(limit);
 }
 
+/** The columns that make a delivery new again: pending, no attempts, due now. */
+function freshDelivery(now: string) {
+  return {
+    status: "pending",
+    attempts: 0,
+    responseStatus: null,
+    nextAttemptAt: now,
+    claimedUntil: null,
+    updatedAt: now,
+  } as const;
+}
+
 /** Makes a delivery new again: pending, no attempts, due now. Returns the row. */
 export async function resetDelivery(db: Database, id: string, now: string): Promise<DeliveryRow> {
   const [row] = await db
     .update(webhookDeliveries)
-    .set({
-      status: "pending",
-      attempts: 0,
-      responseStatus: null,
-      nextAttemptAt: now,
-      claimedUntil: null,
-      updatedAt: now,
-    })
+    .set(freshDelivery(now))
     .where(eq(webhookDeliveries.id, id))
     .returning();
   if (!row) throw new Error(`delivery ${id} vanished`);
@@ -244,14 +249,7 @@ export async function resetFailedDeliveries(
 ): Promise<DeliveryRow[]> {
   return db
     .update(webhookDeliveries)
-    .set({
-      status: "pending",
-      attempts: 0,
-      responseStatus: null,
-      nextAttemptAt: now,
-      claimedUntil: null,
-      updatedAt: now,
-    })
+    .set(freshDelivery(now))
     .where(
       and(
         eq(webhookDeliveries.endpointId, endpointId),

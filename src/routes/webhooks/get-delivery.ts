@@ -1,9 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { attemptsOf, findDelivery } from "../../db/repos/webhook-deliveries";
-import { notFound } from "../../errors/api-error";
+import { attemptsOf } from "../../db/repos/webhook-deliveries";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
-import { DeliveryParamsSchema, requireEndpoint } from "./params";
+import { DeliveryParamsSchema, requireDelivery } from "./params";
 import { DeliveryDetailSchema, presentAttempt, presentDelivery } from "./schemas";
 
 const route = alphaRoute(
@@ -29,11 +28,8 @@ const route = alphaRoute(
 /** GET /webhooks/{webhook_id}/deliveries/{delivery_id} */
 export function registerGetDelivery(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
-    const { webhook_id, delivery_id } = c.req.valid("param");
-    const { workspaceId } = c.var.auth;
-    const endpoint = await requireEndpoint(c.var.deps, workspaceId, webhook_id);
-    const delivery = await findDelivery(c.var.deps.db, workspaceId, endpoint.id, delivery_id);
-    if (!delivery) throw notFound("Delivery", delivery_id);
+    const params = c.req.valid("param");
+    const { delivery } = await requireDelivery(c.var.deps, c.var.auth.workspaceId, params);
     const attempts = await attemptsOf(c.var.deps.db, delivery.id);
     return c.json({ ...presentDelivery(delivery), attempt_log: attempts.map(presentAttempt) }, 200);
   });

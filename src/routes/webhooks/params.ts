@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { type DeliveryRow, findDelivery } from "../../db/repos/webhook-deliveries";
 import { type EndpointRow, findEndpoint } from "../../db/repos/webhook-endpoints";
 import { notFound } from "../../errors/api-error";
 import { idParam } from "../../schemas/common";
@@ -23,4 +24,16 @@ export async function requireEndpoint(
   const row = await findEndpoint(deps.db, workspaceId, id);
   if (!row) throw notFound("Webhook endpoint", id);
   return row;
+}
+
+/** The caller's endpoint and one of its deliveries, or 404 for either. */
+export async function requireDelivery(
+  deps: Deps,
+  workspaceId: string,
+  params: { webhook_id: string; delivery_id: string },
+): Promise<{ endpoint: EndpointRow; delivery: DeliveryRow }> {
+  const endpoint = await requireEndpoint(deps, workspaceId, params.webhook_id);
+  const delivery = await findDelivery(deps.db, workspaceId, endpoint.id, params.delivery_id);
+  if (!delivery) throw notFound("Delivery", params.delivery_id);
+  return { endpoint, delivery };
 }

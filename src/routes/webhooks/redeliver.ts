@@ -1,10 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { findDelivery } from "../../db/repos/webhook-deliveries";
-import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { redeliver } from "../../services/webhooks/redeliver";
 import { alphaRoute } from "../define";
-import { DeliveryParamsSchema, requireEndpoint } from "./params";
+import { DeliveryParamsSchema, requireDelivery } from "./params";
 import { DeliverySchema, presentDelivery } from "./schemas";
 
 const route = alphaRoute(
@@ -30,11 +28,12 @@ const route = alphaRoute(
 /** POST /webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver */
 export function registerRedeliver(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
-    const { webhook_id, delivery_id } = c.req.valid("param");
-    const { workspaceId } = c.var.auth;
-    const endpoint = await requireEndpoint(c.var.deps, workspaceId, webhook_id);
-    const delivery = await findDelivery(c.var.deps.db, workspaceId, endpoint.id, delivery_id);
-    if (!delivery) throw notFound("Delivery", delivery_id);
+    const params = c.req.valid("param");
+    const { endpoint, delivery } = await requireDelivery(
+      c.var.deps,
+      c.var.auth.workspaceId,
+      params,
+    );
     return c.json(presentDelivery(await redeliver(c.var.deps, endpoint, delivery)), 202);
   });
 }
