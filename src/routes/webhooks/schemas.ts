@@ -165,7 +165,14 @@ const AttemptSchema = z
     }),
     duration_ms: z.number().int().openapi({ example: 184 }),
     error: z
-      .enum(["http_status", "timeout", "network", "url_refused", "event_missing"])
+      .enum([
+        "http_status",
+        "timeout",
+        "network",
+        "url_refused",
+        "event_missing",
+        "secret_unreadable",
+      ])
       .nullable()
       .openapi({
         description: "Why the attempt failed; null when it succeeded",

@@ -19,6 +19,7 @@ import { DELIVERY_TIMEOUT_MS, FAILING_DISABLE_MS, retryDelayMs, webhookConfig } 
 import { enqueueAttempts } from "./dispatch";
 import { signingSecrets } from "./endpoints";
 import type { DeliverWebhookMessage } from "./message";
+import { UnreadableSecretError } from "./secrets";
 import { webhookHeaders } from "./signature";
 import { TransportError, type TransportResult, type WebhookTransport } from "./transport";
 import { checkWebhookUrl } from "./url-guard";
@@ -29,6 +30,18 @@ export const WEBHOOK_USER_AGENT = "VideoAnalysisService-Webhooks/1";
 const CLAIM_MS = DELIVERY_TIMEOUT_MS + 30_000;
 /** A Retry-After is honoured up to the longest wait of the schedule. */
 const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+
+/** Why an attempt failed (the attempt log's error class). */
+export type AttemptError =
+  | "http_status"
+  | TransportError["errorClass"]
+  | "url_refused"
+  | "event_missing"
+  | "secret_unreadable";
+/** Failures no retry can mend: the delivery ends with the attempt. */
+const FINAL_ERRORS: ReadonlySet<AttemptError> = new Set(["url_refused", "event_missing"]);
+/** Failures on our side: they say nothing about the receiver, so they leave its streak alone. */
+const OWN_ERRORS: ReadonlySet<AttemptError> = new Set(["event_missing", "secret_unreadable"]);
 
 /** What one message did. */
 export type AttemptResult = "stale" | "deferred" | "ended" | DeliveryRow["status"];
@@ -43,8 +56,13 @@ export function retryAfterMs(header: string | null, now: number): number | null 
 
 interface Sent {
   result: TransportResult | null;
-  errorClass: string | null;
+  errorClass: AttemptError | null;
   durationMs: number;
+}
+
+/** An attempt that ended before any request: nothing was sent. */
+function unsent(errorClass: AttemptError): Sent {
+  return { result: null, errorClass, durationMs: 0 };
 }
 
 async function send(
@@ -54,22 +72,33 @@ async function send(
   delivery: DeliveryRow,
 ): Promise<Sent> {
   const verdict = checkWebhookUrl(endpoint.url, webhookConfig(deps.config));
-  if (!verdict.ok) return { result: null, errorClass: "url_refused", durationMs: 0 };
+  if (!verdict.ok) return unsent("url_refused");
   const event = await eventById(deps.db, delivery.eventId);
-  if (!event) return { result: null, errorClass: "event_missing", durationMs: 0 };
+  if (!event) return unsent("event_missing");
   const body = JSON.stringify({
     id: event.id,
     type: event.type,
     created_at: event.createdAt,
     data: event.data,
   });
+  let secrets: string[];
+  try {
+    secrets = await signingSecrets(deps, endpoint);
+  } catch (error) {
+    if (!(error instanceof UnreadableSecretError)) throw error;
+    // SIGNING_SECRET changed under a stored secret: the operator must learn it, the
+    // receiver must not get an unsigned request. Rotating the endpoint's secret mends it.
+    console.error(
+      JSON.stringify({
+        webhook_endpoint: endpoint.id,
+        delivery: delivery.id,
+        error: error.message,
+      }),
+    );
+    return unsent("secret_unreadable");
+  }
   const timestamp = Math.floor(deps.clock.now() / 1000);
-  const signed = await webhookHeaders(
-    await signingSecrets(deps, endpoint),
-    event.id,
-    timestamp,
-    body,
-  );
+  const signed = await webhookHeaders(secrets, event.id, timestamp, body);
   const headers = {
     ...signed,
     "content-type": "application/json",
@@ -89,7 +118,8 @@ async function send(
 /**
  * Makes the attempt a message names, at most once: a stale or duplicate message does
  * nothing, one that arrives early (a wait longer than a queue delay) is sent on again.
- * 2xx delivers; 410 ends the delivery and disables the endpoint (`gone`); anything else is
+ * 2xx delivers; 410 ends the delivery and disables the endpoint (`gone`); a refused URL or
+ * a vanished event ends it at once; anything else (an unreadable secret included) is
  * retried on the schedule (Retry-After honoured on 429/503) until it runs out (`failed`).
  */
 export async function attemptDelivery(
@@ -136,7 +166,7 @@ async function record(
   const now = deps.clock.now();
   const status = sent.result?.status ?? null;
   let next: string | null = null;
-  if (sent.errorClass !== null && status !== 410 && sent.errorClass !== "url_refused") {
+  if (sent.errorClass !== null && status !== 410 && !FINAL_ERRORS.has(sent.errorClass)) {
     const scheduled = retryDelayMs(webhookConfig(deps.config), delivery.attempts + 2, random);
     const asked =
       status === 429 || status === 503 ? retryAfterMs(sent.result?.retryAfter ?? null, now) : null;
@@ -171,6 +201,7 @@ function health(
   now: number,
 ): Partial<EndpointRow> {
   if (sent.errorClass === null) return { failingSince: null };
+  if (OWN_ERRORS.has(sent.errorClass)) return { failingSince: endpoint.failingSince };
   if (status === 410) return { enabled: false, disabledReason: "gone" };
   const since = endpoint.failingSince ?? nowIso(now);
   if (Date.parse(since) <= now - FAILING_DISABLE_MS) {

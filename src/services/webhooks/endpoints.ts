@@ -5,7 +5,7 @@ import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
 import { ROTATION_OVERLAP_MS, webhookConfig } from "./config";
 import { newEndpointSecret } from "./secret-format";
-import { openSecret, sealSecret } from "./secrets";
+import { openSecret, sealSecret, UnreadableSecretError } from "./secrets";
 import { checkWebhookUrl } from "./url-guard";
 
 /** What a user sets on an endpoint. */
@@ -99,13 +99,21 @@ export async function rotateEndpointSecret(
   return { row: { ...row, ...change }, secret };
 }
 
-/** The secrets a delivery is signed with now: the current one, and the previous while it lives. */
+/**
+ * The secrets a delivery is signed with now: the current one, and the previous while it
+ * lives. Throws `UnreadableSecretError` when the current one cannot be opened; a previous
+ * one that cannot is left out, so rotating mends an endpoint whose secret was lost.
+ */
 export async function signingSecrets(deps: Deps, row: EndpointRow): Promise<string[]> {
   const service = deps.secrets.signing();
   const secrets = [await openSecret(service, row.secret)];
   const overlap = row.previousSecretExpiresAt;
   if (row.previousSecret && overlap && overlap > nowIso(deps.clock.now())) {
-    secrets.push(await openSecret(service, row.previousSecret));
+    const previous = await openSecret(service, row.previousSecret).catch((error: unknown) => {
+      if (error instanceof UnreadableSecretError) return null;
+      throw error;
+    });
+    if (previous !== null) secrets.push(previous);
   }
   return secrets;
 }

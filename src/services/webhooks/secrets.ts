@@ -29,16 +29,26 @@ export async function sealSecret(signingSecret: string, secret: string): Promise
   return `${VERSION}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
 }
 
-/** Decrypts a stored endpoint secret; throws when it was sealed under another service secret. */
+/** A stored endpoint secret that cannot be opened: sealed under another service secret, or damaged. */
+export class UnreadableSecretError extends Error {
+  constructor() {
+    // Never carries the stored text: it is key material.
+    super("stored webhook secret cannot be opened with the current SIGNING_SECRET");
+  }
+}
+
+/** Decrypts a stored endpoint secret; throws `UnreadableSecretError` when it cannot. */
 export async function openSecret(signingSecret: string, stored: string): Promise<string> {
   const [version, ivText, sealedText] = stored.split(".");
   const iv = fromBase64Url(ivText ?? "");
   const sealed = fromBase64Url(sealedText ?? "");
-  if (version !== VERSION || !iv || !sealed) throw new Error("stored webhook secret is malformed");
-  const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv },
-    await encryptionKey(signingSecret),
-    sealed,
-  );
+  if (version !== VERSION || !iv || !sealed) throw new UnreadableSecretError();
+  const key = await encryptionKey(signingSecret);
+  let plain: ArrayBuffer;
+  try {
+    plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, key, sealed);
+  } catch {
+    throw new UnreadableSecretError();
+  }
   return decoder.decode(plain);
 }
