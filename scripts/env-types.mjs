@@ -3,8 +3,9 @@
 //
 // Secrets are left out (`--env-file /dev/null`): wrangler would otherwise read the
 // git-ignored .dev.vars, and the output would differ between machines. src/env.ts lists them.
-// wrangler 4.86 types a Vectorize binding as the legacy V1 `VectorizeIndex`; the index is V2,
-// so that one name is corrected after generation.
+// wrangler (4.86 to 4.155) types a Vectorize binding as the legacy V1 `VectorizeIndex`; the
+// index is V2, so that one name is corrected after generation. Newer wrangler names the output
+// file in more than one place of its header, so the scratch name is replaced wherever it is.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -28,7 +29,7 @@ function generate() {
     }
     const text = readFileSync(path.join(ROOT, scratch), "utf8");
     return text
-      .replace(`wrangler types ${scratch} `, `wrangler types ${TARGET} `)
+      .replaceAll(scratch, TARGET)
       .replace(/^(\s+VECTORIZE\??: )VectorizeIndex;$/gm, "$1Vectorize;");
   } finally {
     rmSync(path.join(ROOT, scratch), { force: true });

@@ -108,7 +108,7 @@ describe("the webhook outbox", () => {
     await emitEvent(tenant.workspaceId, "video.indexed");
     await dispatchPendingEvents(world.deps);
     const [message] = world.queue.take();
-    const batch = createMessageBatch("webhook-deliveries", [
+    const batch = createMessageBatch<unknown>("webhook-deliveries", [
       { id: "m1", timestamp: new Date(), attempts: 1, body: message },
       { id: "m2", timestamp: new Date(), attempts: 1, body: { type: "deliver-webhook" } },
     ]);
