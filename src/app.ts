@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "./api-prefix";
@@ -16,6 +15,7 @@ import { strictInput } from "./middleware/strict-input";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
+import { registerDocsRoutes } from "./routes/docs";
 import {
   withoutOptionalDiscriminators,
   withRequestDefaultsDescribed,
@@ -151,10 +151,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
 
   app.get("/", (c) => c.redirect("/docs"));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
-  app.get(
-    "/docs",
-    Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Video Analysis Service API" }),
-  );
+  registerDocsRoutes(app);
   registerProblemRoutes(app);
   app.route("/admin/v1", createAdminApp());
   app.route(API_PREFIX, createAlphaApi(options));
