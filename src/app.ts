@@ -20,6 +20,7 @@ import {
   withoutOptionalDiscriminators,
   withRequestDefaultsDescribed,
 } from "./routes/openapi-document";
+import { registerPlaygroundRoutes } from "./routes/playground";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
@@ -152,6 +153,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   app.get("/", (c) => c.redirect("/docs"));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   registerDocsRoutes(app);
+  registerPlaygroundRoutes(app);
   registerProblemRoutes(app);
   app.route("/admin/v1", createAdminApp());
   app.route(API_PREFIX, createAlphaApi(options));
