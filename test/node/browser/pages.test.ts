@@ -1,7 +1,8 @@
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outsideRequests, type PagesWorld, SHOTS_DIR, startPagesWorld } from "./harness";
-import { createProfile, shoot, TALK } from "./playground";
+import { createProfile, largeFile, shoot, TALK } from "./playground";
 
 // The served pages in a real browser against the real local process, one process and one
 // browser for the file: every request that would leave the service is recorded and refused.
@@ -107,5 +108,43 @@ describe("GET /playground in a browser", () => {
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);
     await context.close();
+  });
+
+  it("uploads a file over 200 MiB in parts, each PUT straight to its target", async () => {
+    const { baseUrl } = world.service;
+    const big = largeFile(210 * 1024 * 1024);
+    const page = await world.browser.newPage();
+    await page.goto(`${baseUrl}/playground`);
+    await page.fill("#key", world.key);
+    await page.click("#key-form button");
+    const puts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT") puts.push(new URL(request.url()).pathname);
+    });
+    await page.setInputFiles("#file", big);
+    await page.click("#upload-form button");
+    // Zeros are no video: processing fails, and the page says why.
+    await page.waitForFunction(
+      () => document.getElementById("processing-status")?.textContent?.startsWith("failed: "),
+      undefined,
+      { timeout: 120_000 },
+    );
+    const id = (await page.locator("#upload-status").textContent())?.replace("Uploaded as ", "");
+    const res = await fetch(`${baseUrl}/api/v1alpha1/videos/${id}/upload`, {
+      headers: { authorization: `Bearer ${world.key}` },
+    });
+    expect(await res.json()).toMatchObject({
+      strategy: "multipart",
+      state: "completed",
+      total_chunks: 21,
+      completed_parts: 21,
+      verified_bytes: 210 * 1024 * 1024,
+    });
+    expect(await page.locator("#upload-progress").getAttribute("value")).toBe("100");
+    // 21 parts to storage and 21 receipts recorded with the API.
+    expect(puts.filter((p) => !p.startsWith("/api/")).length).toBe(21);
+    expect(puts.filter((p) => p === `/api/v1alpha1/videos/${id}/upload/parts`).length).toBe(21);
+    await page.close();
+    rmSync(path.dirname(big), { recursive: true, force: true });
   });
 });

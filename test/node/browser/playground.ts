@@ -1,3 +1,5 @@
+import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { SHOTS_DIR } from "./harness";
@@ -31,4 +33,12 @@ export async function createProfile(baseUrl: string, key: string, name: string):
 /** Saves a full-page screenshot of the step under the git-ignored test output folder. */
 export function shoot(page: Page, step: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(SHOTS_DIR, `playground-${step}.png`), fullPage: true });
+}
+
+/** A sparse file of `bytes` zeros in a fresh temporary folder (costs no disk until read). */
+export function largeFile(bytes: number): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "vas-large-")), "large.mp4");
+  writeFileSync(file, "");
+  truncateSync(file, bytes);
+  return file;
 }
