@@ -40,6 +40,14 @@ export default defineConfig(async () => {
                   "node_modules/mediabunny/dist/bundles/mediabunny.mjs",
                 ),
               },
+              // wrangler.toml's Text rule for the /docs viewer, in Vite's words.
+              {
+                find: /^@scalar\/api-reference\/browser\/standalone\.js$/,
+                replacement: `${path.join(
+                  import.meta.dirname,
+                  "node_modules/@scalar/api-reference/dist/browser/standalone.js",
+                )}?raw`,
+              },
             ],
           },
           test: {

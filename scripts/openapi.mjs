@@ -31,6 +31,22 @@ await build({
   format: "esm",
   outfile: bundle,
   logLevel: "error",
+  // wrangler.toml loads the /docs viewer as a Text module; the document needs none of it.
+  plugins: [
+    {
+      name: "docs-viewer-as-text",
+      setup(esbuild) {
+        esbuild.onResolve({ filter: /^@scalar\/api-reference\/browser\/standalone\.js$/ }, () => ({
+          path: "docs-viewer",
+          namespace: "text",
+        }));
+        esbuild.onLoad({ filter: /.*/, namespace: "text" }, () => ({
+          contents: "",
+          loader: "text",
+        }));
+      },
+    },
+  ],
 });
 const { alphaOpenApiDocument } = await import(pathToFileURL(bundle).href);
 const documentPath = path.join(out, "openapi.json");

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "./api-prefix";
@@ -16,10 +15,12 @@ import { strictInput } from "./middleware/strict-input";
 import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
+import { registerDocsRoutes } from "./routes/docs";
 import {
   withoutOptionalDiscriminators,
   withRequestDefaultsDescribed,
 } from "./routes/openapi-document";
+import { registerPlaygroundRoutes } from "./routes/playground";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
@@ -151,10 +152,8 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
 
   app.get("/", (c) => c.redirect("/docs"));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
-  app.get(
-    "/docs",
-    Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Video Analysis Service API" }),
-  );
+  registerDocsRoutes(app);
+  registerPlaygroundRoutes(app);
   registerProblemRoutes(app);
   app.route("/admin/v1", createAdminApp());
   app.route(API_PREFIX, createAlphaApi(options));

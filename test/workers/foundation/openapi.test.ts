@@ -66,10 +66,20 @@ describe("the OpenAPI document and the reference", () => {
     expect(doc.components.schemas.CreateRunRequest).not.toHaveProperty("discriminator");
   });
 
-  it("serves the interactive reference at /docs", async () => {
+  it("serves the interactive reference at /docs from its own pinned viewer", async () => {
     const res = await workerFetch(`${ORIGIN}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
-    expect(await res.text()).toContain("/api/v1alpha1/openapi.json");
+    const html = await res.text();
+    expect(html).toContain("/api/v1alpha1/openapi.json");
+    expect(html).toContain('<script src="/docs/api-reference.js">');
+    expect(html).not.toMatch(/https?:\/\//);
+    expect(html).toMatch(/"agent":\s*{\s*"disabled":\s*true/);
+    expect(html).toMatch(/"telemetry":\s*false/);
+
+    const viewer = await workerFetch(`${ORIGIN}/docs/api-reference.js`);
+    expect(viewer.status).toBe(200);
+    expect(viewer.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(await viewer.text()).toContain("createApiReference");
   });
 });

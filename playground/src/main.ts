@@ -1,0 +1,80 @@
+// The playground: paste a key, upload, watch processing, list, search, run and read.
+// The key lives in this tab's session storage only and goes nowhere but this origin's API.
+import { Api } from "./api";
+import { byId } from "./dom";
+import { fillRunForm, runProfile } from "./runs";
+import { search } from "./search";
+import { uploadFile } from "./upload";
+import { listVideos, watchVideo } from "./videos";
+
+const KEY_SLOT = "vas-playground-key";
+let api: Api | null = null;
+
+function useKey(key: string): void {
+  api = key === "" ? null : new Api(key);
+  byId("key-state").textContent = api ? "Key set for this tab." : "No key yet.";
+  document.body.dataset.ready = api ? "true" : "false";
+}
+
+/** Runs `task` with the key, showing any failure in `statusId` rather than throwing. */
+function guarded(statusId: string, task: (api: Api) => Promise<void>): void {
+  const status = byId(statusId);
+  if (api === null) {
+    status.textContent = "Paste an API key first.";
+    return;
+  }
+  task(api).catch((error: unknown) => {
+    status.textContent = error instanceof Error ? error.message : String(error);
+  });
+}
+
+async function refresh(client: Api): Promise<void> {
+  await fillRunForm(client, await listVideos(client));
+}
+
+byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = byId<HTMLInputElement>("key");
+  sessionStorage.setItem(KEY_SLOT, input.value.trim());
+  input.value = "";
+  useKey(sessionStorage.getItem(KEY_SLOT) ?? "");
+  guarded("videos-status", refresh);
+});
+
+byId<HTMLFormElement>("upload-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  guarded("upload-status", async (client) => {
+    const file = byId<HTMLInputElement>("file").files?.[0];
+    const status = byId("upload-status");
+    if (file === undefined) {
+      status.textContent = "Choose a file first.";
+      return;
+    }
+    const bar = byId<HTMLProgressElement>("upload-progress");
+    const id = await uploadFile(client, file, (sent, total) => {
+      bar.value = total === 0 ? 100 : Math.round((sent / total) * 100);
+      status.textContent = `${sent} of ${total} bytes sent`;
+    });
+    status.textContent = `Uploaded as ${id}`;
+    await watchVideo(client, id);
+    await refresh(client);
+  });
+});
+
+byId("refresh-videos").addEventListener("click", () => guarded("videos-status", refresh));
+
+byId<HTMLFormElement>("search-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const query = byId<HTMLInputElement>("query").value;
+  guarded("search-status", (client) => search(client, query));
+});
+
+byId<HTMLFormElement>("run-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const profile = byId<HTMLSelectElement>("run-profile").value;
+  const video = byId<HTMLSelectElement>("run-video").value;
+  guarded("run-status", (client) => runProfile(client, profile, video));
+});
+
+useKey(sessionStorage.getItem(KEY_SLOT) ?? "");
+if (api) guarded("videos-status", refresh);

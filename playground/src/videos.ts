@@ -1,0 +1,62 @@
+import type { Api, Page } from "./api";
+import { byId, h, pause, show } from "./dom";
+
+/** A video as the API answers it (the fields this page shows). */
+export interface Video {
+  id: string;
+  filename: string;
+  status: "queued" | "processing" | "completed" | "failed";
+  progress?: number;
+  thumbnail_url?: string;
+  error_message?: string;
+}
+
+/** How many videos the list shows (newest first). */
+const SHOWN = 12;
+
+function card(video: Video): HTMLElement {
+  const picture = video.thumbnail_url
+    ? h("img", { src: video.thumbnail_url, alt: `Thumbnail of ${video.filename}` })
+    : h("div", { class: "no-thumb", text: "no thumbnail" });
+  return h(
+    "li",
+    { class: "video", "data-video-id": video.id, "data-status": video.status },
+    picture,
+    h("span", { class: "name", text: video.filename }),
+    h("span", { class: "status", text: video.status }),
+  );
+}
+
+/**
+ * Lists the newest videos with their thumbnails (the list leaves thumbnails out, so each is
+ * read once) and answers them, so the run form can offer the completed ones.
+ */
+export async function listVideos(api: Api): Promise<Video[]> {
+  const page = await api.json<Page<Video>>("GET", `/videos?limit=${SHOWN}`);
+  const videos = await Promise.all(
+    page.data.map((video) => api.json<Video>("GET", `/videos/${video.id}`)),
+  );
+  const list = byId("videos");
+  show(
+    list,
+    ...(videos.length === 0 ? [h("li", { text: "No videos yet: upload one." })] : []),
+    ...videos.map(card),
+  );
+  return videos;
+}
+
+/** Polls the video until processing ends, showing its status and progress; answers it. */
+export async function watchVideo(api: Api, id: string): Promise<Video> {
+  const status = byId("processing-status");
+  const bar = byId<HTMLProgressElement>("processing-progress");
+  for (;;) {
+    const video = await api.json<Video>("GET", `/videos/${id}`);
+    bar.value = video.status === "completed" ? 100 : (video.progress ?? 0);
+    status.textContent =
+      video.status === "failed"
+        ? `failed: ${video.error_message ?? "see GET /videos/{id}"}`
+        : video.status;
+    if (video.status === "completed" || video.status === "failed") return video;
+    await pause(1000);
+  }
+}

@@ -1,0 +1,150 @@
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { outsideRequests, type PagesWorld, SHOTS_DIR, startPagesWorld } from "./harness";
+import { createProfile, largeFile, shoot, TALK } from "./playground";
+
+// The served pages in a real browser against the real local process, one process and one
+// browser for the file: every request that would leave the service is recorded and refused.
+let world: PagesWorld;
+
+beforeAll(async () => {
+  world = await startPagesWorld();
+});
+
+afterAll(async () => {
+  await world?.close();
+});
+
+describe("GET /docs in a browser", () => {
+  it("renders every tag and a request example with no request beyond the service", async () => {
+    const { baseUrl } = world.service;
+    const document = (await (await fetch(`${baseUrl}/api/v1alpha1/openapi.json`)).json()) as {
+      tags: { name: string }[];
+    };
+    const context = await world.browser.newContext();
+    const outside = await outsideRequests(context, baseUrl);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(`${baseUrl}/docs`);
+
+    // The operations list: the sidebar names each operation by its summary.
+    await page.getByText("List videos").first().waitFor({ timeout: 60_000 });
+    for (const tag of document.tags) {
+      await expect(page.getByText(tag.name, { exact: true }).first().isVisible()).resolves.toBe(
+        true,
+      );
+    }
+    // A request example: the generated curl call of POST /videos with its example body.
+    await page.getByText("Request Example for").first().waitFor({ timeout: 30_000 });
+    const text = await page.locator("body").innerText();
+    expect(text).toContain(`curl ${baseUrl}/api/v1alpha1/videos`);
+    expect(text).toMatch(/--data '\{\s*"filename": "/);
+    await page.screenshot({ path: path.join(SHOTS_DIR, "docs.png") });
+    expect(errors, errors.join("\n")).toEqual([]);
+    expect(outside, outside.join("\n")).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("GET /playground in a browser", () => {
+  it("uploads a video, watches it, searches, plays a result and renders a run's report", async () => {
+    const { baseUrl } = world.service;
+    const profileName = "Vests <img src=x onerror=alert(1)>";
+    const profileId = await createProfile(baseUrl, world.key, profileName);
+    const context = await world.browser.newContext();
+    const outside = await outsideRequests(context, baseUrl);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    const answer = await page.goto(`${baseUrl}/playground`);
+    expect(answer?.headers()["content-security-policy"]).toContain("default-src 'none'");
+
+    await page.fill("#key", world.key);
+    await page.click("#key-form button");
+    await page.getByText("Key set for this tab.").waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(["vas-playground-key"]);
+    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+
+    await page.setInputFiles("#file", TALK);
+    await page.click("#upload-form button");
+    await page.waitForFunction(
+      () => document.getElementById("processing-status")?.textContent === "completed",
+      undefined,
+      { timeout: 90_000 },
+    );
+    expect(await page.locator("#upload-progress").getAttribute("value")).toBe("100");
+    const video = page.locator('#videos li[data-status="completed"]');
+    await video.first().waitFor();
+    expect(await video.locator(".name").first().textContent()).toBe("talk.mp4");
+    await shoot(page, "1-uploaded");
+
+    await page.fill("#query", "forklift vests");
+    await page.click("#search-form button");
+    const result = page.locator("#results button.result").first();
+    await result.waitFor();
+    expect(await result.locator(".score").textContent()).toMatch(/^score (0|1)\.\d\d$/);
+    const time = Number(await result.getAttribute("data-time"));
+    await result.click();
+    const player = page.locator("#player video");
+    await player.waitFor();
+    expect(await player.getAttribute("src")).toContain(`#t=${time}`);
+    await shoot(page, "2-search");
+
+    await page.selectOption("#run-profile", profileId);
+    await page.click("#run-form button");
+    const report = page.locator("#report");
+    await report.locator("h1").first().waitFor({ timeout: 90_000 });
+    expect(await page.locator("#run-status").textContent()).toMatch(/: completed$/);
+    expect(await report.innerText()).toMatch(/vests\s+Verdict: Pass/);
+    // Names from the API are shown as text, never parsed as markup.
+    expect(await page.locator("#run-profile option").first().textContent()).toBe(profileName);
+    await shoot(page, "3-report");
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    expect(outside, outside.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  it("uploads a file over 200 MiB in parts, each PUT straight to its target", async () => {
+    const { baseUrl } = world.service;
+    const big = largeFile(210 * 1024 * 1024);
+    const page = await world.browser.newPage();
+    await page.goto(`${baseUrl}/playground`);
+    await page.fill("#key", world.key);
+    await page.click("#key-form button");
+    const puts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT") puts.push(new URL(request.url()).pathname);
+    });
+    await page.setInputFiles("#file", big);
+    await page.click("#upload-form button");
+    // Zeros are no video: processing fails, and the page says why.
+    await page.waitForFunction(
+      () => document.getElementById("processing-status")?.textContent?.startsWith("failed: "),
+      undefined,
+      { timeout: 120_000 },
+    );
+    const id = (await page.locator("#upload-status").textContent())?.replace("Uploaded as ", "");
+    const res = await fetch(`${baseUrl}/api/v1alpha1/videos/${id}/upload`, {
+      headers: { authorization: `Bearer ${world.key}` },
+    });
+    expect(await res.json()).toMatchObject({
+      strategy: "multipart",
+      state: "completed",
+      total_chunks: 21,
+      completed_parts: 21,
+      verified_bytes: 210 * 1024 * 1024,
+    });
+    expect(await page.locator("#upload-progress").getAttribute("value")).toBe("100");
+    // 21 parts to storage and 21 receipts recorded with the API.
+    expect(puts.filter((p) => !p.startsWith("/api/")).length).toBe(21);
+    expect(puts.filter((p) => p === `/api/v1alpha1/videos/${id}/upload/parts`).length).toBe(21);
+    await page.close();
+    rmSync(path.dirname(big), { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,44 @@
+import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { SHOTS_DIR } from "./harness";
+
+/** The fixture the playground test uploads: 24 s, captions about forklifts and vests. */
+export const TALK = path.resolve(import.meta.dirname, "../../fixtures/media/talk.mp4");
+
+/** A profile for the run, stored through the API as a user's script would. */
+export async function createProfile(baseUrl: string, key: string, name: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v1alpha1/profiles`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      name,
+      instructions: "Review the briefing.",
+      answer_specs: [
+        {
+          answer_key: "vests",
+          answer_type: "verdict",
+          description: "operators must wear high visibility vests",
+          evidence: { accepted_types: ["transcript"], required: true },
+        },
+      ],
+    }),
+  });
+  const body = await res.text();
+  if (res.status !== 201) throw new Error(`POST /profiles answered ${res.status}: ${body}`);
+  return (JSON.parse(body) as { id: string }).id;
+}
+
+/** Saves a full-page screenshot of the step under the git-ignored test output folder. */
+export function shoot(page: Page, step: string): Promise<Buffer> {
+  return page.screenshot({ path: path.join(SHOTS_DIR, `playground-${step}.png`), fullPage: true });
+}
+
+/** A sparse file of `bytes` zeros in a fresh temporary folder (costs no disk until read). */
+export function largeFile(bytes: number): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "vas-large-")), "large.mp4");
+  writeFileSync(file, "");
+  truncateSync(file, bytes);
+  return file;
+}
