@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { VasClient, VasError } from "../src/index.js";
+
+function answering(status: number, body: string, type = "application/problem+json") {
+  const seen: Request[] = [];
+  const client = new VasClient({
+    baseUrl: "http://vas.test/",
+    apiKey: "vas_secret",
+    fetch: async (request) => {
+      seen.push(request);
+      return new Response(body, { status, headers: { "content-type": type } });
+    },
+  });
+  return { client, seen };
+}
+
+describe("VasError", () => {
+  it("carries the problem document of a 400 with the fields it names", async () => {
+    const problem = {
+      type: "/problems/invalid-request",
+      title: "The request is invalid",
+      status: 400,
+      detail: "limit must be between 1 and 100.",
+      code: "invalid-request",
+      errors: [{ path: "limit", message: "must be between 1 and 100" }],
+    };
+    const { client, seen } = answering(400, JSON.stringify(problem));
+    const failure = await client.listVideos({ limit: 500 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(VasError);
+    expect(failure).toMatchObject({ kind: "http", status: 400, code: "invalid-request" });
+    expect((failure as VasError).fields).toEqual(["limit"]);
+    expect((failure as VasError).problem).toEqual(problem);
+    expect((failure as VasError).message).toBe("limit must be between 1 and 100.");
+    expect(seen[0]?.url).toBe("http://vas.test/api/v1alpha1/videos?limit=500");
+    expect(seen[0]?.headers.get("authorization")).toBe("Bearer vas_secret");
+  });
+
+  it("makes a problem of an answer without one (a proxy's HTML 502)", async () => {
+    const { client } = answering(502, "<html>Bad gateway</html>", "text/html");
+    const failure = await client.getVideo("vid_1").catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "http", status: 502, code: "internal-error" });
+  });
+
+  it("reports a refused connection as kind network", async () => {
+    const client = new VasClient({
+      baseUrl: "http://vas.test",
+      apiKey: "vas_secret",
+      fetch: async () => {
+        throw new TypeError("fetch failed");
+      },
+    });
+    const failure = await client.getRun("run_1").catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "network", code: "network-error" });
+    expect((failure as VasError).cause).toBeInstanceOf(TypeError);
+  });
+});
