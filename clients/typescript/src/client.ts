@@ -1,7 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import { failedError, VasError } from "./errors.js";
 import type { paths } from "./generated/openapi.js";
-import { apiRoot, type FetchLike, unwrap } from "./http.js";
+import { apiRoot, type FetchLike, retryingFetch, unwrap } from "./http.js";
 import { paginate } from "./paginate.js";
 import type { CreateRunRequest, QueryOf, Run, SearchRequest, Video } from "./types.js";
 import { type UploadOptions, uploadFile } from "./upload.js";
@@ -31,7 +31,7 @@ export class VasClient {
     this.rawFetch = options.fetch ?? ((request) => fetch(request));
     this.api = createClient<paths>({
       baseUrl: this.root,
-      fetch: this.rawFetch,
+      fetch: retryingFetch(this.rawFetch),
       headers: { authorization: `Bearer ${options.apiKey}` },
     });
   }

@@ -43,7 +43,7 @@ function targetsOf(session: UploadSession): StorageTarget[] {
 }
 
 /** Bytes of the parts the session has recorded (they are not sent again). */
-function recordedBytes(session: UploadSession): number {
+export function recordedBytes(session: UploadSession): number {
   if (session.strategy === "direct") return 0;
   return session.received_parts.reduce(
     (sum, n) =>

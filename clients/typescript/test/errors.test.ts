@@ -53,4 +53,22 @@ describe("VasError", () => {
     expect(failure).toMatchObject({ kind: "network", code: "network-error" });
     expect((failure as VasError).cause).toBeInstanceOf(TypeError);
   });
+
+  it("sends a POST lost with its connection again under the same Idempotency-Key", async () => {
+    const keys: (string | null)[] = [];
+    const client = new VasClient({
+      baseUrl: "http://vas.test",
+      apiKey: "vas_secret",
+      fetch: async (request) => {
+        keys.push(request.headers.get("idempotency-key"));
+        expect(await request.json()).toEqual({ query: "dock" });
+        if (keys.length === 1) throw new TypeError("other side closed");
+        return Response.json({ data: [], has_more: false, next_cursor: null });
+      },
+    });
+    await expect(client.search({ query: "dock" })).resolves.toMatchObject({ data: [] });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
 });
