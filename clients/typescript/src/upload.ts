@@ -160,6 +160,16 @@ async function openSession(client: VasClient, blob: Blob, options: UploadOptions
       code: "upload-size-mismatch",
     });
   }
+  if (state.state === "aborted" || state.state === "expired") {
+    const expired = state.state === "expired";
+    throw new VasError("http", {
+      type: `/problems/${expired ? "upload-expired" : "conflict"}`,
+      title: "The upload cannot resume",
+      status: expired ? 410 : 409,
+      detail: `The upload of ${state.video_id} was ${state.state}; start a new one.`,
+      code: expired ? "upload-expired" : "conflict",
+    });
+  }
   return state.state === "open" ? freshTargets(ctx) : state;
 }
 

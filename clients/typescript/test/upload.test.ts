@@ -129,6 +129,29 @@ describe("uploadFile", () => {
     expect(failure).toMatchObject({ kind: "http", code: "upload-size-mismatch" });
   });
 
+  it.each([
+    ["aborted", 409, "conflict"],
+    ["expired", 410, "upload-expired"],
+  ] as const)("refuses to resume an %s session", async (state, status, code) => {
+    const { service, client } = setup();
+    const file = new Blob([bytes(2000)]);
+    let videoId = "";
+    await client
+      .uploadFile(file, {
+        filename: "a.mp4",
+        onSession: (session) => {
+          videoId = session.video_id;
+          throw new Error("stop");
+        },
+      })
+      .catch(() => undefined);
+    const upload = service.uploads.get(videoId);
+    if (upload) upload.state = state;
+    service.puts.length = 0;
+    await expect(client.uploadFile(file, { videoId })).rejects.toMatchObject({ status, code });
+    expect(service.puts).toEqual([]);
+  });
+
   it("property: whatever the size, chunk and concurrency, storage ends with the file", async () => {
     await fc.assert(
       fc.asyncProperty(
