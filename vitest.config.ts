@@ -59,6 +59,14 @@ export default defineConfig(async () => {
         },
         {
           test: {
+            // The typed client's unit tests (clients/typescript), against a fake fetch.
+            name: "client",
+            include: ["clients/typescript/test/**/*.test.ts"],
+            environment: "node",
+          },
+        },
+        {
+          test: {
             name: "node",
             include: ["test/node/**/*.test.ts"],
             environment: "node",

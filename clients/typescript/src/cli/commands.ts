@@ -1,0 +1,119 @@
+import type { VasClient } from "../client.js";
+import { realClock } from "../clock.js";
+import type { Report, Run, Video } from "../types.js";
+import { EXIT, type Settings, UsageError } from "./config.js";
+import { printJson, printTable } from "./output.js";
+
+async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T[]> {
+  const taken: T[] = [];
+  for await (const item of items) {
+    if (taken.length >= limit) break;
+    taken.push(item);
+  }
+  return taken;
+}
+
+function videoRows(videos: Video[]) {
+  return videos.map((v) => [v.id, v.status, v.duration?.toFixed(1) ?? "", v.filename]);
+}
+
+export async function listVideos(client: VasClient, s: Settings, flags: { limit: number }) {
+  const videos = await take(client.videos(), flags.limit);
+  if (s.json) printJson(videos);
+  else printTable(videoRows(videos));
+  return EXIT.ok;
+}
+
+export async function getVideo(client: VasClient, s: Settings, id: string) {
+  const video = await client.getVideo(id);
+  if (s.json) printJson(video);
+  else printTable(videoRows([video]));
+  return EXIT.ok;
+}
+
+export async function waitVideo(client: VasClient, s: Settings, id: string, timeout: number) {
+  const video = await client.waitForVideo(id, { timeoutMs: timeout * 1000 });
+  if (s.json) printJson(video);
+  else printTable(videoRows([video]));
+  return EXIT.ok;
+}
+
+export async function search(
+  client: VasClient,
+  s: Settings,
+  query: string,
+  flags: { video?: string[]; limit: number },
+) {
+  const page = await client.search({
+    query,
+    limit: flags.limit,
+    ...(flags.video?.length ? { video_ids: flags.video } : {}),
+  });
+  if (s.json) printJson(page.data);
+  else
+    printTable(
+      page.data.map((r) => [
+        r.score.toFixed(2),
+        `${r.time_position.toFixed(1)}s`,
+        r.video_id,
+        r.title,
+      ]),
+    );
+  return EXIT.ok;
+}
+
+export async function profiles(client: VasClient, s: Settings) {
+  const all = await take(client.profiles(), 1000);
+  if (s.json) printJson(all);
+  else printTable(all.map((p) => [p.id, `v${p.latest_version}`, p.name ?? ""]));
+  return EXIT.ok;
+}
+
+function formatOf(value: string): "json" | "markdown" {
+  if (value === "json" || value === "markdown") return value;
+  throw new UsageError(`--report must be json or markdown, not ${value}.`);
+}
+
+/**
+ * The content of the run's report in `format`, read with `expand[]=content`. Reports are
+ * rendered just after the run completes, so a missing one is looked for again for a while.
+ */
+async function reportContent(client: VasClient, runId: string, format: "json" | "markdown") {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    for await (const report of client.reports({ run_id: runId })) {
+      if (report.format !== format) continue;
+      const got = await client.getReport(report.id);
+      return typeof got === "string" ? got : (got.content ?? "");
+    }
+    await realClock.sleep(200);
+  }
+  throw new UsageError(`Run ${runId} has no ${format} report.`);
+}
+
+export async function run(
+  client: VasClient,
+  s: Settings,
+  flags: { profile: string; video: string[]; wait?: boolean; report?: string; timeout: number },
+) {
+  const report = flags.report === undefined ? undefined : formatOf(flags.report);
+  let current: Run = await client.createRun({
+    profile_id: flags.profile,
+    source_ids: flags.video,
+    ...(report ? { formats: [report] } : {}),
+  });
+  if (flags.wait || report)
+    current = await client.waitForRun(current.id, { timeoutMs: flags.timeout * 1000 });
+  if (report) {
+    const content = await reportContent(client, current.id, report);
+    process.stdout.write(content.endsWith("\n") ? content : `${content}\n`);
+  } else if (s.json) printJson(current);
+  else printTable([[current.id, current.status, current.analysis.source_ids.join(",")]]);
+  return EXIT.ok;
+}
+
+export async function reports(client: VasClient, s: Settings, runId: string) {
+  const all: Report[] = await take(client.reports({ run_id: runId }), 1000);
+  if (s.json) printJson(all);
+  else printTable(all.map((r) => [r.id, r.format, r.created_at]));
+  return EXIT.ok;
+}

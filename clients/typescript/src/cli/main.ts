@@ -1,0 +1,133 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { VasClient } from "../client.js";
+import * as commands from "./commands.js";
+import { EXIT, type GlobalOptions, settings } from "./config.js";
+import { reportFailure } from "./output.js";
+import { uploadCommand } from "./upload-command.js";
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer.");
+  return n;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const program = new Command("vas")
+  .description("The Video Analysis Service from a terminal.")
+  .addOption(new Option("--base-url <url>", "service URL (else VAS_BASE_URL, else config)"))
+  .addOption(new Option("--api-key <key>", "API key (else VAS_API_KEY, else config)"))
+  .option("--json", "print JSON for scripts instead of text")
+  .showHelpAfterError()
+  .exitOverride();
+
+/** Runs a command with the resolved settings and exits with its code. */
+function action<A extends unknown[]>(
+  body: (client: VasClient, s: ReturnType<typeof settings>, ...args: A) => Promise<number>,
+) {
+  return async (...args: A) => {
+    try {
+      const s = settings(program.opts<GlobalOptions>());
+      const client = new VasClient({ baseUrl: s.baseUrl, apiKey: s.apiKey });
+      process.exitCode = await body(client, s, ...args);
+    } catch (error) {
+      process.exitCode = reportFailure(error);
+    }
+  };
+}
+
+const timeout = () =>
+  new Option("--timeout <seconds>", "give up waiting after this").argParser(positive).default(600);
+
+program
+  .command("upload")
+  .description("upload videos (resumes an interrupted upload of the same file)")
+  .argument("<files...>")
+  .option("--wait", "wait until each video is processed")
+  .addOption(new Option("--concurrency <n>", "parts in flight").argParser(positive).default(4))
+  .addOption(timeout())
+  .action(
+    action(
+      (
+        client,
+        s,
+        files: string[],
+        flags: { wait?: boolean; concurrency: number; timeout: number },
+      ) => uploadCommand(client, s, files, flags),
+    ),
+  );
+
+const videos = program.command("videos").description("list, show or wait for videos");
+videos
+  .command("ls", { isDefault: true })
+  .addOption(new Option("--limit <n>", "at most this many").argParser(positive).default(25))
+  .action(action((client, s, flags: { limit: number }) => commands.listVideos(client, s, flags)));
+videos
+  .command("get")
+  .argument("<video_id>")
+  .action(action((client, s, id: string) => commands.getVideo(client, s, id)));
+videos
+  .command("wait")
+  .argument("<video_id>")
+  .addOption(timeout())
+  .action(
+    action((client, s, id: string, flags: { timeout: number }) =>
+      commands.waitVideo(client, s, id, flags.timeout),
+    ),
+  );
+
+program
+  .command("search")
+  .description("search indexed videos")
+  .argument("<query>")
+  .option("--video <video_id>", "only this video (repeatable)", collect)
+  .addOption(new Option("--limit <n>", "results").argParser(positive).default(10))
+  .action(
+    action((client, s, query: string, flags: { video?: string[]; limit: number }) =>
+      commands.search(client, s, query, flags),
+    ),
+  );
+
+program
+  .command("run")
+  .description("analyse videos with a stored profile")
+  .requiredOption("--profile <profile_id>", "the profile")
+  .requiredOption("--video <video_id>", "a video (repeatable)", collect)
+  .option("--wait", "wait until the run ends")
+  .option("--report <format>", "wait, then print the run's report (json or markdown)")
+  .addOption(timeout())
+  .action(
+    action(
+      (
+        client,
+        s,
+        flags: {
+          profile: string;
+          video: string[];
+          wait?: boolean;
+          report?: string;
+          timeout: number;
+        },
+      ) => commands.run(client, s, flags),
+    ),
+  );
+
+program
+  .command("profiles")
+  .description("list analysis profiles")
+  .action(action((client, s) => commands.profiles(client, s)));
+
+program
+  .command("reports")
+  .description("list a run's reports")
+  .requiredOption("--run <run_id>", "the run")
+  .action(action((client, s, flags: { run: string }) => commands.reports(client, s, flags.run)));
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  // Commander has printed its message; help and version are not failures.
+  if (error instanceof CommanderError)
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  else process.exitCode = reportFailure(error);
+}

@@ -1,0 +1,51 @@
+import { VasError } from "../errors.js";
+import { EXIT, UsageError } from "./config.js";
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Rows of plain text, columns padded to their widest cell. */
+export function printTable(rows: (string | number | undefined)[][]): void {
+  const cells = rows.map((row) => row.map((cell) => String(cell ?? "")));
+  const widths = cells.reduce<number[]>(
+    (w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)),
+    [],
+  );
+  for (const row of cells)
+    process.stdout.write(
+      `${row
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join("  ")
+        .trimEnd()}\n`,
+    );
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+/** One line on stderr and the exit code the README documents for this failure. */
+export function reportFailure(error: unknown): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`vas: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof VasError) {
+    const fields = error.fields.length ? ` (${error.fields.join(", ")})` : "";
+    const next = error.problem.next_action ? ` ${error.problem.next_action}` : "";
+    process.stderr.write(`vas: ${error.code}: ${error.message}${fields}${next}\n`);
+    if (error.kind === "failed") return EXIT.failed;
+    if (error.kind === "timeout") return EXIT.timeout;
+    return EXIT.error;
+  }
+  process.stderr.write(`vas: ${error instanceof Error ? error.message : String(error)}\n`);
+  return EXIT.error;
+}
