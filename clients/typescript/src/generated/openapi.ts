@@ -2495,7 +2495,14 @@ export interface components {
        * @example http_status
        * @enum {string|null}
        */
-      error: "http_status" | "timeout" | "network" | "url_refused" | "event_missing" | null;
+      error:
+        | "http_status"
+        | "timeout"
+        | "network"
+        | "url_refused"
+        | "event_missing"
+        | "secret_unreadable"
+        | null;
     };
     WebhookRecovery: {
       /** @example 12 */
