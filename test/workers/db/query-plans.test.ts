@@ -28,9 +28,13 @@ import { fullScans, planOf, recordingDatabase, seedAll, seededId, seededRef } fr
 // To add a query: add an entry below that calls the real repo function with `db` (rows the
 // seed made are named by seededId(table, n) and seededRef(table, column, n)). A new table in
 // src/db/schema is seeded by itself; add its name to GROWING_TABLES if it grows with use.
-// E.g. the findings list (filters run_id, video_id, result_state, newest first):
-//   "findings: list by run and state": (db) =>
-//     listFindings(db, WS, { runId: RUN, resultState: "failed" }, page),
+// Add one entry per filter combination a route allows: each may need its own index. E.g.
+// the findings list (filters run_id, video_id, result_state, newest first; "findings" is in
+// GROWING_TABLES already):
+//   "findings: list": (db) => listFindings(db, WS, {}, after(seededId("findings", 9))),
+//   "findings: list by run": (db) => listFindings(db, WS, { runId: RUN }, page),
+//   "findings: list by video and state": (db) =>
+//     listFindings(db, WS, { videoId: VIDEO, resultState: "failed" }, page),
 
 const WS = seededRef(schema.videos, "workspace_id", 1);
 const OWNER = seededRef(schema.rulebooks, "owner_id", 1);

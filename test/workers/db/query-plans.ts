@@ -109,6 +109,7 @@ function parentsFirst(): SQLiteTable[] {
   const ordered: SQLiteTable[] = [];
   const done = new Set<string>();
   while (ordered.length < TABLES.length) {
+    const before = ordered.length;
     for (const table of TABLES) {
       const name = getTableName(table);
       const targets = getTableConfig(table).foreignKeys.map((key) =>
@@ -119,6 +120,7 @@ function parentsFirst(): SQLiteTable[] {
       ordered.push(table);
       done.add(name);
     }
+    if (ordered.length === before) throw new Error("foreign keys form a cycle; seed by hand");
   }
   return ordered;
 }
