@@ -108,3 +108,41 @@ export async function compare(candidate, baseline, { rounds = 3, seconds = 5 } =
 export function fmt(value, digits = 1) {
   return Number(value).toFixed(digits);
 }
+
+/** The JSON body of a response; throws with the body on a non-2xx answer. */
+export async function json(res) {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+/** The p-th percentile (0..1) of a list of numbers. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
+}
+
+/**
+ * Runs `request(i)` `times` times in sequence; returns median and p95 ms and the median of
+ * each Server-Timing phase.
+ */
+export async function timed(request, times) {
+  const samples = [];
+  const phases = {};
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const res = await request(i);
+    await json(res);
+    samples.push(performance.now() - started);
+    for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
+      const match = part.trim().match(/^(\w+);dur=([\d.]+)$/);
+      if (!match) continue;
+      phases[match[1]] ??= [];
+      phases[match[1]].push(Number(match[2]));
+    }
+  }
+  const breakdown = Object.entries(phases)
+    .map(([phase, values]) => `${phase} ${percentile(values, 0.5).toFixed(1)}`)
+    .join(", ");
+  return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95), breakdown };
+}

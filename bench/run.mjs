@@ -7,6 +7,7 @@ import { ROOT } from "../scripts/lib/local.mjs";
 import { startService } from "./lib.mjs";
 import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
+import * as scale from "./suites/scale.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchQuality from "./suites/search-quality.mjs";
 import * as soak from "./suites/soak.mjs";
@@ -23,6 +24,7 @@ const SUITES = [
   fuzz,
   truthfulness,
   webhooks,
+  scale,
 ];
 const wanted = process.argv.slice(2);
 const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));

@@ -4,6 +4,7 @@ import production from "../src/index";
 import type { HonoEnv } from "../src/middleware/hono-env";
 import { createPorts, type Ports } from "../src/ports";
 import { registerBenchRoutes, registerBenchUploadRoutes } from "./routes/ceilings";
+import { registerBenchScaleRoutes } from "./routes/scale";
 import { registerBenchSearchRoutes } from "./routes/search";
 
 export {
@@ -25,6 +26,7 @@ function benchApp(env: Env): Hono<HonoEnv> {
   const built = new Hono<HonoEnv>();
   registerBenchRoutes(built);
   registerBenchUploadRoutes(built);
+  registerBenchScaleRoutes(built);
   registerBenchSearchRoutes(built, () => {
     ports ??= createPorts(env);
     return ports;

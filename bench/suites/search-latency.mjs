@@ -1,7 +1,7 @@
 // Issue 4's speed figures: search latency (median, p95) with 1k, 10k and 100k segments in
 // the local index, the index Durable Object's memory, and one search against one plain
 // authenticated GET /videos measured in the same run.
-import { fmt } from "../lib.mjs";
+import { fmt, json, timed } from "../lib.mjs";
 
 export const name = "search-latency";
 
@@ -9,38 +9,6 @@ const WORDS =
   "forklift pallet ladder valve helmet crane trailer sensor battery freezer wrench harness".split(
     " ",
   );
-
-async function json(res) {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status}: ${text}`);
-  return JSON.parse(text);
-}
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
-}
-
-async function timed(request, times) {
-  const samples = [];
-  const phases = {};
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    const res = await request(i);
-    await json(res);
-    samples.push(performance.now() - started);
-    for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
-      const match = part.trim().match(/^(\w+);dur=([\d.]+)$/);
-      if (!match) continue;
-      phases[match[1]] ??= [];
-      phases[match[1]].push(Number(match[2]));
-    }
-  }
-  const breakdown = Object.entries(phases)
-    .map(([phase, values]) => `${phase} ${percentile(values, 0.5).toFixed(1)}`)
-    .join(", ");
-  return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95), breakdown };
-}
 
 export async function run(service) {
   const workspace = await service.admin("POST", "/workspaces", {

@@ -1,23 +1,11 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { VideoMedia } from "../../domain/video";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
 import { GUARD_PARAMETERS, insertWhere } from "../insert-where";
-import { videoSegments, videos } from "../schema";
+import { segmentText, videoSegments, videos } from "../schema";
 import type { SegmentRow } from "./segments";
-
-/**
- * The FTS5 table of migration 0002, described for queries only. It lives here, not in
- * src/db/schema, so drizzle-kit never tries to create it as a plain table.
- */
-const segmentSearch = sqliteTable("segment_search", {
-  body: text("body").notNull(),
-  segmentId: text("segment_id").notNull(),
-  workspaceId: text("workspace_id").notNull(),
-  videoId: text("video_id").notNull(),
-});
 
 /** One row of the full-text index. */
 export interface SearchTextRow {
@@ -31,8 +19,9 @@ export interface SearchTextRow {
 const ROWS_PER_INSERT = Math.floor((100 - GUARD_PARAMETERS) / 4);
 
 /**
- * Statements that replace a video's rows in the full-text index (batch them). With a
- * `guard`, each statement writes only if the guard holds when it runs.
+ * Statements that replace a video's rows in the full-text index (batch them). They write
+ * `segment_text`, whose triggers keep the FTS5 table `segment_search` in step (migration
+ * 0011). With a `guard`, each statement writes only if the guard holds when it runs.
  */
 export function replaceSearchTextStatements(
   db: Database,
@@ -41,11 +30,11 @@ export function replaceSearchTextStatements(
   guard?: SQL,
 ): BatchItem<"sqlite">[] {
   const statements: BatchItem<"sqlite">[] = [
-    db.delete(segmentSearch).where(and(eq(segmentSearch.videoId, videoId), guard)),
+    db.delete(segmentText).where(and(eq(segmentText.videoId, videoId), guard)),
   ];
   for (const slice of chunks(rows, ROWS_PER_INSERT)) {
     statements.push(
-      guard ? insertWhere(db, segmentSearch, slice, guard) : db.insert(segmentSearch).values(slice),
+      guard ? insertWhere(db, segmentText, slice, guard) : db.insert(segmentText).values(slice),
     );
   }
   return statements;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, notExists, or } from "drizzle-orm";
 import type { Database } from "../client";
 import { runs, videos, workLeases } from "../schema";
 import type { RunRow } from "./runs";
@@ -66,27 +66,27 @@ export async function staleRuns(db: Database, window: StaleWindow): Promise<Stal
   return rows.map(({ row, attempts }) => ({ row, attempts: attempts ?? 0 }));
 }
 
-/** Forgets the leases of items that have ended (or vanished). */
+/**
+ * Forgets the leases of items that have ended (or vanished). Each lease looks its item up by
+ * id, so the statement reads as many rows as there are leases (work in flight), never the
+ * videos or runs tables as a whole.
+ */
 export async function deleteSettledLeases(db: Database): Promise<void> {
   const active = ["queued", "processing"] as const;
+  const videoActive = db
+    .select({ id: videos.id })
+    .from(videos)
+    .where(and(eq(videos.id, workLeases.subjectId), inArray(videos.status, active)));
+  const runActive = db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(eq(runs.id, workLeases.subjectId), inArray(runs.status, active)));
   await db
     .delete(workLeases)
     .where(
       or(
-        and(
-          eq(workLeases.kind, "video"),
-          notInArray(
-            workLeases.subjectId,
-            db.select({ id: videos.id }).from(videos).where(inArray(videos.status, active)),
-          ),
-        ),
-        and(
-          eq(workLeases.kind, "run"),
-          notInArray(
-            workLeases.subjectId,
-            db.select({ id: runs.id }).from(runs).where(inArray(runs.status, active)),
-          ),
-        ),
+        and(eq(workLeases.kind, "video"), notExists(videoActive)),
+        and(eq(workLeases.kind, "run"), notExists(runActive)),
       ),
     );
 }

@@ -45,6 +45,8 @@ export const runs = sqliteTable(
   (table) => [
     index("runs_workspace_idx").on(table.workspaceId, table.id),
     index("runs_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+    // The crash sweep's query: unfinished runs of every workspace, least recently updated.
+    index("runs_status_updated_idx").on(table.status, table.updatedAt),
   ],
 );
 

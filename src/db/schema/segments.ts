@@ -28,3 +28,21 @@ export const videoSegments = sqliteTable(
     index("video_segments_workspace_idx").on(table.workspaceId, table.videoId),
   ],
 );
+
+/**
+ * The rows of the full-text index (`segment_search`, an FTS5 table over this one, kept in
+ * step by triggers; see migration 0011). Kept as a plain table so that replacing a video's
+ * rows finds them through `video_id`'s index instead of scanning the whole FTS table.
+ */
+export const segmentText = sqliteTable(
+  "segment_text",
+  {
+    /** The FTS rowid (`content_rowid`). */
+    id: integer("id").primaryKey(),
+    body: text("body").notNull(),
+    segmentId: text("segment_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    videoId: text("video_id").notNull(),
+  },
+  (table) => [index("segment_text_video_idx").on(table.videoId)],
+);

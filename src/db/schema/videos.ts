@@ -27,5 +27,7 @@ export const videos = sqliteTable(
   (table) => [
     index("videos_workspace_idx").on(table.workspaceId, table.id),
     index("videos_workspace_status_idx").on(table.workspaceId, table.status, table.id),
+    // The crash sweep's query: unfinished videos of every workspace, least recently updated.
+    index("videos_status_updated_idx").on(table.status, table.updatedAt),
   ],
 );

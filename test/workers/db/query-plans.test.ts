@@ -1,0 +1,160 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Database, runBatch } from "../../../src/db/client";
+import { insertEventStatement } from "../../../src/db/repos/events";
+import { findProfile, findProfileVersion, profileRepo } from "../../../src/db/repos/profiles";
+import {
+  findReportTemplate,
+  findReportTemplateVersion,
+  reportTemplateRepo,
+} from "../../../src/db/repos/report-templates";
+import { findCsvImport } from "../../../src/db/repos/rulebook-csv-imports";
+import * as rulebooks from "../../../src/db/repos/rulebooks";
+import * as runs from "../../../src/db/repos/runs";
+import * as search from "../../../src/db/repos/search";
+import * as segments from "../../../src/db/repos/segments";
+import * as videos from "../../../src/db/repos/videos";
+import * as deliveries from "../../../src/db/repos/webhook-deliveries";
+import * as endpoints from "../../../src/db/repos/webhook-endpoints";
+import * as leases from "../../../src/db/repos/work-leases";
+import { findWorkflow, listWorkflows } from "../../../src/db/repos/workflows";
+import * as workspaces from "../../../src/db/repos/workspaces";
+import * as schema from "../../../src/db/schema";
+import { fullScans, planOf, recordingDatabase, seedAll, seededId, seededRef } from "./query-plans";
+
+// Every list and lookup query of the service, run for real against a database seeded with
+// a few thousand rows per table and ANALYZEd, then explained: a plan that scans a whole
+// growing table (GROWING_TABLES in ./query-plans.ts) fails, naming the statement.
+//
+// To add a query: add an entry below that calls the real repo function with `db` (rows the
+// seed made are named by seededId(table, n) and seededRef(table, column, n)). A new table in
+// src/db/schema is seeded by itself; add its name to GROWING_TABLES if it grows with use.
+// Add one entry per filter combination a route allows: each may need its own index. E.g.
+// the findings list (filters run_id, video_id, result_state, newest first; "findings" is in
+// GROWING_TABLES already):
+//   "findings: list": (db) => listFindings(db, WS, {}, after(seededId("findings", 9))),
+//   "findings: list by run": (db) => listFindings(db, WS, { runId: RUN }, page),
+//   "findings: list by video and state": (db) =>
+//     listFindings(db, WS, { videoId: VIDEO, resultState: "failed" }, page),
+
+const WS = seededRef(schema.videos, "workspace_id", 1);
+const OWNER = seededRef(schema.rulebooks, "owner_id", 1);
+const VIDEO = seededId("videos", 1);
+const RUN = seededId("runs", 1);
+const ENDPOINT = seededId("webhook_endpoints", 1);
+const DELIVERY = seededId("webhook_deliveries", 1);
+const EVENT = seededId("events", 1);
+const SEGMENT = seededId("video_segments", 1);
+const PROFILE = seededId("profiles", 1);
+const TEMPLATE = seededId("report_templates", 1);
+const RULEBOOK = seededId("rulebooks", 1);
+const SET = seededRef(schema.rules, "rule_set_version_id", 1);
+const NOW = "2026-06-01T00:00:00.000Z";
+const page = { limit: 25, after: undefined };
+const after = (...key: (string | number)[]) => ({ limit: 25, after: key });
+const actor = { keyId: "key_1", at: NOW };
+const viewer = { workspaceId: WS, ownerId: OWNER };
+
+const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
+  "videos: list": (db) => videos.listVideos(db, WS, {}, after(VIDEO)),
+  "videos: list by status": (db) => videos.listVideos(db, WS, { status: "failed" }, page),
+  "videos: find": (db) => videos.findVideo(db, WS, VIDEO),
+  "videos: find by id": (db) => videos.findVideoById(db, VIDEO),
+  "videos: find many": (db) => videos.findVideos(db, WS, [VIDEO, seededId("videos", 2)]),
+  "videos: guarded update": (db) =>
+    videos.updateVideoIf(db, VIDEO, ["processing"], { progress: 50, updatedAt: NOW }),
+  "segments: of a video": (db) => segments.listSegments(db, VIDEO),
+  "segments: of videos": (db) => segments.listSegmentsOfVideos(db, [VIDEO]),
+  "segments: replace": (db) =>
+    runBatch(
+      db,
+      segments.replaceSegmentsStatements(db, VIDEO, [], videos.videoIsIn(VIDEO, ["processing"])),
+    ),
+  "search: keyword hits": (db) => search.keywordHits(db, WS, "forklift", undefined, 50),
+  "search: keyword hits in videos": (db) => search.keywordHits(db, WS, "forklift", [VIDEO], 50),
+  "search: segments by id": (db) => search.completedSegments(db, WS, [SEGMENT]),
+  "search: existing videos": (db) => search.existingVideoIds(db, WS, [VIDEO]),
+  "search: replace text": (db) => runBatch(db, search.replaceSearchTextStatements(db, VIDEO, [])),
+  "runs: list": (db) => runs.listRuns(db, WS, {}, after(RUN)),
+  "runs: list by status": (db) => runs.listRuns(db, WS, { status: "queued" }, page),
+  "runs: list by video": (db) => runs.listRuns(db, WS, { videoId: VIDEO }, page),
+  "runs: find": (db) => runs.findRun(db, WS, RUN),
+  "runs: find by id": (db) => runs.findRunById(db, RUN),
+  "runs: update": (db) => runBatch(db, [runs.updateRunStatement(db, RUN, { updatedAt: NOW })]),
+  "runs: snapshots": (db) => runs.findSnapshots(db, RUN),
+  "answers: page": (db) => runs.listAnswers(db, RUN, after(3)),
+  "answers: all": (db) => runs.allAnswers(db, RUN),
+  "answers: references": (db) => runs.answerReferences(db, RUN),
+  "answers: replace": (db) => runBatch(db, runs.replaceAnswersStatements(db, RUN, [])),
+  "reports: list": (db) => runs.listReports(db, WS, RUN, after(seededId("reports", 9))),
+  "reports: find": (db) => runs.findReport(db, WS, seededId("reports", 1)),
+  "reports: of a request": (db) => runs.hasReportsOfRequest(db, RUN, "req_1"),
+  "events: append guarded": (db) =>
+    runBatch(db, [
+      insertEventStatement(db, WS, "video.indexed", {}, videos.videoIsIn(VIDEO, ["completed"])),
+    ]),
+  "events: undispatched": (db) => deliveries.undispatchedEvents(db, 50),
+  "events: by id": (db) => deliveries.eventById(db, EVENT),
+  "events: mark dispatched": (db) =>
+    runBatch(db, [deliveries.markDispatchedStatement(db, EVENT, NOW)]),
+  "deliveries: first attempts": (db) => deliveries.firstAttemptsOf(db, EVENT),
+  "deliveries: find": (db) => deliveries.findDelivery(db, WS, ENDPOINT, DELIVERY),
+  "deliveries: by id": (db) => deliveries.deliveryById(db, DELIVERY),
+  "deliveries: list": (db) => deliveries.listDeliveries(db, ENDPOINT, {}, after(DELIVERY)),
+  "deliveries: list filtered": (db) =>
+    deliveries.listDeliveries(db, ENDPOINT, { status: "failed", eventType: "run.completed" }, page),
+  "deliveries: claim": (db) =>
+    deliveries.claimDelivery(db, { id: DELIVERY, attempts: 0, due: NOW, now: NOW, until: NOW }),
+  "deliveries: fail": (db) => deliveries.failWithoutAttempt(db, DELIVERY, NOW),
+  "deliveries: stranded": (db) => deliveries.strandedDeliveries(db, NOW, NOW, 50),
+  "deliveries: reset": (db) => deliveries.resetDelivery(db, DELIVERY, NOW),
+  "deliveries: reset failed": (db) =>
+    deliveries.resetFailedDeliveries(db, ENDPOINT, { since: "2026", until: NOW }, NOW),
+  "deliveries: attempts": (db) => deliveries.attemptsOf(db, DELIVERY),
+  "endpoints: find": (db) => endpoints.findEndpoint(db, WS, ENDPOINT),
+  "endpoints: by id": (db) => endpoints.endpointById(db, ENDPOINT),
+  "endpoints: list": (db) => endpoints.listEndpoints(db, WS, after(ENDPOINT)),
+  "endpoints: for an event": (db) => endpoints.endpointsForEvent(db, WS, NOW),
+  "endpoints: delete": (db) => endpoints.deleteEndpoint(db, seededId("webhook_endpoints", 2)),
+  "profiles: find": (db) => findProfile(db, WS, PROFILE),
+  "profiles: with latest": (db) => profileRepo.findWithLatest(db, WS, PROFILE),
+  "profiles: version": (db) => findProfileVersion(db, WS, PROFILE, 1),
+  "profiles: list": (db) => profileRepo.list(db, WS, "active", after(PROFILE)),
+  "profiles: append": (db) =>
+    profileRepo.appendVersion(db, WS, PROFILE, { instructions: "x", answerSpecs: [] }, actor),
+  "profiles: archive": (db) => profileRepo.archive(db, WS, PROFILE, actor),
+  "report templates: find": (db) => findReportTemplate(db, WS, TEMPLATE),
+  "report templates: version": (db) => findReportTemplateVersion(db, WS, TEMPLATE, 1),
+  "report templates: list": (db) => reportTemplateRepo.list(db, WS, "active", page),
+  "rulebooks: find": (db) => rulebooks.findVisibleRulebook(db, viewer, RULEBOOK),
+  "rulebooks: list": (db) => rulebooks.listVisibleRulebooks(db, viewer, page),
+  "rulebooks: list after": (db) => rulebooks.listVisibleRulebooks(db, viewer, after(NOW, RULEBOOK)),
+  "rulebooks: rules of sets": (db) => rulebooks.rulesOfSets(db, [SET]),
+  "rulebooks: set number": (db) => rulebooks.ruleSetNumber(db, SET),
+  "rulebooks: rule history": (db) => rulebooks.ruleHistory(db, RULEBOOK),
+  "rulebooks: delete": (db) => rulebooks.deleteRulebook(db, RULEBOOK, NOW),
+  "csv imports: find": (db) => findCsvImport(db, viewer, seededId("rulebook_csv_imports", 1)),
+  "workflows: find": (db) => findWorkflow(db, WS, seededId("workflows", 1)),
+  "workflows: list": (db) => listWorkflows(db, WS, page),
+  "workspaces: find": (db) => workspaces.findWorkspace(db, WS),
+  "workspaces: list": (db) => workspaces.listWorkspaces(db, page),
+  "api keys: by hash": (db) => workspaces.findKeyByHash(db, "secret_hash 1"),
+  "api keys: list": (db) => workspaces.listApiKeys(db, WS, page),
+  "work leases: stale videos": (db) => leases.staleVideos(db, { staleBefore: NOW, limit: 50 }),
+  "work leases: stale runs": (db) => leases.staleRuns(db, { staleBefore: NOW, limit: 50 }),
+  "work leases: settle": (db) => leases.deleteSettledLeases(db),
+  "work leases: find": (db) => leases.findLease(db, VIDEO),
+};
+
+beforeAll(seedAll);
+
+describe("every repository query reads through an index", () => {
+  it.each(Object.keys(QUERIES))("%s", async (name) => {
+    const { db, recorded } = recordingDatabase();
+    await QUERIES[name]?.(db);
+    expect(recorded.length, "the query sent no statement").toBeGreaterThan(0);
+    for (const statement of recorded) {
+      const plan = await planOf(statement);
+      expect(fullScans(statement, plan), `${statement.sql}\n${plan.join("\n")}`).toEqual([]);
+    }
+  });
+});
