@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { runBatch } from "../src/db/client";
 import { insertEventStatement } from "../src/db/repos/events";
+import { replaceFindingsStatements } from "../src/db/repos/findings";
 import {
   type AnswerRow,
   findRunById,
@@ -17,6 +18,7 @@ import {
   markActiveStatement,
   upsertLeaseStatement,
 } from "../src/db/repos/work-leases";
+import { setLatestRunStatement } from "../src/db/repos/workflows";
 import type { StoredError } from "../src/domain/async-errors";
 import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
@@ -75,6 +77,9 @@ export class RunCoordinator extends DurableObject<Env> {
       await runBatch(db, [
         ...insertRunStatements(db, run, snapshots),
         upsertLeaseStatement(db, { subjectId: run.id, kind: "run", attempts: 0, activeFrom }),
+        ...(run.workflowId === null
+          ? []
+          : [setLatestRunStatement(db, run.workflowId, run.id, run.createdAt)]),
       ]);
       const message: RunAnalysisMessage = {
         type: "run-analysis",
@@ -118,6 +123,9 @@ export class RunCoordinator extends DurableObject<Env> {
       const db = this.deps.db;
       const extra = [
         ...replaceAnswersStatements(db, outcome.output.runId, outcome.answers),
+        ...(outcome.findings
+          ? replaceFindingsStatements(db, outcome.output.runId, outcome.findings)
+          : []),
         insertSnapshotStatement(db, outcome.output),
       ];
       return (
@@ -131,6 +139,7 @@ export class RunCoordinator extends DurableObject<Env> {
             resultState: outcome.resultState,
             reasonCode: outcome.reasonCode,
             engine: outcome.engine,
+            ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
           },
           extra,
           outcome.answers,

@@ -16,6 +16,7 @@ import { rejectTenantFields } from "./middleware/tenant-params";
 import type { Ports } from "./ports";
 import { createAdminApp } from "./routes/admin";
 import { registerDocsRoutes } from "./routes/docs";
+import { registerFindingRoutes } from "./routes/findings";
 import {
   withoutOptionalDiscriminators,
   withRequestDefaultsDescribed,
@@ -106,6 +107,7 @@ function createAlphaApi(options: Pick<AppOptions, "extendAlpha">): OpenAPIHono<H
   registerReportRoutes(api);
   registerRulebookRoutes(api);
   registerWorkflowRoutes(api);
+  registerFindingRoutes(api);
 
   registerWebhookRoutes(api);
   options.extendAlpha?.(api);

@@ -71,6 +71,9 @@ const ROUTES: { [K in OperationId]: [Method, string] } = {
   listWorkflows: ["get", "/workflows"],
   createWorkflow: ["post", "/workflows"],
   getWorkflow: ["get", "/workflows/{workflow_id}"],
+  listFindings: ["get", "/findings"],
+  getFinding: ["get", "/findings/{finding_id}"],
+  reviewFinding: ["post", "/findings/{finding_id}/review"],
   createWebhookEndpoint: ["post", "/webhooks"],
   listWebhookEndpoints: ["get", "/webhooks"],
   getWebhookEndpoint: ["get", "/webhooks/{webhook_id}"],
@@ -128,6 +131,7 @@ interface Ids {
   rulebook?: string;
   csvImport?: string;
   workflow?: string;
+  finding?: string;
   webhook?: string;
   delivery?: string;
 }
@@ -248,6 +252,14 @@ export function walk(c: Connection): Walk {
       }),
     getWorkflow: ({ workflow }) =>
       call(c, "getWorkflow", { path: { workflow_id: workflow ?? "" } }),
+    listFindings: ({ run }) =>
+      call(c, "listFindings", { query: { run_id: run, result_state: "uncertain" } }),
+    getFinding: ({ finding }) => call(c, "getFinding", { path: { finding_id: finding ?? "" } }),
+    reviewFinding: ({ finding }) =>
+      call(c, "reviewFinding", {
+        path: { finding_id: finding ?? "" },
+        body: { status: "confirmed", note: "Seen on the clip" },
+      }),
     createWebhookEndpoint: () =>
       call(c, "createWebhookEndpoint", {
         body: { url: "https://example.com/hooks", event_types: ["*"] },

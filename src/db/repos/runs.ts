@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
@@ -187,4 +187,38 @@ export async function answerReferences(
     .from(answers)
     .where(eq(answers.runId, runId))
     .orderBy(asc(answers.position));
+}
+
+/**
+ * The rulebooks among `rulebookIds` that a queued or processing workflow run checks (a
+ * workflow run keeps its rulebook in `profile_id`).
+ */
+export async function activeWorkflowRulebooks(
+  db: Database,
+  rulebookIds: readonly string[],
+): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ id: runs.profileId })
+    .from(runs)
+    .where(
+      and(
+        eq(runs.kind, "workflow"),
+        inArray(runs.status, ["queued", "processing"]),
+        // One JSON parameter, whatever the count: a statement takes at most 100 parameters.
+        sql`${runs.profileId} IN (SELECT value FROM json_each(${JSON.stringify(rulebookIds)}))`,
+      ),
+    );
+  return rows.map((row) => row.id);
+}
+
+/** The reports one request made for a run. */
+export async function reportsOfRequest(
+  db: Database,
+  runId: string,
+  requestId: string,
+): Promise<ReportRow[]> {
+  return db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.runId, runId), eq(reports.requestId, requestId)));
 }

@@ -41,3 +41,16 @@ export async function listWorkflows(
     .orderBy(desc(workflows.id))
     .limit(page.limit + 1);
 }
+
+/** The statement that points a workflow at its newest run. */
+export function setLatestRunStatement(
+  db: Database,
+  workflowId: string,
+  runId: string,
+  updatedAt: string,
+) {
+  return db
+    .update(workflows)
+    .set({ latestRunId: runId, updatedAt })
+    .where(eq(workflows.id, workflowId));
+}

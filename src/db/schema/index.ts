@@ -1,5 +1,6 @@
 export * from "./analysis-config";
 export * from "./events";
+export * from "./findings";
 export * from "./rulebooks";
 export * from "./runs";
 export * from "./segments";

@@ -38,6 +38,11 @@ export const runs = sqliteTable(
     error: text("error", { mode: "json" }).$type<StoredError>(),
     usage: text("usage", { mode: "json" }).$type<RunUsage>(),
     engine: text("engine"),
+    /** Workflow runs: the workflow, the run's summary line and its report, once made. */
+    workflowId: text("workflow_id"),
+    ruleSetVersionId: text("rule_set_version_id"),
+    summary: text("summary"),
+    reportId: text("report_id"),
     requestId: text("request_id").notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),

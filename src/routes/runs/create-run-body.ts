@@ -93,9 +93,29 @@ export const WorkflowRunBodySchema = z
       .max(128)
       .openapi({ description: "A visible workflow" }),
     source_snapshot: z
-      .strictObject({ source_ids: z.array(z.string()) })
+      .strictObject({
+        source_ids: z
+          .array(z.string().min(1).max(128))
+          .min(1)
+          .max(50)
+          .refine((ids) => new Set(ids).size === ids.length, "must not repeat a video"),
+      })
       .optional()
-      .openapi({ description: "Workflow option" }),
+      .openapi({
+        description:
+          "The videos to check (completed videos of the workspace, 1-50); the workflow's own when left out",
+      }),
+    execution_profile_ref: z
+      .enum(EXECUTION_PROFILE_REFS)
+      .optional()
+      .openapi({ description: `Processing budget; default ${DEFAULT_EXECUTION_PROFILE}` }),
+    locale: z.string().regex(LANGUAGE_PATTERN).optional().openapi({ example: "en" }),
+    execute_now: z
+      .boolean()
+      .optional()
+      .openapi({
+        description: `false defers the start by ${DEFERRED_START_SECONDS} s; default true`,
+      }),
   })
   .openapi("WorkflowRunRequest");
 

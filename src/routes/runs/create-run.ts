@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { DEFAULT_EXECUTION_PROFILE } from "../../domain/execution-profiles";
-import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { createAnalysisRun } from "../../services/runs/create-run";
+import { createWorkflowRun } from "../../services/runs/create-workflow-run";
 import { alphaRoute } from "../define";
 import { CreateRunBodySchema } from "./create-run-body";
 import { presentRun, RunSchema } from "./schemas";
@@ -14,9 +14,9 @@ const route = alphaRoute(
     operationId: "createRun",
     path: "/runs",
     tags: ["Runs"],
-    summary: "Start an analysis run",
+    summary: "Start an analysis or workflow run",
     description:
-      "Accepts a run of a stored profile over completed videos: 202 with status `queued` and sub_state `accepted` (acceptance, not completion). Profile and template versions are resolved (latest when omitted) and frozen in the run's snapshots. Poll GET /runs/{run_id}; read answers at GET /runs/{run_id}/answers.",
+      "Accepts a run of a stored profile over completed videos: 202 with status `queued` and sub_state `accepted` (acceptance, not completion). Profile and template versions are resolved (latest when omitted) and frozen in the run's snapshots. Poll GET /runs/{run_id}; read answers at GET /runs/{run_id}/answers. A workflow run (`kind: \"workflow\"`) checks every rule of the workflow's frozen rule set against every video (the workflow's, or `source_snapshot.source_ids`); read its findings at GET /findings?run_id=.",
     request: {
       body: { required: true, content: { "application/json": { schema: CreateRunBodySchema } } },
     },
@@ -33,8 +33,18 @@ const route = alphaRoute(
 export function registerCreateRun(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    // Workflows are not built yet: every workflow id is unreachable, never a fake run.
-    if (body.kind === "workflow") throw notFound("Workflow", body.workflow_id);
+    if (body.kind === "workflow") {
+      const run = await createWorkflowRun(c.var.deps, {
+        workspaceId: c.var.auth.workspaceId,
+        requestId: c.var.requestId,
+        workflowId: body.workflow_id,
+        sourceIds: body.source_snapshot?.source_ids,
+        executionProfileRef: body.execution_profile_ref ?? DEFAULT_EXECUTION_PROFILE,
+        locale: body.locale ?? "en",
+        executeNow: body.execute_now ?? true,
+      });
+      return c.json(presentRun(run), 202);
+    }
     const run = await createAnalysisRun(c.var.deps, {
       workspaceId: c.var.auth.workspaceId,
       requestId: c.var.requestId,

@@ -3,6 +3,7 @@ import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
+import { presentWorkflowDetail, WorkflowDetailSchema } from "./workflow-detail";
 
 /** Run statuses (spec 2.1). */
 export const RUN_STATUSES = ["queued", "processing", "completed", "failed", "canceled"] as const;
@@ -88,14 +89,19 @@ export const RunSchema = z
     id: z.string().openapi({ example: "run_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
     kind: z.enum(["analysis", "workflow"]),
     status: z.enum(RUN_STATUSES),
-    analysis: AnalysisDetailSchema,
+    analysis: AnalysisDetailSchema.optional().openapi({ description: "Analysis runs" }),
+    workflow: WorkflowDetailSchema.optional().openapi({ description: "Workflow runs" }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
   .openapi("Run");
 
-/** The wire type of a run. */
-export type RunDto = z.infer<typeof RunSchema>;
+/** The wire type of a run of either kind. */
+export type AnyRunDto = z.infer<typeof RunSchema>;
+/** An analysis run as its readers see it. */
+export type RunDto = AnyRunDto & { analysis: z.infer<typeof AnalysisDetailSchema> };
+/** A workflow run as its readers see it. */
+export type WorkflowRunDto = AnyRunDto & { workflow: z.infer<typeof WorkflowDetailSchema> };
 
 /** Renders a run; snapshots and provenance only when expanded. */
 export function presentRun(
@@ -105,7 +111,18 @@ export function presentRun(
     snapshots?: SnapshotRow[];
     provenance?: boolean;
   } = {},
-): RunDto {
+): AnyRunDto {
+  if (run.kind === "workflow") {
+    const workflow = presentWorkflowDetail(run);
+    return {
+      id: run.id,
+      kind: run.kind,
+      status: run.status,
+      workflow,
+      created_at: run.createdAt,
+      updated_at: run.updatedAt,
+    };
+  }
   const analysis: RunDto["analysis"] = {
     source_ids: run.sourceIds,
     execution_profile_ref: run.executionProfileRef,

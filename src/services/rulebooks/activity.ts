@@ -1,14 +1,15 @@
+import { activeWorkflowRulebooks } from "../../db/repos/runs";
 import type { Deps } from "../deps";
 
 /**
  * The rulebooks among `ids` that a workflow run in `queued` or `processing` is working on.
- * Workflow runs do not exist yet, so none is; the rulebook service asks only through this
- * function (presenting `has_active_workflow_run`, refusing DELETE with 409), so workflow
- * runs answer it here once they are stored.
+ * The rulebook service asks only through this function (presenting
+ * `has_active_workflow_run`, refusing DELETE with 409).
  */
 export async function rulebooksWithActiveRuns(
-  _deps: Pick<Deps, "db">,
-  _ids: readonly string[],
+  deps: Pick<Deps, "db">,
+  ids: readonly string[],
 ): Promise<ReadonlySet<string>> {
-  return new Set();
+  if (ids.length === 0) return new Set();
+  return new Set(await activeWorkflowRulebooks(deps.db, ids));
 }

@@ -32,7 +32,7 @@ export const DEFERRED_START_SECONDS = 60;
  * The sources in `source_ids` order, read in one query. Checked in that order too, so the
  * first id that is unknown (404) or not completed (409) is the one the error names.
  */
-async function completedSources(
+export async function completedSources(
   db: Database,
   workspaceId: string,
   sourceIds: readonly string[],
@@ -142,6 +142,10 @@ export async function createAnalysisRun(
     error: null,
     usage: null,
     engine: null,
+    workflowId: null,
+    ruleSetVersionId: null,
+    summary: null,
+    reportId: null,
     requestId: input.requestId,
     createdAt: now,
     updatedAt: now,

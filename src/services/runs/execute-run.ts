@@ -1,5 +1,12 @@
 import { API_PREFIX } from "../../api-prefix";
-import { type AnswerRow, findRunById, findSnapshots } from "../../db/repos/runs";
+import {
+  type AnswerRow,
+  findRunById,
+  findSnapshots,
+  type RunRow,
+  reportsOfRequest,
+  updateRunStatement,
+} from "../../db/repos/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import type { RunAnalysisMessage } from "../../domain/messages";
@@ -11,10 +18,11 @@ import type { EngineAnswer } from "../../ports/answer-engine/port";
 import type { Deps } from "../deps";
 import { ensureAutomaticReports } from "../reports/create-reports";
 import { loadEngineVideos } from "./engine-input";
+import { executeWorkflowRun } from "./execute-workflow-run";
 import type { RunOutcome } from "./outcome";
 
 /** What was left when the budget ran out: the answer the engine never got to give. */
-function unansweredForBudget(runId: string, engine: string): EngineAnswer {
+export function unansweredForBudget(runId: string, engine: string): EngineAnswer {
   return {
     result_state: "not_checked",
     coverage: { state: "none", scope: "budget exhausted before this answer" },
@@ -61,10 +69,15 @@ export async function executeRun(deps: Deps, message: RunAnalysisMessage): Promi
   const coordinator = deps.objects.runs.getByName(run.id);
   await pauseAt(deps.config, "run:start");
   if (!(await coordinator.begin())) {
-    if (run.status === "completed") await ensureAutomaticReports(deps, run);
+    if (run.status === "completed") await reportOn(deps, run);
     return;
   }
   await pauseAt(deps.config, "run:step");
+  if (run.kind === "workflow") {
+    const outcome = await executeWorkflowRun(deps, run, coordinator);
+    if (outcome && (await coordinator.finish(outcome)) === "completed") await reportOn(deps, run);
+    return;
+  }
   const snapshots = await findSnapshots(db, run.id);
   const profile = snapshots.find((snapshot) => snapshot.kind === "profile")?.content as
     | { instructions: string; answer_specs: AnswerSpec[] }
@@ -150,8 +163,20 @@ export async function executeRun(deps: Deps, message: RunAnalysisMessage): Promi
     engine: ports.answerEngine.id,
   };
   const status = await coordinator.finish(outcome);
-  if (status === "completed") {
-    const completed = await findRunById(db, run.id);
-    if (completed) await ensureAutomaticReports(deps, completed);
-  }
+  if (status === "completed") await reportOn(deps, run);
+}
+
+/**
+ * Makes a completed run's automatic reports (once; a redelivered message lands here too),
+ * and points a workflow run's `report_id` at its JSON report (or its only one).
+ */
+async function reportOn(deps: Deps, run: RunRow): Promise<void> {
+  const completed = await findRunById(deps.db, run.id);
+  if (!completed) return;
+  await ensureAutomaticReports(deps, completed);
+  if (completed.kind !== "workflow" || completed.reportId !== null) return;
+  const reports = await reportsOfRequest(deps.db, run.id, completed.requestId);
+  const chosen = reports.find((r) => r.format === "json") ?? reports[0];
+  if (chosen)
+    await updateRunStatement(deps.db, run.id, { reportId: chosen.id, updatedAt: nowIso() });
 }

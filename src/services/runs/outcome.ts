@@ -1,3 +1,4 @@
+import type { FindingRow } from "../../db/repos/findings";
 import type { AnswerRow, SnapshotRow } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
 import type { RunUsage } from "../../domain/runs";
@@ -11,4 +12,7 @@ export interface RunOutcome {
   resultState: ResultState;
   reasonCode: string | null;
   engine: string;
+  /** Workflow runs: one finding per rule × video, and the line that counts their states. */
+  findings?: FindingRow[];
+  summary?: string;
 }

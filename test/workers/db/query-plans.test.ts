@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Database, runBatch } from "../../../src/db/client";
 import { insertEventStatement } from "../../../src/db/repos/events";
+import * as findings from "../../../src/db/repos/findings";
 import { findProfile, findProfileVersion, profileRepo } from "../../../src/db/repos/profiles";
 import {
   findReportTemplate,
@@ -16,7 +17,11 @@ import * as videos from "../../../src/db/repos/videos";
 import * as deliveries from "../../../src/db/repos/webhook-deliveries";
 import * as endpoints from "../../../src/db/repos/webhook-endpoints";
 import * as leases from "../../../src/db/repos/work-leases";
-import { findWorkflow, listWorkflows } from "../../../src/db/repos/workflows";
+import {
+  findWorkflow,
+  listWorkflows,
+  setLatestRunStatement,
+} from "../../../src/db/repos/workflows";
 import * as workspaces from "../../../src/db/repos/workspaces";
 import * as schema from "../../../src/db/schema";
 import { fullScans, planOf, recordingDatabase, seedAll, seededId, seededRef } from "./query-plans";
@@ -135,6 +140,27 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "csv imports: find": (db) => findCsvImport(db, viewer, seededId("rulebook_csv_imports", 1)),
   "workflows: find": (db) => findWorkflow(db, WS, seededId("workflows", 1)),
   "workflows: list": (db) => listWorkflows(db, WS, page),
+  "workflows: set latest run": (db) =>
+    runBatch(db, [setLatestRunStatement(db, seededId("workflows", 1), RUN, NOW)]),
+  "runs: active workflow rulebooks": (db) => runs.activeWorkflowRulebooks(db, [RULEBOOK]),
+  "reports: rows of a request": (db) => runs.reportsOfRequest(db, RUN, "req_1"),
+  "findings: list": (db) => findings.listFindings(db, WS, {}, after(seededId("findings", 9))),
+  "findings: list by run": (db) => findings.listFindings(db, WS, { runId: RUN }, page),
+  "findings: list by video": (db) => findings.listFindings(db, WS, { videoId: VIDEO }, page),
+  "findings: list by state": (db) =>
+    findings.listFindings(db, WS, { resultState: "not_found" }, page),
+  "findings: list by video and state": (db) =>
+    findings.listFindings(db, WS, { videoId: VIDEO, resultState: "found" }, page),
+  "findings: of a run": (db) => findings.findingsOfRun(db, RUN),
+  "findings: find": (db) => findings.findFinding(db, WS, seededId("findings", 1)),
+  "findings: review": (db) =>
+    findings.reviewFinding(db, seededId("findings", 1), {
+      status: "confirmed",
+      reviewNote: null,
+      reviewedAt: NOW,
+      reviewedBy: "key_1",
+      updatedAt: NOW,
+    }),
   "workspaces: find": (db) => workspaces.findWorkspace(db, WS),
   "workspaces: list": (db) => workspaces.listWorkspaces(db, page),
   "api keys: by hash": (db) => workspaces.findKeyByHash(db, "secret_hash 1"),

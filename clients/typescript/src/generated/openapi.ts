@@ -419,8 +419,8 @@ export interface paths {
     get: operations["listRuns"];
     put?: never;
     /**
-     * Start an analysis run
-     * @description Accepts a run of a stored profile over completed videos: 202 with status `queued` and sub_state `accepted` (acceptance, not completion). Profile and template versions are resolved (latest when omitted) and frozen in the run's snapshots. Poll GET /runs/{run_id}; read answers at GET /runs/{run_id}/answers.
+     * Start an analysis or workflow run
+     * @description Accepts a run of a stored profile over completed videos: 202 with status `queued` and sub_state `accepted` (acceptance, not completion). Profile and template versions are resolved (latest when omitted) and frozen in the run's snapshots. Poll GET /runs/{run_id}; read answers at GET /runs/{run_id}/answers. A workflow run (`kind: "workflow"`) checks every rule of the workflow's frozen rule set against every video (the workflow's, or `source_snapshot.source_ids`); read its findings at GET /findings?run_id=.
      *
      *     Permission: `RUN_WORKFLOWS`.
      */
@@ -713,6 +713,72 @@ export interface paths {
     get: operations["getWorkflow"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/findings": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List findings
+     * @description The workspace's findings, newest first, filtered by run, video and result state. Items carry `evidence_ids` and an empty `evidence`; GET /findings/{finding_id} has the spans.
+     *
+     *     Permission: `VIEW_INSIGHTS`.
+     */
+    get: operations["listFindings"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/findings/{finding_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a finding
+     * @description One finding with all its evidence, each span with a signed `clip_url`; another workspace's answers 404.
+     *
+     *     Permission: `VIEW_INSIGHTS`.
+     */
+    get: operations["getFinding"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/findings/{finding_id}/review": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Review a finding
+     * @description Records a person's review: `status` (`open`, `confirmed`, `dismissed`, `resolved`) and an optional `note`; sets `reviewed_at` and `reviewed_by` (the key). The engine's `result_state` never changes. A later review replaces the earlier one.
+     *
+     *     Permission: `VIEW_INSIGHTS`.
+     */
+    post: operations["reviewFinding"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1707,7 +1773,8 @@ export interface components {
       kind: "analysis" | "workflow";
       /** @enum {string} */
       status: "queued" | "processing" | "completed" | "failed" | "canceled";
-      analysis: components["schemas"]["AnalysisDetail"];
+      analysis?: components["schemas"]["AnalysisDetail"];
+      workflow?: components["schemas"]["WorkflowRunDetail"];
       /**
        * Format: date-time
        * @example 2026-11-21T09:30:00.000Z
@@ -1719,6 +1786,7 @@ export interface components {
        */
       updated_at: string;
     };
+    /** @description Analysis runs */
     AnalysisDetail: {
       source_ids: string[];
       /** @enum {string} */
@@ -1791,6 +1859,50 @@ export interface components {
       media_seconds: number;
       provider_returned_cost: string;
     };
+    /** @description Workflow runs */
+    WorkflowRunDetail: {
+      workflow_id: string;
+      /** @description The review case this run is: the run's id */
+      case_id: string;
+      rulebook_id: string;
+      /** @description The rule set version the run checks, frozen in the workflow */
+      rule_set_version_id: string;
+      /** @description The run's JSON report, once the run completed */
+      report_id: string | null;
+      /** @description Counts of finding states, e.g. "3 found, 5 not found, 1 uncertain, ..." */
+      summary: string | null;
+      /** @enum {string|null} */
+      result_state: "found" | "not_found" | "uncertain" | "not_checked" | "error" | null;
+      reason_code: string | null;
+      error?: components["schemas"]["AsyncError"];
+      /** @description Deprecated: use error */
+      error_message?: string;
+      /** @enum {string} */
+      sub_state: "accepted" | "running" | "completed" | "failed" | "canceled";
+      cancel_requested: boolean;
+      /** @enum {string} */
+      execution_profile_ref: "premium-analysis@1" | "balanced-analysis@1" | "economy-analysis@1";
+      locale: string;
+      /** @description The videos the run checks (immutable) */
+      source_snapshot: {
+        source_ids: string[];
+      };
+      provenance: {
+        execution_profile: string;
+        provenance_ref: string | null;
+        request_id: string;
+        engine: string | null;
+        usage: components["schemas"]["WorkflowRunUsage"];
+      };
+    };
+    WorkflowRunUsage: {
+      cached_input_tokens: number;
+      input_tokens: number;
+      output_tokens: number;
+      total_tokens: number;
+      media_seconds: number;
+      provider_returned_cost: string;
+    };
     /** @description An analysis run (`kind` `analysis` or left out) or a workflow run */
     CreateRunRequest:
       | components["schemas"]["AnalysisRunRequest"]
@@ -1843,10 +1955,19 @@ export interface components {
       kind: "workflow";
       /** @description A visible workflow */
       workflow_id: string;
-      /** @description Workflow option */
+      /** @description The videos to check (completed videos of the workspace, 1-50); the workflow's own when left out */
       source_snapshot?: {
         source_ids: string[];
       };
+      /**
+       * @description Processing budget; default balanced-analysis@1
+       * @enum {string}
+       */
+      execution_profile_ref?: "premium-analysis@1" | "balanced-analysis@1" | "economy-analysis@1";
+      /** @example en */
+      locale?: string;
+      /** @description false defers the start by 60 s; default true */
+      execute_now?: boolean;
     };
     RunPage: {
       data: components["schemas"]["Run"][];
@@ -2311,6 +2432,93 @@ export interface components {
        * @example safety_audit
        */
       template_type?: string;
+    };
+    FindingPage: {
+      data: components["schemas"]["Finding"][];
+      /** @description Whether another page follows */
+      has_more: boolean;
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
+    Finding: {
+      /** @example finding_01jd3m6t8y0c7x4k2n9q5r1s3v */
+      id: string;
+      run_id: string;
+      video_id: string;
+      workflow_id: string;
+      rule_id: string;
+      /**
+       * @description `rb_…/rule-id@version`
+       * @example rb_01j…/hard-hats@2
+       */
+      rule_reference: string;
+      /** @description The rule's title */
+      title: string;
+      /** @description What the engine found, in one sentence */
+      description: string;
+      /** @enum {string} */
+      type: "requirement_met" | "requirement_not_shown" | "needs_review";
+      /** @enum {string} */
+      severity: "info" | "low" | "medium" | "high" | "critical";
+      /**
+       * @description Review status; `open` at first
+       * @enum {string}
+       */
+      status: "open" | "confirmed" | "dismissed" | "resolved";
+      /**
+       * @description `found` only with cited evidence in the video; uncertain and not_checked are never a pass
+       * @enum {string}
+       */
+      result_state: "found" | "not_found" | "uncertain" | "not_checked";
+      reason_code: string | null;
+      /** @description All cited spans on GET /findings/{id}; empty in lists */
+      evidence: components["schemas"]["FindingEvidence"][];
+      evidence_ids: string[];
+      metadata: {
+        extraction_method: string;
+        frame_number?: number;
+        limitations: string[];
+        /** @enum {string} */
+        quality: "exact" | "limited" | "unknown";
+      };
+      review_note?: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T09:30:00.000Z
+       */
+      reviewed_at?: string;
+      /** @description The key that reviewed it */
+      reviewed_by?: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T09:30:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T09:30:00.000Z
+       */
+      updated_at: string;
+    };
+    FindingEvidence: {
+      id: string;
+      finding_id: string;
+      video_id: string;
+      segment_id: string;
+      /** @enum {string} */
+      kind: "transcript" | "ocr" | "scene" | "thumbnail" | "metadata";
+      /** @description Signed URL of the video at the span (#t=) */
+      clip_url: string;
+      /** @description Seconds from the start of the video */
+      start_time: number;
+      end_time: number;
+      /** @description What the span holds: words, or a description */
+      text: string;
+    };
+    FindingReviewRequest: {
+      /** @enum {string} */
+      status: "open" | "confirmed" | "dismissed" | "resolved";
+      note?: string;
     };
     WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
       /**
@@ -5985,6 +6193,256 @@ export interface operations {
       };
       /** @description `resource-not-found`: The resource does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listFindings: {
+    parameters: {
+      query?: {
+        /** @description The next_cursor of the previous page, passed back unchanged */
+        cursor?: string;
+        /** @description Page size, 1-100 */
+        limit?: number;
+        run_id?: string;
+        video_id?: string;
+        result_state?: "found" | "not_found" | "uncertain" | "not_checked";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of findings */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FindingPage"];
+        };
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getFinding: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        finding_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The finding */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Finding"];
+        };
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  reviewFinding: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        finding_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FindingReviewRequest"];
+      };
+    };
+    responses: {
+      /** @description The reviewed finding */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Finding"];
+        };
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `payload-too-large`: The request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unsupported-media-type`: The request body must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
+      422: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,0 +1,42 @@
+import type { EvidenceKind } from "./evidence";
+
+/**
+ * What a finding says about its rule (rules state requirements): the video shows it met
+ * (`found`), nothing in the video supports it (`not_found`), or it could not be judged
+ * (`uncertain`, `not_checked`), which a person must look at and is never a pass.
+ */
+export const FINDING_TYPES = ["requirement_met", "requirement_not_shown", "needs_review"] as const;
+/** One finding type. */
+export type FindingType = (typeof FINDING_TYPES)[number];
+
+/** Severities: `info` when the requirement is met; otherwise the rule's own, `medium` when it has none. */
+export const FINDING_SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
+/** One finding severity. */
+export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+
+/** Review statuses: every finding starts `open`; a review moves it (and can move it back). */
+export const FINDING_STATUSES = ["open", "confirmed", "dismissed", "resolved"] as const;
+/** One review status. */
+export type FindingStatus = (typeof FINDING_STATUSES)[number];
+
+/** Statuses a review may set. */
+export const REVIEW_STATUSES = FINDING_STATUSES;
+
+/** One cited span of a finding, as stored (the clip URL is signed when read). */
+export interface FindingEvidence {
+  id: string;
+  video_id: string;
+  segment_id: string;
+  kind: EvidenceKind;
+  start_time: number;
+  end_time: number;
+  text: string;
+}
+
+/** How a finding was made (spec 2.5 metadata). */
+export interface FindingMetadata {
+  extraction_method: string;
+  frame_number?: number;
+  limitations: string[];
+  quality: "exact" | "limited" | "unknown";
+}

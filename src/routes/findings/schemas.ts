@@ -1,0 +1,75 @@
+import { z } from "@hono/zod-openapi";
+import { RESULT_STATES } from "../../domain/answers";
+import {
+  FINDING_SEVERITIES,
+  FINDING_STATUSES,
+  FINDING_TYPES,
+  REVIEW_STATUSES,
+} from "../../domain/findings";
+import { idParam, TimestampSchema } from "../../schemas/common";
+
+/** The `finding_id` path parameter. */
+export const FindingParamsSchema = z.object({
+  finding_id: idParam("finding_id", "finding_01jd3m6t8y0c7x4k2n9q5r1s3v"),
+});
+
+const EvidenceSchema = z
+  .object({
+    id: z.string(),
+    finding_id: z.string(),
+    video_id: z.string(),
+    segment_id: z.string(),
+    kind: z.enum(["transcript", "ocr", "scene", "thumbnail", "metadata"]),
+    clip_url: z.string().openapi({ description: "Signed URL of the video at the span (#t=)" }),
+    start_time: z.number().openapi({ description: "Seconds from the start of the video" }),
+    end_time: z.number(),
+    text: z.string().openapi({ description: "What the span holds: words, or a description" }),
+  })
+  .openapi("FindingEvidence");
+
+/** A finding (spec 2.5). */
+export const FindingSchema = z
+  .object({
+    id: z.string().openapi({ example: "finding_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    run_id: z.string(),
+    video_id: z.string(),
+    workflow_id: z.string(),
+    rule_id: z.string(),
+    rule_reference: z
+      .string()
+      .openapi({ description: "`rb_…/rule-id@version`", example: "rb_01j…/hard-hats@2" }),
+    title: z.string().openapi({ description: "The rule's title" }),
+    description: z.string().openapi({ description: "What the engine found, in one sentence" }),
+    type: z.enum(FINDING_TYPES),
+    severity: z.enum(FINDING_SEVERITIES),
+    status: z.enum(FINDING_STATUSES).openapi({ description: "Review status; `open` at first" }),
+    result_state: z.enum(RESULT_STATES).openapi({
+      description:
+        "`found` only with cited evidence in the video; uncertain and not_checked are never a pass",
+    }),
+    reason_code: z.string().nullable(),
+    evidence: z
+      .array(EvidenceSchema)
+      .openapi({ description: "All cited spans on GET /findings/{id}; empty in lists" }),
+    evidence_ids: z.array(z.string()),
+    metadata: z.object({
+      extraction_method: z.string(),
+      frame_number: z.number().optional(),
+      limitations: z.array(z.string()),
+      quality: z.enum(["exact", "limited", "unknown"]),
+    }),
+    review_note: z.string().optional(),
+    reviewed_at: TimestampSchema.optional(),
+    reviewed_by: z.string().optional().openapi({ description: "The key that reviewed it" }),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi("Finding");
+
+/** The body of POST /findings/{id}/review. */
+export const ReviewFindingBodySchema = z
+  .strictObject({
+    status: z.enum(REVIEW_STATUSES),
+    note: z.string().max(2000).optional(),
+  })
+  .openapi("FindingReviewRequest");

@@ -1,0 +1,117 @@
+import { rulesOfSets } from "../../db/repos/rulebooks";
+import type { RunRow, SnapshotRow } from "../../db/repos/runs";
+import { findWorkflow } from "../../db/repos/workflows";
+import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../../domain/execution-profiles";
+import type { Rule } from "../../domain/rulebooks";
+import { notFound } from "../../errors/api-error";
+import { nowIso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import type { Deps } from "../deps";
+import { completedSources, DEFERRED_START_SECONDS } from "./create-run";
+
+/** POST /runs for a workflow, as the route validated it. */
+export interface CreateWorkflowRun {
+  workspaceId: string;
+  requestId: string;
+  workflowId: string;
+  /** The videos to check; the workflow's own when left out. */
+  sourceIds: string[] | undefined;
+  executionProfileRef: ExecutionProfileRef;
+  locale: string;
+  executeNow: boolean;
+}
+
+/** What a workflow run froze at admission: the rule set it checks and the playbook. */
+export interface WorkflowSnapshot {
+  workflow_id: string;
+  rulebook_id: string;
+  rule_set_version_id: string;
+  playbook: string;
+  rules: Rule[];
+}
+
+/**
+ * Admits a workflow run: the workflow's frozen rule set version and playbook are copied
+ * into the run's snapshot (editing the rulebook later changes nothing for the run), the
+ * sources are checked like an analysis run's, and the same run object queues it.
+ */
+export async function createWorkflowRun(
+  deps: Pick<Deps, "db" | "objects">,
+  input: CreateWorkflowRun,
+): Promise<RunRow> {
+  const { db } = deps;
+  const workflow = await findWorkflow(db, input.workspaceId, input.workflowId);
+  if (!workflow) throw notFound("Workflow", input.workflowId);
+  const sourceIds = input.sourceIds ?? workflow.sourceIds;
+  const sources = await completedSources(db, input.workspaceId, sourceIds);
+  const rules = (await rulesOfSets(db, [workflow.ruleSetVersionId])).get(workflow.ruleSetVersionId);
+  if (!rules) throw new Error(`rule set ${workflow.ruleSetVersionId} is missing`);
+
+  const now = nowIso();
+  const runId = newId("run");
+  const frozen: WorkflowSnapshot = {
+    workflow_id: workflow.id,
+    rulebook_id: workflow.rulebookId,
+    rule_set_version_id: workflow.ruleSetVersionId,
+    playbook: workflow.playbook,
+    rules,
+  };
+  const profileSnapshot: SnapshotRow = {
+    id: newId("snap"),
+    runId,
+    kind: "profile",
+    content: { ...frozen },
+    createdAt: now,
+  };
+  const inputSnapshot: SnapshotRow = {
+    id: newId("snap"),
+    runId,
+    kind: "input",
+    content: {
+      source_ids: sourceIds,
+      sources: sources.map((video) => ({ video_id: video.id, filename: video.filename })),
+      execution_profile_ref: input.executionProfileRef,
+      budget: EXECUTION_PROFILES[input.executionProfileRef],
+      locale: input.locale,
+    },
+    createdAt: now,
+  };
+  const run: RunRow = {
+    id: runId,
+    workspaceId: input.workspaceId,
+    kind: "workflow",
+    status: "queued",
+    subState: "accepted",
+    sourceIds,
+    executionProfileRef: input.executionProfileRef,
+    locale: input.locale,
+    // The profile columns of a workflow run name its rulebook and rule set version.
+    profileId: workflow.rulebookId,
+    profileVersion: 1,
+    reportTemplateId: null,
+    reportTemplateVersion: null,
+    // The workflow's report output modes are rendered when the run completes.
+    formats: workflow.outputModes.flatMap((mode) => (mode === "findings" ? [] : [mode])),
+    profileSnapshotId: profileSnapshot.id,
+    inputSnapshotId: inputSnapshot.id,
+    outputSnapshotId: null,
+    cancelRequested: false,
+    resultState: null,
+    reasonCode: null,
+    limitations: [],
+    error: null,
+    usage: null,
+    engine: null,
+    workflowId: workflow.id,
+    ruleSetVersionId: workflow.ruleSetVersionId,
+    summary: null,
+    reportId: null,
+    requestId: input.requestId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.objects.runs
+    .getByName(runId)
+    .create(run, [profileSnapshot, inputSnapshot], input.executeNow ? 0 : DEFERRED_START_SECONDS);
+  return run;
+}

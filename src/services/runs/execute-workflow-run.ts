@@ -1,0 +1,202 @@
+import type { FindingRow } from "../../db/repos/findings";
+import { type AnswerRow, findSnapshots, type RunRow } from "../../db/repos/runs";
+import type { AnswerSpec, ResultState } from "../../domain/answers";
+import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
+import type { FindingEvidence, FindingSeverity, FindingType } from "../../domain/findings";
+import type { Rule } from "../../domain/rulebooks";
+import type { RunUsage } from "../../domain/runs";
+import { nowIso } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import type { EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
+import type { Deps } from "../deps";
+import type { WorkflowSnapshot } from "./create-workflow-run";
+import { loadEngineVideos } from "./engine-input";
+import { runResultState, unansweredForBudget } from "./execute-run";
+import type { RunOutcome } from "./outcome";
+
+/** A rule as the verdict question the answer engine decides for one video. */
+export function ruleQuestion(rule: Rule): AnswerSpec {
+  return {
+    answer_key: `rule_${rule.id.replace(/[^A-Za-z0-9]+/g, "_")}`.toLowerCase(),
+    answer_type: "verdict",
+    description: `${rule.title}. ${rule.description}`,
+    evidence: { required: true },
+  };
+}
+
+const TYPE_OF: Record<ResultState, FindingType> = {
+  found: "requirement_met",
+  not_found: "requirement_not_shown",
+  uncertain: "needs_review",
+  not_checked: "needs_review",
+};
+
+/** The cited spans of the answer that lie inside this video; anything else is not evidence. */
+function citedIn(answer: EngineAnswer, video: EngineVideo): FindingEvidence[] {
+  const item = answer.answer_payload.items.find((i) => i.item_id === video.id);
+  const refs = item?.evidence ?? answer.answer_payload.evidence_summary.representative;
+  const inside = refs.filter(
+    (ref) =>
+      ref.video_id === video.id &&
+      ref.start_time >= 0 &&
+      ref.end_time >= ref.start_time &&
+      (video.duration <= 0 || ref.start_time <= video.duration),
+  );
+  return inside.map((ref) => ({
+    id: ref.evidence_id,
+    video_id: ref.video_id,
+    segment_id: ref.segment_id,
+    kind: ref.kind,
+    start_time: ref.start_time,
+    end_time: ref.end_time,
+    text: ref.text,
+  }));
+}
+
+/** Counts of result states as the run summary says them. */
+export function summarize(states: ResultState[], videoCount: number): string {
+  const count = (state: ResultState) => states.filter((s) => s === state).length;
+  const videos = `${videoCount} video${videoCount === 1 ? "" : "s"}`;
+  return `${count("found")} found, ${count("not_found")} not found, ${count("uncertain")} uncertain, ${count("not_checked")} not checked over ${videos}`;
+}
+
+/**
+ * Executes a workflow run: one verdict per rule × video through the answer-engine port,
+ * under the run's playbook and budget, checking for cancellation between verdicts. The
+ * findings are written only with the completion (one batch), so a crash at any point
+ * leaves either no findings or all of them, and a redelivered run writes the same set.
+ */
+export async function executeWorkflowRun(
+  deps: Deps,
+  run: RunRow,
+  coordinator: { checkpoint(): Promise<boolean> },
+): Promise<RunOutcome | null> {
+  const { db, ports } = deps;
+  const snapshot = (await findSnapshots(db, run.id)).find((s) => s.kind === "profile")?.content as
+    | WorkflowSnapshot
+    | undefined;
+  if (!snapshot) throw new Error(`run ${run.id} has no workflow snapshot`);
+  const videos = await loadEngineVideos(db, run.workspaceId, run.sourceIds);
+  const budget = { ...EXECUTION_PROFILES[run.executionProfileRef] };
+  const usage: RunUsage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cached_input_tokens: 0,
+    total_tokens: 0,
+    media_seconds: 0,
+  };
+  const limitations = new Set<string>();
+  const rows: FindingRow[] = [];
+  // The same verdicts as answers (one per rule × video) are what the report renderer reads.
+  const answers: AnswerRow[] = [];
+  const createdAt = nowIso();
+  for (const rule of snapshot.rules) {
+    for (const video of videos) {
+      if (!(await coordinator.checkpoint())) return null;
+      const exhausted = budget.media_seconds <= 0 || budget.tokens <= 0;
+      const answer = exhausted
+        ? unansweredForBudget(run.id, ports.answerEngine.id)
+        : await ports.answerEngine.answer({
+            run_id: run.id,
+            instructions: snapshot.playbook,
+            spec: ruleQuestion(rule),
+            videos: [video],
+            locale: run.locale,
+            budget: { ...budget },
+          });
+      const tokens = answer.usage.input_tokens + answer.usage.output_tokens;
+      budget.media_seconds -= answer.usage.media_seconds;
+      budget.tokens -= tokens;
+      usage.input_tokens += answer.usage.input_tokens;
+      usage.output_tokens += answer.usage.output_tokens;
+      usage.cached_input_tokens += answer.usage.cached_input_tokens;
+      usage.total_tokens += tokens;
+      usage.media_seconds += answer.usage.media_seconds;
+      if (answer.budget_exhausted) limitations.add("budget_exhausted");
+      const evidence = citedIn(answer, video);
+      // `found` stands only on evidence inside this video; without it the verdict is unproven.
+      const unproven = answer.result_state === "found" && evidence.length === 0;
+      const state: ResultState = unproven ? "uncertain" : answer.result_state;
+      answers.push({
+        id: newId("ans"),
+        runId: run.id,
+        workspaceId: run.workspaceId,
+        position: answers.length,
+        key: `${rule.id}/${video.id}`,
+        type: "verdict",
+        resultState: state,
+        coverage: answer.coverage,
+        eventCount: answer.event_count,
+        evidenceCount: answer.evidence_count,
+        payload: answer.answer_payload,
+        reasonCode: unproven ? "no_cited_evidence" : (answer.reason_code ?? null),
+        provenance: { ...answer.provenance, usage: answer.usage },
+        createdAt,
+      });
+      const severity: FindingSeverity = state === "found" ? "info" : (rule.severity ?? "medium");
+      rows.push({
+        id: newId("finding"),
+        workspaceId: run.workspaceId,
+        runId: run.id,
+        workflowId: snapshot.workflow_id,
+        videoId: video.id,
+        ruleId: rule.id,
+        ruleReference: `${snapshot.rulebook_id}/${rule.id}@${rule.version}`,
+        title: rule.title,
+        description: answer.answer_payload.summary,
+        type: TYPE_OF[state],
+        severity,
+        status: "open",
+        resultState: state,
+        summary: answer.answer_payload.summary,
+        reasonCode: unproven ? "no_cited_evidence" : (answer.reason_code ?? null),
+        evidence,
+        metadata: {
+          extraction_method: `${answer.provenance.engine}:${answer.provenance.method}`,
+          ...(evidence[0]?.kind === "thumbnail" ? { frame_number: 0 } : {}),
+          limitations: [
+            ...video.limitations,
+            ...(answer.budget_exhausted ? ["budget_exhausted"] : []),
+          ],
+          quality: answer.answer_payload.evidence_summary.precision,
+        },
+        reviewNote: null,
+        reviewedAt: null,
+        reviewedBy: null,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+  }
+  const states = rows.map((row) => row.resultState);
+  const resultState = runResultState(states);
+  const summary = summarize(states, videos.length);
+  return {
+    answers,
+    findings: rows,
+    summary,
+    output: {
+      id: newId("snap"),
+      runId: run.id,
+      kind: "output",
+      content: {
+        findings: rows.map((row) => ({
+          finding_id: row.id,
+          rule_reference: row.ruleReference,
+          video_id: row.videoId,
+          result_state: row.resultState,
+        })),
+        summary,
+        result_state: resultState,
+        usage,
+        limitations: [...limitations].sort(),
+      },
+      createdAt,
+    },
+    usage,
+    limitations: [...limitations].sort(),
+    resultState,
+    reasonCode: limitations.has("budget_exhausted") ? "budget_exhausted" : null,
+    engine: ports.answerEngine.id,
+  };
+}
