@@ -139,7 +139,13 @@ export class VasClient {
       (run) => {
         if (run.status === "completed") return "done";
         if (run.status === "failed")
-          return { failed: failedError(`Run ${runId}`, run.analysis.error, run) };
+          return {
+            failed: failedError(
+              `Run ${runId}`,
+              run.analysis?.error ?? run.workflow?.error ?? undefined,
+              run,
+            ),
+          };
         if (run.status === "canceled") return { failed: canceledError(run) };
         return "pending";
       },

@@ -107,7 +107,16 @@ export async function run(
     const content = await reportContent(client, current.id, report);
     process.stdout.write(content.endsWith("\n") ? content : `${content}\n`);
   } else if (s.json) printJson(current);
-  else printTable([[current.id, current.status, current.analysis.source_ids.join(",")]]);
+  else
+    printTable([
+      [
+        current.id,
+        current.status,
+        (current.analysis?.source_ids ?? current.workflow?.source_snapshot?.source_ids ?? []).join(
+          ",",
+        ),
+      ],
+    ]);
   return EXIT.ok;
 }
 
