@@ -27,6 +27,7 @@ import { serializer } from "../src/lib/serial";
 import { createPorts } from "../src/ports";
 import { presentRun } from "../src/routes/runs/schemas";
 import { createDeps, type Deps } from "../src/services/deps";
+import { reportStatements } from "../src/services/reports/create-reports";
 import type { RunOutcome } from "../src/services/runs/outcome";
 
 /** The state machine's position, persisted in the object. */
@@ -127,6 +128,7 @@ export class RunCoordinator extends DurableObject<Env> {
           ? replaceFindingsStatements(db, outcome.output.runId, outcome.findings)
           : []),
         insertSnapshotStatement(db, outcome.output),
+        ...reportStatements(db, outcome.reports ?? []),
       ];
       return (
         await this.move(
@@ -140,6 +142,7 @@ export class RunCoordinator extends DurableObject<Env> {
             reasonCode: outcome.reasonCode,
             engine: outcome.engine,
             ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
+            ...(outcome.reportId === undefined ? {} : { reportId: outcome.reportId }),
           },
           extra,
           outcome.answers,

@@ -163,20 +163,6 @@ export async function findReport(
   return rows[0] ?? null;
 }
 
-/** Whether a request already made reports for a run (automatic reports are made once). */
-export async function hasReportsOfRequest(
-  db: Database,
-  runId: string,
-  requestId: string,
-): Promise<boolean> {
-  const rows = await db
-    .select({ id: reports.id })
-    .from(reports)
-    .where(and(eq(reports.runId, runId), eq(reports.requestId, requestId)))
-    .limit(1);
-  return rows.length > 0;
-}
-
 /** What a run lists of its answers: id, key and type, in profile order (no payloads). */
 export async function answerReferences(
   db: Database,
@@ -209,16 +195,4 @@ export async function activeWorkflowRulebooks(
       ),
     );
   return rows.map((row) => row.id);
-}
-
-/** The reports one request made for a run. */
-export async function reportsOfRequest(
-  db: Database,
-  runId: string,
-  requestId: string,
-): Promise<ReportRow[]> {
-  return db
-    .select()
-    .from(reports)
-    .where(and(eq(reports.runId, runId), eq(reports.requestId, requestId)));
 }

@@ -5,7 +5,6 @@ import {
   type AnswerRow,
   allAnswers,
   findSnapshots,
-  hasReportsOfRequest,
   insertReportStatement,
   type ReportRow,
   type RunRow,
@@ -97,6 +96,12 @@ async function templateFor(
   return { template: fallback, ref: nameAtVersion(fallback.id, fallback.version) };
 }
 
+interface ReportOptions {
+  formats: ReportFormat[];
+  inlineTemplate?: RenderTemplate;
+  requestId: string;
+}
+
 /**
  * Renders a completed run's stored answers (no re-analysis) into one immutable report per
  * format: bytes in R2 under a content identity (SHA-256), rows and `report.created` events
@@ -105,10 +110,33 @@ async function templateFor(
 export async function createReports(
   deps: Pick<Deps, "db" | "bucket">,
   run: RunRow,
-  options: { formats: ReportFormat[]; inlineTemplate?: RenderTemplate; requestId: string },
+  options: ReportOptions,
+): Promise<ReportRow[]> {
+  const rows = await renderReports(deps, run, await allAnswers(deps.db, run.id), options);
+  await runBatch(deps.db, reportStatements(deps.db, rows));
+  return rows;
+}
+
+/** The statements that store report rows, each with its `report.created` event. */
+export function reportStatements(db: Deps["db"], rows: ReportRow[]) {
+  return rows.flatMap((row) => [
+    insertReportStatement(db, row),
+    insertEventStatement(db, row.workspaceId, "report.created", { report: reportResource(row) }),
+  ]);
+}
+
+/**
+ * Renders these answers of the run into one report per format and stores the bytes in R2,
+ * returning the rows without writing them: the caller commits them (with the run's
+ * completion, for automatic reports), so a row never names bytes that are not stored.
+ */
+export async function renderReports(
+  deps: Pick<Deps, "db" | "bucket">,
+  run: RunRow,
+  answers: AnswerRow[],
+  options: ReportOptions,
 ): Promise<ReportRow[]> {
   const { db } = deps;
-  const answers = await allAnswers(db, run.id);
   const { template, ref } = await templateFor(deps, run, answers, options.inlineTemplate);
   const input = (await findSnapshots(db, run.id)).find((s) => s.kind === "input")?.content as
     | {
@@ -175,23 +203,5 @@ export async function createReports(
       createdAt: now,
     });
   }
-  const statements = rows.flatMap((row) => [
-    insertReportStatement(db, row),
-    insertEventStatement(db, run.workspaceId, "report.created", { report: reportResource(row) }),
-  ]);
-  await runBatch(db, statements);
   return rows;
-}
-
-/** Reports a run asked for with `formats`, made once when it completes (redelivery-safe). */
-export async function ensureAutomaticReports(
-  deps: Pick<Deps, "db" | "bucket">,
-  run: RunRow,
-): Promise<void> {
-  if (run.formats.length === 0) return;
-  if (await hasReportsOfRequest(deps.db, run.id, run.requestId)) return;
-  await createReports(deps, run, {
-    formats: run.formats,
-    requestId: run.requestId,
-  });
 }

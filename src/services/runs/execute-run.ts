@@ -1,12 +1,5 @@
 import { API_PREFIX } from "../../api-prefix";
-import {
-  type AnswerRow,
-  findRunById,
-  findSnapshots,
-  type RunRow,
-  reportsOfRequest,
-  updateRunStatement,
-} from "../../db/repos/runs";
+import { type AnswerRow, findRunById, findSnapshots, type RunRow } from "../../db/repos/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import type { RunAnalysisMessage } from "../../domain/messages";
@@ -16,7 +9,7 @@ import { newId } from "../../lib/ids";
 import { pauseAt } from "../../lib/work-pause";
 import type { EngineAnswer } from "../../ports/answer-engine/port";
 import type { Deps } from "../deps";
-import { ensureAutomaticReports } from "../reports/create-reports";
+import { renderReports } from "../reports/create-reports";
 import { loadEngineVideos } from "./engine-input";
 import { executeWorkflowRun } from "./execute-workflow-run";
 import type { RunOutcome } from "./outcome";
@@ -68,14 +61,11 @@ export async function executeRun(deps: Deps, message: RunAnalysisMessage): Promi
   if (!run || run.workspaceId !== message.workspace_id) return;
   const coordinator = deps.objects.runs.getByName(run.id);
   await pauseAt(deps.config, "run:start");
-  if (!(await coordinator.begin())) {
-    if (run.status === "completed") await reportOn(deps, run);
-    return;
-  }
+  if (!(await coordinator.begin())) return;
   await pauseAt(deps.config, "run:step");
   if (run.kind === "workflow") {
     const outcome = await executeWorkflowRun(deps, run, coordinator);
-    if (outcome && (await coordinator.finish(outcome)) === "completed") await reportOn(deps, run);
+    if (outcome) await coordinator.finish(await withReports(deps, run, outcome));
     return;
   }
   const snapshots = await findSnapshots(db, run.id);
@@ -162,21 +152,24 @@ export async function executeRun(deps: Deps, message: RunAnalysisMessage): Promi
     reasonCode: limitations.has("budget_exhausted") ? "budget_exhausted" : null,
     engine: ports.answerEngine.id,
   };
-  const status = await coordinator.finish(outcome);
-  if (status === "completed") await reportOn(deps, run);
+  await coordinator.finish(await withReports(deps, run, outcome));
 }
 
 /**
- * Makes a completed run's automatic reports (once; a redelivered message lands here too),
- * and points a workflow run's `report_id` at its JSON report (or its only one).
+ * Renders the reports a run asked for (`formats`; a workflow's output modes) from the
+ * outcome's answers before the run completes, so the completion commits them in its own
+ * batch and `run.completed` can name the workflow run's report. A crash before the commit
+ * leaves only unreferenced bytes under the run's prefix; the redelivered run renders anew.
  */
-async function reportOn(deps: Deps, run: RunRow): Promise<void> {
-  const completed = await findRunById(deps.db, run.id);
-  if (!completed) return;
-  await ensureAutomaticReports(deps, completed);
-  if (completed.kind !== "workflow" || completed.reportId !== null) return;
-  const reports = await reportsOfRequest(deps.db, run.id, completed.requestId);
-  const chosen = reports.find((r) => r.format === "json") ?? reports[0];
-  if (chosen)
-    await updateRunStatement(deps.db, run.id, { reportId: chosen.id, updatedAt: nowIso() });
+async function withReports(deps: Deps, run: RunRow, outcome: RunOutcome): Promise<RunOutcome> {
+  if (run.formats.length === 0) return outcome;
+  const ended = { ...run, limitations: outcome.limitations };
+  const reports = await renderReports(deps, ended, outcome.answers, {
+    formats: run.formats,
+    requestId: run.requestId,
+  });
+  const chosen = reports.find((report) => report.format === "json") ?? reports[0];
+  return run.kind === "workflow" && chosen
+    ? { ...outcome, reports, reportId: chosen.id }
+    : { ...outcome, reports };
 }

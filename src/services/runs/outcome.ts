@@ -1,5 +1,5 @@
 import type { FindingRow } from "../../db/repos/findings";
-import type { AnswerRow, SnapshotRow } from "../../db/repos/runs";
+import type { AnswerRow, ReportRow, SnapshotRow } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
 import type { RunUsage } from "../../domain/runs";
 
@@ -15,4 +15,8 @@ export interface RunOutcome {
   /** Workflow runs: one finding per rule × video, and the line that counts their states. */
   findings?: FindingRow[];
   summary?: string;
+  /** The automatic reports, rendered and stored, committed with the completion. */
+  reports?: ReportRow[];
+  /** A workflow run's report (its JSON one, else its only one), named by `run.completed`. */
+  reportId?: string;
 }

@@ -92,7 +92,6 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "answers: replace": (db) => runBatch(db, runs.replaceAnswersStatements(db, RUN, [])),
   "reports: list": (db) => runs.listReports(db, WS, RUN, after(seededId("reports", 9))),
   "reports: find": (db) => runs.findReport(db, WS, seededId("reports", 1)),
-  "reports: of a request": (db) => runs.hasReportsOfRequest(db, RUN, "req_1"),
   "events: append guarded": (db) =>
     runBatch(db, [
       insertEventStatement(db, WS, "video.indexed", {}, videos.videoIsIn(VIDEO, ["completed"])),
@@ -143,7 +142,6 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "workflows: set latest run": (db) =>
     runBatch(db, [setLatestRunStatement(db, seededId("workflows", 1), RUN, NOW)]),
   "runs: active workflow rulebooks": (db) => runs.activeWorkflowRulebooks(db, [RULEBOOK]),
-  "reports: rows of a request": (db) => runs.reportsOfRequest(db, RUN, "req_1"),
   "findings: list": (db) => findings.listFindings(db, WS, {}, after(seededId("findings", 9))),
   "findings: list by run": (db) => findings.listFindings(db, WS, { runId: RUN }, page),
   "findings: list by video": (db) => findings.listFindings(db, WS, { videoId: VIDEO }, page),

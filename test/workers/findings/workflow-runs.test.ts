@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createPorts } from "../../../src/ports";
 import { createDeps } from "../../../src/services/deps";
 import type { FindingDto } from "../../../src/services/findings/present";
@@ -94,15 +94,10 @@ describe("workflow runs", () => {
     expect(events.some((e) => JSON.stringify(e).includes(runId))).toBe(true);
   });
 
-  it("renders the run's report (JSON and Markdown) and names it as report_id", async () => {
-    let reportId: string | null = null;
-    await vi.waitUntil(
-      async () => {
-        reportId = (await waitForWorkflowRun(api, runId)).workflow.report_id;
-        return reportId !== null;
-      },
-      { timeout: 10_000, interval: 100 },
-    );
+  it("completes with its report (JSON and Markdown) named as report_id and by run.completed", async () => {
+    // The report is committed with the completion: a completed run already names it.
+    const reportId = (await waitForWorkflowRun(api, runId)).workflow.report_id;
+    expect(reportId).toMatch(/^rep_/);
     const reports = await expectJson<{ data: { id: string; format: string }[] }>(
       await api.get(`/reports?run_id=${runId}`),
       200,
@@ -111,6 +106,16 @@ describe("workflow runs", () => {
     expect(reports.data.find((r) => r.format === "json")?.id).toBe(reportId);
     const markdown = await api.get(`/reports/${reportId}`);
     expect(markdown.status).toBe(200);
+    const events = await outbox(workspaceId);
+    const completed = events.filter(
+      (e) => e.type === "run.completed" && JSON.stringify(e).includes(runId),
+    );
+    expect(completed).toHaveLength(1);
+    expect(JSON.stringify(completed[0])).toContain(`"report_id":"${reportId}"`);
+    const created = events.filter(
+      (e) => e.type === "report.created" && JSON.stringify(e).includes(runId),
+    );
+    expect(created).toHaveLength(2);
   });
 
   it("filters by video and result state, and pages over each finding once", async () => {
@@ -172,6 +177,11 @@ describe("workflow runs", () => {
     const deps = createDeps(env, createPorts(env));
     await executeRun(deps, { type: "run-analysis", run_id: runId, workspace_id: workspaceId });
     expect(await findingCount(runId)).toBe(RULES.length * videos.length);
+    const reports = await expectJson<{ data: unknown[] }>(
+      await api.get(`/reports?run_id=${runId}`),
+      200,
+    );
+    expect(reports.data).toHaveLength(2);
   });
 
   it("checks the rule set frozen in the workflow, whatever the rulebook says later", async () => {
