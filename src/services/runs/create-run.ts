@@ -118,12 +118,10 @@ export async function createAnalysisRun(
     },
     createdAt: now,
   };
-  const run: RunRow = {
+  const run = newRunRow({
     id: runId,
     workspaceId: input.workspaceId,
     kind: "analysis",
-    status: "queued",
-    subState: "accepted",
     sourceIds: input.sourceIds,
     executionProfileRef: input.executionProfileRef,
     locale: input.locale,
@@ -134,6 +132,43 @@ export async function createAnalysisRun(
     formats: input.formats,
     profileSnapshotId: profileSnapshot.id,
     inputSnapshotId: inputSnapshot.id,
+    workflowId: null,
+    ruleSetVersionId: null,
+    requestId: input.requestId,
+    createdAt: now,
+  });
+  await queueRun(deps, run, [profileSnapshot, inputSnapshot], input.executeNow);
+  return run;
+}
+
+/** What a run's kind decides; every other column starts the same for all runs. */
+type NewRun = Pick<
+  RunRow,
+  | "id"
+  | "workspaceId"
+  | "kind"
+  | "sourceIds"
+  | "executionProfileRef"
+  | "locale"
+  | "profileId"
+  | "profileVersion"
+  | "reportTemplateId"
+  | "reportTemplateVersion"
+  | "formats"
+  | "profileSnapshotId"
+  | "inputSnapshotId"
+  | "workflowId"
+  | "ruleSetVersionId"
+  | "requestId"
+  | "createdAt"
+>;
+
+/** A run as admitted: queued, with nothing produced yet. */
+export function newRunRow(fields: NewRun): RunRow {
+  return {
+    ...fields,
+    status: "queued",
+    subState: "accepted",
     outputSnapshotId: null,
     cancelRequested: false,
     resultState: null,
@@ -142,16 +177,20 @@ export async function createAnalysisRun(
     error: null,
     usage: null,
     engine: null,
-    workflowId: null,
-    ruleSetVersionId: null,
     summary: null,
     reportId: null,
-    requestId: input.requestId,
-    createdAt: now,
-    updatedAt: now,
+    updatedAt: fields.createdAt,
   };
+}
+
+/** Hands a new run to its object, which stores it and queues it (now, or deferred). */
+export async function queueRun(
+  deps: Pick<Deps, "objects">,
+  run: RunRow,
+  snapshots: SnapshotRow[],
+  executeNow: boolean,
+): Promise<void> {
   await deps.objects.runs
-    .getByName(runId)
-    .create(run, [profileSnapshot, inputSnapshot], input.executeNow ? 0 : DEFERRED_START_SECONDS);
-  return run;
+    .getByName(run.id)
+    .create(run, snapshots, executeNow ? 0 : DEFERRED_START_SECONDS);
 }

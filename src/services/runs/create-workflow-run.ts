@@ -7,7 +7,7 @@ import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
-import { completedSources, DEFERRED_START_SECONDS } from "./create-run";
+import { completedSources, newRunRow, queueRun } from "./create-run";
 
 /** POST /runs for a workflow, as the route validated it. */
 export interface CreateWorkflowRun {
@@ -76,12 +76,10 @@ export async function createWorkflowRun(
     },
     createdAt: now,
   };
-  const run: RunRow = {
+  const run = newRunRow({
     id: runId,
     workspaceId: input.workspaceId,
     kind: "workflow",
-    status: "queued",
-    subState: "accepted",
     sourceIds,
     executionProfileRef: input.executionProfileRef,
     locale: input.locale,
@@ -94,24 +92,11 @@ export async function createWorkflowRun(
     formats: workflow.outputModes.flatMap((mode) => (mode === "findings" ? [] : [mode])),
     profileSnapshotId: profileSnapshot.id,
     inputSnapshotId: inputSnapshot.id,
-    outputSnapshotId: null,
-    cancelRequested: false,
-    resultState: null,
-    reasonCode: null,
-    limitations: [],
-    error: null,
-    usage: null,
-    engine: null,
     workflowId: workflow.id,
     ruleSetVersionId: workflow.ruleSetVersionId,
-    summary: null,
-    reportId: null,
     requestId: input.requestId,
     createdAt: now,
-    updatedAt: now,
-  };
-  await deps.objects.runs
-    .getByName(runId)
-    .create(run, [profileSnapshot, inputSnapshot], input.executeNow ? 0 : DEFERRED_START_SECONDS);
+  });
+  await queueRun(deps, run, [profileSnapshot, inputSnapshot], input.executeNow);
   return run;
 }

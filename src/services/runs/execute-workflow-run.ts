@@ -1,17 +1,14 @@
 import type { FindingRow } from "../../db/repos/findings";
 import { type AnswerRow, findSnapshots, type RunRow } from "../../db/repos/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
-import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import type { FindingEvidence, FindingSeverity, FindingType } from "../../domain/findings";
 import type { Rule } from "../../domain/rulebooks";
-import type { RunUsage } from "../../domain/runs";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
 import type { Deps } from "../deps";
 import type { WorkflowSnapshot } from "./create-workflow-run";
-import { loadEngineVideos } from "./engine-input";
-import { runResultState, unansweredForBudget } from "./execute-run";
+import { startExecution } from "./execution";
 import type { RunOutcome } from "./outcome";
 
 /** A rule as the verdict question the answer engine decides for one video. */
@@ -71,21 +68,13 @@ export async function executeWorkflowRun(
   run: RunRow,
   coordinator: { checkpoint(): Promise<boolean> },
 ): Promise<RunOutcome | null> {
-  const { db, ports } = deps;
+  const { db } = deps;
   const snapshot = (await findSnapshots(db, run.id)).find((s) => s.kind === "profile")?.content as
     | WorkflowSnapshot
     | undefined;
   if (!snapshot) throw new Error(`run ${run.id} has no workflow snapshot`);
-  const videos = await loadEngineVideos(db, run.workspaceId, run.sourceIds);
-  const budget = { ...EXECUTION_PROFILES[run.executionProfileRef] };
-  const usage: RunUsage = {
-    input_tokens: 0,
-    output_tokens: 0,
-    cached_input_tokens: 0,
-    total_tokens: 0,
-    media_seconds: 0,
-  };
-  const limitations = new Set<string>();
+  const execution = await startExecution(deps, run);
+  const { videos } = execution;
   const rows: FindingRow[] = [];
   // The same verdicts as answers (one per rule × video) are what the report renderer reads.
   const answers: AnswerRow[] = [];
@@ -93,26 +82,7 @@ export async function executeWorkflowRun(
   for (const rule of snapshot.rules) {
     for (const video of videos) {
       if (!(await coordinator.checkpoint())) return null;
-      const exhausted = budget.media_seconds <= 0 || budget.tokens <= 0;
-      const answer = exhausted
-        ? unansweredForBudget(run.id, ports.answerEngine.id)
-        : await ports.answerEngine.answer({
-            run_id: run.id,
-            instructions: snapshot.playbook,
-            spec: ruleQuestion(rule),
-            videos: [video],
-            locale: run.locale,
-            budget: { ...budget },
-          });
-      const tokens = answer.usage.input_tokens + answer.usage.output_tokens;
-      budget.media_seconds -= answer.usage.media_seconds;
-      budget.tokens -= tokens;
-      usage.input_tokens += answer.usage.input_tokens;
-      usage.output_tokens += answer.usage.output_tokens;
-      usage.cached_input_tokens += answer.usage.cached_input_tokens;
-      usage.total_tokens += tokens;
-      usage.media_seconds += answer.usage.media_seconds;
-      if (answer.budget_exhausted) limitations.add("budget_exhausted");
+      const answer = await execution.answer(snapshot.playbook, ruleQuestion(rule), [video]);
       const evidence = citedIn(answer, video);
       // `found` stands only on evidence inside this video; without it the verdict is unproven.
       const unproven = answer.result_state === "found" && evidence.length === 0;
@@ -168,35 +138,19 @@ export async function executeWorkflowRun(
       });
     }
   }
-  const states = rows.map((row) => row.resultState);
-  const resultState = runResultState(states);
-  const summary = summarize(states, videos.length);
+  const summary = summarize(
+    rows.map((row) => row.resultState),
+    videos.length,
+  );
+  const findings = rows.map((row) => ({
+    finding_id: row.id,
+    rule_reference: row.ruleReference,
+    video_id: row.videoId,
+    result_state: row.resultState,
+  }));
   return {
-    answers,
+    ...execution.outcome(answers, { findings, summary }, createdAt),
     findings: rows,
     summary,
-    output: {
-      id: newId("snap"),
-      runId: run.id,
-      kind: "output",
-      content: {
-        findings: rows.map((row) => ({
-          finding_id: row.id,
-          rule_reference: row.ruleReference,
-          video_id: row.videoId,
-          result_state: row.resultState,
-        })),
-        summary,
-        result_state: resultState,
-        usage,
-        limitations: [...limitations].sort(),
-      },
-      createdAt,
-    },
-    usage,
-    limitations: [...limitations].sort(),
-    resultState,
-    reasonCode: limitations.has("budget_exhausted") ? "budget_exhausted" : null,
-    engine: ports.answerEngine.id,
   };
 }
