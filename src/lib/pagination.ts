@@ -19,6 +19,19 @@ export interface ListScope {
   scope: string;
 }
 
+/**
+ * The scope of one list's cursors: its name and every filter that shapes it, so a cursor
+ * is refused by another list, another workspace or the same list filtered differently.
+ * An absent filter is an empty part.
+ */
+export function listScope(
+  secret: string,
+  name: string,
+  ...filters: (string | undefined)[]
+): ListScope {
+  return { secret, scope: [name, ...filters.map((filter) => filter ?? "")].join("|") };
+}
+
 /** Turns the `cursor` and `limit` query values into a repo query. */
 export async function pageQuery(
   list: ListScope,

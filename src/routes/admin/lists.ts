@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { findWorkspace, listApiKeys, listWorkspaces } from "../../db/repos/workspaces";
 import { notFound } from "../../errors/api-error";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { problemResponses } from "../define";
@@ -55,7 +55,7 @@ const listKeysRoute = createRoute({
 export function registerAdminLists(app: OpenAPIHono<HonoEnv>) {
   app.openapi(listWorkspacesRoute, async (c) => {
     const query = c.req.valid("query");
-    const list = { secret: c.var.deps.secrets.signing(), scope: "admin-workspaces" };
+    const list = listScope(c.var.deps.secrets.signing(), "admin-workspaces");
     const page = await pageQuery(list, query);
     const rows = await listWorkspaces(c.var.deps.db, page);
     return c.json(await toPage(list, rows, page.limit, (row) => [row.id], presentWorkspace), 200);
@@ -64,10 +64,7 @@ export function registerAdminLists(app: OpenAPIHono<HonoEnv>) {
   app.openapi(listKeysRoute, async (c) => {
     const query = c.req.valid("query");
     const { db } = c.var.deps;
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `admin-keys|${query.workspace_id}`,
-    };
+    const list = listScope(c.var.deps.secrets.signing(), "admin-keys", query.workspace_id);
     const page = await pageQuery(list, query);
     if (!(await findWorkspace(db, query.workspace_id)))
       throw notFound("Workspace", query.workspace_id);

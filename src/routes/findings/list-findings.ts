@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { listFindings } from "../../db/repos/findings";
 import { RESULT_STATES } from "../../domain/answers";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { type FindingDto, presentFinding } from "../../services/findings/present";
@@ -41,10 +41,14 @@ export function registerListFindings(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `findings|${workspaceId}|${query.run_id ?? ""}|${query.video_id ?? ""}|${query.result_state ?? ""}`,
-    };
+    const list = listScope(
+      c.var.deps.secrets.signing(),
+      "findings",
+      workspaceId,
+      query.run_id,
+      query.video_id,
+      query.result_state,
+    );
     const page = await pageQuery(list, query);
     const rows = await listFindings(
       c.var.deps.db,

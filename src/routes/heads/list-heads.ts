@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { alphaRoute } from "../define";
 import { type HeadResource, type HeadTypes, pascalNoun } from "./resource";
@@ -34,10 +34,7 @@ export function registerListHeads<T extends HeadTypes>(
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `${resource.path}|${workspaceId}|${query.status}`,
-    };
+    const list = listScope(c.var.deps.secrets.signing(), resource.path, workspaceId, query.status);
     const page = await pageQuery(list, query);
     const rows = await resource.repo.list(c.var.deps.db, workspaceId, query.status, page);
     return c.json(await toPage(list, rows, page.limit, (row) => [row.id], presentHead), 200);

@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { findRun, listReports } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
@@ -41,10 +41,7 @@ export function registerListReports(app: OpenAPIHono<HonoEnv>) {
     const db = c.var.deps.db;
     const { workspaceId } = c.var.auth;
     if (!(await findRun(db, workspaceId, query.run_id))) throw notFound("Run", query.run_id);
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `reports|${workspaceId}|${query.run_id}`,
-    };
+    const list = listScope(c.var.deps.secrets.signing(), "reports", workspaceId, query.run_id);
     const page = await pageQuery(list, query);
     const rows = await listReports(db, workspaceId, query.run_id, page);
     const envelope = await toPage(

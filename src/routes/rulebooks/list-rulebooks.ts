@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { listVisibleRulebooks } from "../../db/repos/rulebooks";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { presentRulebooks } from "../../services/rulebooks/present";
@@ -33,10 +33,12 @@ export function registerListRulebooks(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const viewer = viewerOf(c.var.auth);
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `rulebooks|${viewer.workspaceId}|${viewer.ownerId}`,
-    };
+    const list = listScope(
+      c.var.deps.secrets.signing(),
+      "rulebooks",
+      viewer.workspaceId,
+      viewer.ownerId,
+    );
     const page = await pageQuery(list, query);
     const rows = await listVisibleRulebooks(c.var.deps.db, viewer, page);
     const items = await presentRulebooks(c.var.deps, c.var.auth, rows.slice(0, page.limit));

@@ -2,7 +2,7 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { type AnswerRow, findRun, listAnswers } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { notFound } from "../../errors/api-error";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
@@ -117,7 +117,7 @@ export function registerListAnswers(app: OpenAPIHono<HonoEnv>) {
     const db = c.var.deps.db;
     const run = await findRun(db, c.var.auth.workspaceId, run_id);
     if (!run) throw notFound("Run", run_id);
-    const list = { secret: c.var.deps.secrets.signing(), scope: `answers|${run.id}` };
+    const list = listScope(c.var.deps.secrets.signing(), "answers", run.id);
     const page = await pageQuery(list, query);
     const rows = run.status === "completed" ? await listAnswers(db, run.id, page) : [];
     const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);

@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { listRuns } from "../../db/repos/runs";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { alphaRoute } from "../define";
@@ -40,10 +40,13 @@ export function registerListRuns(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `runs|${workspaceId}|${query.status ?? ""}|${query.video_id ?? ""}`,
-    };
+    const list = listScope(
+      c.var.deps.secrets.signing(),
+      "runs",
+      workspaceId,
+      query.status,
+      query.video_id,
+    );
     const page = await pageQuery(list, query);
     const rows = await listRuns(
       c.var.deps.db,

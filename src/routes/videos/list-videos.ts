@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { listVideos } from "../../db/repos/videos";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { alphaRoute } from "../define";
@@ -37,10 +37,7 @@ export function registerListVideos(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `videos|${workspaceId}|${query.status ?? ""}`,
-    };
+    const list = listScope(c.var.deps.secrets.signing(), "videos", workspaceId, query.status);
     const page = await pageQuery(list, query);
     const rows = await listVideos(c.var.deps.db, workspaceId, { status: query.status }, page);
     return c.json(

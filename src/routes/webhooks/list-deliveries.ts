@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { listDeliveries } from "../../db/repos/webhook-deliveries";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { alphaRoute } from "../define";
@@ -45,10 +45,13 @@ export function registerListDeliveries(app: OpenAPIHono<HonoEnv>) {
     const { webhook_id } = c.req.valid("param");
     const query = c.req.valid("query");
     const endpoint = await requireEndpoint(c.var.deps, c.var.auth.workspaceId, webhook_id);
-    const list = {
-      secret: c.var.deps.secrets.signing(),
-      scope: `deliveries|${endpoint.id}|${query.status ?? ""}|${query.event_type ?? ""}`,
-    };
+    const list = listScope(
+      c.var.deps.secrets.signing(),
+      "deliveries",
+      endpoint.id,
+      query.status,
+      query.event_type,
+    );
     const page = await pageQuery(list, query);
     const filter = { status: query.status, eventType: query.event_type };
     const rows = await listDeliveries(c.var.deps.db, endpoint.id, filter, page);

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { listEndpoints } from "../../db/repos/webhook-endpoints";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { alphaRoute } from "../define";
@@ -31,7 +31,7 @@ const route = alphaRoute(
 export function registerListWebhooks(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.var.auth;
-    const list = { secret: c.var.deps.secrets.signing(), scope: `webhooks|${workspaceId}` };
+    const list = listScope(c.var.deps.secrets.signing(), "webhooks", workspaceId);
     const page = await pageQuery(list, c.req.valid("query"));
     const rows = await listEndpoints(c.var.deps.db, workspaceId, page);
     return c.json(await toPage(list, rows, page.limit, (row) => [row.id], presentEndpoint), 200);

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { listWorkflows } from "../../db/repos/workflows";
-import { pageQuery, toPage } from "../../lib/pagination";
+import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { presentWorkflow } from "../../services/workflows/workflows";
@@ -31,7 +31,7 @@ export function registerListWorkflows(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { workspaceId } = c.var.auth;
-    const list = { secret: c.var.deps.secrets.signing(), scope: `workflows|${workspaceId}` };
+    const list = listScope(c.var.deps.secrets.signing(), "workflows", workspaceId);
     const page = await pageQuery(list, query);
     const rows = await listWorkflows(c.var.deps.db, workspaceId, page);
     return c.json(await toPage(list, rows, page.limit, (row) => [row.id], presentWorkflow), 200);
