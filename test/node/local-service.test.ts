@@ -17,6 +17,8 @@ const run = promisify(execFile);
 let service: LocalProcess;
 let baseUrl: string;
 let stateDir: string;
+/** The video the upload test processed, and a key of its workspace, for the workflow test. */
+let uploaded: { videoId: string; headers: Record<string, string> } | undefined;
 
 function admin(args: string[]) {
   return run(
@@ -278,6 +280,113 @@ describe("npm run dev", () => {
       if (reports.data.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(reports.data[0]?.content).toContain("Pass");
+    uploaded = { videoId: session.video_id, headers };
+  });
+
+  it("reviews that video against a CSV-imported rulebook in a workflow run, with findings and a report", async () => {
+    if (!uploaded) throw new Error("the upload test did not finish");
+    const { videoId, headers } = uploaded;
+    const api = `${baseUrl}/api/v1alpha1`;
+    const call = async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(`${api}${route}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    // Semicolons, a quoted cell with a doubled quote and CRLF line ends, as spreadsheets write.
+    const csv = [
+      "Rule ID;Title;Description;Owner",
+      "vests;High visibility vests;Operators must wear high visibility vests;Safety",
+      'hats;Hard hats;"Everyone on the floor wears a ""hard hat""";Site',
+    ].join("\r\n");
+    const preview = await fetch(`${api}/rulebooks/csv-imports/preview`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "text/csv" },
+      body: csv,
+    });
+    expect(preview.status).toBe(201);
+    const session = await preview.json();
+    expect(session).toMatchObject({ row_count: 2, errors: [] });
+    const imported = await call("POST", "/rulebooks/csv-imports", {
+      session_id: session.session_id,
+      default_rulebook_name: "Floor safety",
+      mapping: {
+        rule_id: "Rule ID",
+        rule_title: "Title",
+        rule_description: "Description",
+        additional_description_columns: ["Owner"],
+      },
+    });
+    expect(imported.status).toBe(201);
+    const rulebook = imported.body.rulebooks[0];
+    expect(rulebook.rules.map((rule: { id: string }) => rule.id)).toEqual(["vests", "hats"]);
+    expect(rulebook.rules[1].description).toBe(
+      'Everyone on the floor wears a "hard hat"\nOwner: Site',
+    );
+
+    const workflow = await call("POST", "/workflows", {
+      name: "Floor review",
+      playbook: "Judge only what the video shows or says.",
+      rulebook_id: rulebook.id,
+      source_ids: [videoId],
+    });
+    expect(workflow.status).toBe(201);
+    const accepted = await call("POST", "/runs", {
+      kind: "workflow",
+      workflow_id: workflow.body.id,
+    });
+    expect(accepted.status).toBe(202);
+    let run = accepted.body;
+    const deadline = Date.now() + 30_000;
+    while (!["completed", "failed", "canceled"].includes(run.status) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      run = (await call("GET", `/runs/${run.id}`)).body;
+    }
+    expect(run).toMatchObject({ kind: "workflow", status: "completed" });
+    expect(run.workflow.report_id).toMatch(/^rep_/);
+
+    const findings = (await call("GET", `/findings?run_id=${run.id}`)).body.data;
+    expect(findings).toHaveLength(2);
+    const byRule = new Map(findings.map((f: { rule_id: string }) => [f.rule_id, f]));
+    const vests = (await call("GET", `/findings/${(byRule.get("vests") as { id: string }).id}`))
+      .body;
+    expect(vests).toMatchObject({
+      video_id: videoId,
+      result_state: "found",
+      type: "requirement_met",
+      rule_reference: `${rulebook.id}/vests@1`,
+    });
+    expect(vests.evidence.length).toBeGreaterThan(0);
+    for (const span of vests.evidence) {
+      expect(span.start_time).toBeGreaterThanOrEqual(0);
+      expect(span.end_time).toBeLessThanOrEqual(24);
+      const clip = await fetch(span.clip_url, { headers: { range: "bytes=0-99" } });
+      expect([200, 206]).toContain(clip.status);
+      await clip.arrayBuffer();
+    }
+    const count = (state: string) =>
+      findings.filter((f: { result_state: string }) => f.result_state === state).length;
+    expect(run.workflow.summary).toBe(
+      `${count("found")} found, ${count("not_found")} not found, ${count("uncertain")} uncertain, ${count("not_checked")} not checked over 1 video`,
+    );
+    const found = (await call("GET", `/findings?run_id=${run.id}&result_state=found`)).body.data;
+    expect(found.map((f: { id: string }) => f.id)).toContain(vests.id);
+
+    const review = await call("POST", `/findings/${vests.id}/review`, {
+      status: "confirmed",
+      note: "Seen on site.",
+    });
+    expect(review.status).toBe(200);
+    expect(review.body).toMatchObject({ status: "confirmed", result_state: "found" });
+
+    const reports = (await call("GET", `/reports?run_id=${run.id}`)).body.data;
+    expect(reports.map((r: { format: string }) => r.format).sort()).toEqual(["json", "markdown"]);
+    const markdown = await fetch(`${api}/reports/${run.workflow.report_id}?expand[]=content`, {
+      headers,
+    });
+    expect(markdown.status).toBe(200);
   });
 
   it("answers the next request on a keep-alive connection after refusing an oversized body", async () => {
