@@ -1,6 +1,6 @@
 // Shared by the benchmark suites: a local service on a free port, autocannon runs, and
 // the Markdown they report.
-import { mkdtempSync, openSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +8,7 @@ import autocannon from "autocannon";
 import {
   applyMigrations,
   localConfig,
+  ROOT,
   startWrangler,
   waitForReady,
 } from "../scripts/lib/local.mjs";
@@ -145,4 +146,54 @@ export async function timed(request, times) {
     .map(([phase, values]) => `${phase} ${percentile(values, 0.5).toFixed(1)}`)
     .join(", ");
   return { median: percentile(samples, 0.5), p95: percentile(samples, 0.95), breakdown };
+}
+
+/** Reads until `done` holds, every 100 ms. */
+export async function until(read, done) {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A fresh alpha workspace with an all-permission key: the API root and request headers. */
+export async function benchClient(service, name) {
+  const workspace = await service.admin("POST", "/workspaces", { name, alpha_opt_in: true });
+  const { key } = await service.admin("POST", "/keys", {
+    workspace_id: workspace.id,
+    type: "alpha",
+    permissions: ["*"],
+  });
+  return {
+    workspaceId: workspace.id,
+    api: `${service.baseUrl}/api/v1alpha1`,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+  };
+}
+
+/** Uploads a media fixture like any client and waits for its processing; its video id. */
+export async function uploadFixture({ api, headers }, file) {
+  const bytes = readFileSync(path.join(ROOT, "test/fixtures/media", file));
+  const session = await json(
+    await fetch(`${api}/videos`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ filename: file, file_size: bytes.length }),
+    }),
+  );
+  await fetch(session.target.url, { method: "PUT", headers: session.target.headers, body: bytes });
+  await json(
+    await fetch(`${api}/videos/${session.video_id}/upload/complete`, {
+      method: "POST",
+      headers,
+      body: "{}",
+    }),
+  );
+  const video = await until(
+    async () => json(await fetch(`${api}/videos/${session.video_id}`, { headers })),
+    (v) => v.status === "completed" || v.status === "failed",
+  );
+  if (video.status === "failed") throw new Error(`${file}: ${JSON.stringify(video.error)}`);
+  return video.id;
 }

@@ -14,6 +14,7 @@ import * as soak from "./suites/soak.mjs";
 import * as truthfulness from "./suites/truthfulness.mjs";
 import * as uploads from "./suites/uploads.mjs";
 import * as webhooks from "./suites/webhooks.mjs";
+import * as workflows from "./suites/workflows.mjs";
 
 const SUITES = [
   listVideos,
@@ -25,6 +26,7 @@ const SUITES = [
   truthfulness,
   webhooks,
   scale,
+  workflows,
 ];
 const wanted = process.argv.slice(2);
 const suites = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));

@@ -1,6 +1,6 @@
 // Issue 15's scale figures: GET /videos, GET /runs and POST /search with 1k, 10k and 100k
 // rows (segments for search) in one workspace, each as a ratio to its own 1k figure.
-import { fmt, json, timed } from "../lib.mjs";
+import { benchClient, fmt, json, timed } from "../lib.mjs";
 
 export const name = "scale";
 
@@ -24,20 +24,10 @@ async function seedPost(url) {
 }
 
 export async function run(service) {
-  const workspace = await service.admin("POST", "/workspaces", {
-    name: "bench scale",
-    alpha_opt_in: true,
-  });
-  const { key } = await service.admin("POST", "/keys", {
-    workspace_id: workspace.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const api = `${service.baseUrl}/api/v1alpha1`;
+  const { api, headers, workspaceId } = await benchClient(service, "bench scale");
   const seedRows = (kind, from, count) =>
     seedPost(
-      `${service.baseUrl}/__bench/seed-rows?kind=${kind}&workspace_id=${workspace.id}&from=${from}&count=${count}`,
+      `${service.baseUrl}/__bench/seed-rows?kind=${kind}&workspace_id=${workspaceId}&from=${from}&count=${count}`,
     );
   const cases = {
     "GET /videos": () => fetch(`${api}/videos?limit=25`, { headers }),
@@ -64,7 +54,7 @@ export async function run(service) {
     for (let segments = seeded; segments < size; ) {
       const videos = Math.min(20, (size - segments) / 100);
       await seedPost(
-        `${service.baseUrl}/__bench/seed-segments?workspace_id=${workspace.id}&videos=${videos}&segments=100&seed=${seed++}`,
+        `${service.baseUrl}/__bench/seed-segments?workspace_id=${workspaceId}&videos=${videos}&segments=100&seed=${seed++}`,
       );
       segments += videos * 100;
     }

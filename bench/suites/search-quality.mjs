@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../../scripts/lib/local.mjs";
-import { fmt } from "../lib.mjs";
+import { benchClient, fmt, json, uploadFixture } from "../lib.mjs";
 
 export const name = "search-quality";
 
@@ -17,57 +17,17 @@ const FIXTURES = [
   "silent.mp4",
 ];
 
-async function json(res) {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status}: ${text}`);
-  return JSON.parse(text);
-}
-
-async function uploadFixture(service, headers, file) {
-  const bytes = readFileSync(path.join(ROOT, "test/fixtures/media", file));
-  const api = `${service.baseUrl}/api/v1alpha1`;
-  const session = await json(
-    await fetch(`${api}/videos`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ filename: file, file_size: bytes.length }),
-    }),
-  );
-  await fetch(session.target.url, { method: "PUT", headers: session.target.headers, body: bytes });
-  await json(
-    await fetch(`${api}/videos/${session.video_id}/upload/complete`, {
-      method: "POST",
-      headers,
-      body: "{}",
-    }),
-  );
-  for (;;) {
-    const video = await json(await fetch(`${api}/videos/${session.video_id}`, { headers }));
-    if (video.status === "completed") return video.id;
-    if (video.status === "failed") throw new Error(`${file}: ${JSON.stringify(video.error)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 export async function run(service) {
-  const workspace = await service.admin("POST", "/workspaces", {
-    name: "bench search quality",
-    alpha_opt_in: true,
-  });
-  const { key } = await service.admin("POST", "/keys", {
-    workspace_id: workspace.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const client = await benchClient(service, "bench search quality");
+  const { headers, workspaceId } = client;
   const videoIds = {};
-  for (const file of FIXTURES) videoIds[file] = await uploadFixture(service, headers, file);
+  for (const file of FIXTURES) videoIds[file] = await uploadFixture(client, file);
   const { videos } = JSON.parse(
     readFileSync(path.join(ROOT, "test/fixtures/search/transcripts.json"), "utf8"),
   );
   for (const video of videos) {
     const res = await fetch(
-      `${service.baseUrl}/__bench/index-transcript?workspace_id=${workspace.id}`,
+      `${service.baseUrl}/__bench/index-transcript?workspace_id=${workspaceId}`,
       { method: "POST", body: JSON.stringify(video) },
     );
     videoIds[video.id] = (await json(res)).video_id;

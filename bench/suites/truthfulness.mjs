@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../../scripts/lib/local.mjs";
-import { fmt } from "../lib.mjs";
+import { benchClient, fmt, json, until, uploadFixture } from "../lib.mjs";
 
 export const name = "truthfulness";
 
@@ -18,45 +18,6 @@ const TYPES = [
   "retrieval",
   "synthesis",
 ];
-
-async function json(res) {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status}: ${text}`);
-  return JSON.parse(text);
-}
-
-async function until(read, done) {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function uploadFixture(api, headers, file) {
-  const bytes = readFileSync(path.join(ROOT, "test/fixtures/media", file));
-  const session = await json(
-    await fetch(`${api}/videos`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ filename: file, file_size: bytes.length }),
-    }),
-  );
-  await fetch(session.target.url, { method: "PUT", headers: session.target.headers, body: bytes });
-  await json(
-    await fetch(`${api}/videos/${session.video_id}/upload/complete`, {
-      method: "POST",
-      headers,
-      body: "{}",
-    }),
-  );
-  const video = await until(
-    async () => json(await fetch(`${api}/videos/${session.video_id}`, { headers })),
-    (v) => v.status === "completed" || v.status === "failed",
-  );
-  if (video.status === "failed") throw new Error(`${file}: ${JSON.stringify(video.error)}`);
-  return video.id;
-}
 
 function specOf(question) {
   return {
@@ -112,17 +73,8 @@ function statesNegative(answer) {
 }
 
 export async function run(service) {
-  const workspace = await service.admin("POST", "/workspaces", {
-    name: "bench truthfulness",
-    alpha_opt_in: true,
-  });
-  const { key } = await service.admin("POST", "/keys", {
-    workspace_id: workspace.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const api = `${service.baseUrl}/api/v1alpha1`;
+  const client = await benchClient(service, "bench truthfulness");
+  const { api, headers } = client;
   const { groups } = JSON.parse(
     readFileSync(path.join(ROOT, "bench/suites/truthfulness.json"), "utf8"),
   );
@@ -136,7 +88,7 @@ export async function run(service) {
   const notes = [];
   let total = 0;
   for (const group of groups) {
-    videoIds[group.video] ??= await uploadFixture(api, headers, group.video);
+    videoIds[group.video] ??= await uploadFixture(client, group.video);
     const answers = await answersOf(api, headers, videoIds[group.video], group);
     for (const q of group.questions) {
       const answer = answers.get(q.key);
