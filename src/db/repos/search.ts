@@ -78,36 +78,29 @@ export async function completedSegments(
   workspaceId: string,
   ids: string[],
 ): Promise<SegmentWithVideo[]> {
-  const found: SegmentWithVideo[] = [];
-  for (const slice of chunks(ids, IDS_PER_STATEMENT)) {
-    // Only the primary key in the WHERE: given a workspace condition, SQLite prefers the
-    // workspace index and scans every segment of the workspace instead.
-    const rows = await db
-      .select({
-        segment: videoSegments,
-        id: videos.id,
-        filename: videos.filename,
-        media: videos.media,
-        status: videos.status,
-        videoWorkspace: videos.workspaceId,
-      })
-      .from(videoSegments)
-      .innerJoin(videos, eq(videos.id, videoSegments.videoId))
-      .where(inArray(videoSegments.id, slice));
-    for (const row of rows) {
-      if (
-        row.segment.workspaceId !== workspaceId ||
-        row.videoWorkspace !== workspaceId ||
-        row.status !== "completed"
-      )
-        continue;
-      found.push({
-        segment: row.segment,
-        video: { id: row.id, filename: row.filename, media: row.media },
-      });
-    }
-  }
-  return found;
+  if (ids.length === 0) return [];
+  // One statement, whatever the count: the ids go in as one JSON parameter (D1 binds at
+  // most 100). Only the primary key in the WHERE: given a workspace condition, SQLite
+  // prefers the workspace index and scans every segment of the workspace instead.
+  const rows = await db
+    .select({
+      segment: videoSegments,
+      id: videos.id,
+      filename: videos.filename,
+      media: videos.media,
+      status: videos.status,
+      videoWorkspace: videos.workspaceId,
+    })
+    .from(videoSegments)
+    .innerJoin(videos, eq(videos.id, videoSegments.videoId))
+    .where(sql`${videoSegments.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+  return rows.flatMap((row) =>
+    row.segment.workspaceId === workspaceId &&
+    row.videoWorkspace === workspaceId &&
+    row.status === "completed"
+      ? [{ segment: row.segment, video: { id: row.id, filename: row.filename, media: row.media } }]
+      : [],
+  );
 }
 
 /** Which of these video ids exist in the workspace (any status). */

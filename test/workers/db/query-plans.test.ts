@@ -77,6 +77,12 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "search: keyword hits": (db) => search.keywordHits(db, WS, "forklift", undefined, 50),
   "search: keyword hits in videos": (db) => search.keywordHits(db, WS, "forklift", [VIDEO], 50),
   "search: segments by id": (db) => search.completedSegments(db, WS, [SEGMENT]),
+  "search: 200 segments by id": (db) =>
+    search.completedSegments(
+      db,
+      WS,
+      Array.from({ length: 200 }, (_, i) => (i === 0 ? SEGMENT : `seg_missing_${i}`)),
+    ),
   "search: existing videos": (db) => search.existingVideoIds(db, WS, [VIDEO]),
   "search: replace text": (db) => runBatch(db, search.replaceSearchTextStatements(db, VIDEO, [])),
   "runs: list": (db) => runs.listRuns(db, WS, {}, after(RUN)),
