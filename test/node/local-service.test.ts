@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, LocalProcess } from "./local-process";
+import { vestsProfile } from "./profiles";
 import { chunkedPost, exchangeOnOneConnection, smallPost } from "./raw-http";
 
 // The real local path: `npm run dev` as a process on a free port, spoken to over HTTP,
@@ -239,18 +240,7 @@ describe("npm run dev", () => {
       await fetch(`${api}/profiles`, {
         method: "POST",
         headers,
-        body: JSON.stringify({
-          name: "Vests",
-          instructions: "Check the rule.",
-          answer_specs: [
-            {
-              answer_key: "vests",
-              answer_type: "verdict",
-              description: "operators must wear high visibility vests",
-              evidence: { accepted_types: ["transcript"], required: true },
-            },
-          ],
-        }),
+        body: JSON.stringify(vestsProfile()),
       })
     ).json();
     const accepted = await fetch(`${api}/runs`, {

@@ -3,6 +3,7 @@ import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
+import { RunUsageSchema } from "./usage";
 import { presentWorkflowDetail, WorkflowDetailSchema } from "./workflow-detail";
 
 /** Run statuses (spec 2.1). */
@@ -13,17 +14,6 @@ export const RunIdParamsSchema = z.object({
   run_id: idParam("run_id", "run_01jd3m6t8y0c7x4k2n9q5r1s3v"),
 });
 
-const UsageSchema = z
-  .object({
-    cached_input_tokens: z.number(),
-    input_tokens: z.number(),
-    output_tokens: z.number(),
-    total_tokens: z.number(),
-    media_seconds: z.number(),
-    provider_returned_cost: z.string(),
-  })
-  .openapi("RunUsage");
-
 const ProvenanceSchema = z
   .object({
     engine: z
@@ -32,7 +22,7 @@ const ProvenanceSchema = z
       .openapi({ description: "The answer engine that produced the answers" }),
     execution_profile: z.string(),
     budget: z.object({ media_seconds: z.number(), tokens: z.number() }),
-    usage: UsageSchema,
+    usage: RunUsageSchema,
   })
   .openapi("RunProvenance");
 

@@ -3,17 +3,7 @@ import type { RunRow } from "../../db/repos/runs";
 import { RESULT_STATES } from "../../domain/answers";
 import { EXECUTION_PROFILE_REFS } from "../../domain/execution-profiles";
 import { AsyncErrorSchema } from "../../schemas/common";
-
-const WorkflowUsageSchema = z
-  .object({
-    cached_input_tokens: z.number(),
-    input_tokens: z.number(),
-    output_tokens: z.number(),
-    total_tokens: z.number(),
-    media_seconds: z.number(),
-    provider_returned_cost: z.string(),
-  })
-  .openapi("WorkflowRunUsage");
+import { RunUsageSchema } from "./usage";
 
 /** The `workflow` object of a workflow run (spec 2.1). */
 export const WorkflowDetailSchema = z
@@ -47,7 +37,7 @@ export const WorkflowDetailSchema = z
       provenance_ref: z.string().nullable(),
       request_id: z.string(),
       engine: z.string().nullable(),
-      usage: WorkflowUsageSchema,
+      usage: RunUsageSchema,
     }),
   })
   .openapi("WorkflowRunDetail");

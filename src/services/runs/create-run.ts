@@ -95,29 +95,11 @@ export async function createAnalysisRun(
     },
     createdAt: now,
   };
-  const inputSnapshot: SnapshotRow = {
-    id: newId("snap"),
-    runId,
-    kind: "input",
-    content: {
-      source_ids: input.sourceIds,
-      sources: sources.map((video) => ({
-        video_id: video.id,
-        filename: video.filename,
-        title: videoMedia(video).title ?? null,
-        duration: video.duration,
-        index_engine: videoMedia(video).engine ?? null,
-        updated_at: video.updatedAt,
-      })),
-      execution_profile_ref: input.executionProfileRef,
-      budget: EXECUTION_PROFILES[input.executionProfileRef],
-      locale: input.locale,
-      formats: input.formats,
-      report_template:
-        template === null ? null : { report_template_id: template.id, version: template.version },
-    },
-    createdAt: now,
-  };
+  const inputSnapshot = inputSnapshotRow(runId, now, input, sources, {
+    formats: input.formats,
+    report_template:
+      template === null ? null : { report_template_id: template.id, version: template.version },
+  });
   const run = newRunRow({
     id: runId,
     workspaceId: input.workspaceId,
@@ -139,6 +121,40 @@ export async function createAnalysisRun(
   });
   await queueRun(deps, run, [profileSnapshot, inputSnapshot], input.executeNow);
   return run;
+}
+
+/**
+ * The input snapshot every run keeps: its sources as they were when it was admitted, the
+ * execution profile with its budget, the locale, and what the run's kind adds (`extra`).
+ */
+export function inputSnapshotRow(
+  runId: string,
+  createdAt: string,
+  input: { sourceIds: string[]; executionProfileRef: ExecutionProfileRef; locale: string },
+  sources: VideoRow[],
+  extra: Record<string, unknown>,
+): SnapshotRow {
+  return {
+    id: newId("snap"),
+    runId,
+    kind: "input",
+    content: {
+      source_ids: input.sourceIds,
+      sources: sources.map((video) => ({
+        video_id: video.id,
+        filename: video.filename,
+        title: videoMedia(video).title ?? null,
+        duration: video.duration,
+        index_engine: videoMedia(video).engine ?? null,
+        updated_at: video.updatedAt,
+      })),
+      execution_profile_ref: input.executionProfileRef,
+      budget: EXECUTION_PROFILES[input.executionProfileRef],
+      locale: input.locale,
+      ...extra,
+    },
+    createdAt,
+  };
 }
 
 /** What a run's kind decides; every other column starts the same for all runs. */

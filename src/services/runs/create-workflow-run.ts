@@ -1,13 +1,13 @@
 import { rulesOfSets } from "../../db/repos/rulebooks";
 import type { RunRow, SnapshotRow } from "../../db/repos/runs";
 import { findWorkflow } from "../../db/repos/workflows";
-import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../../domain/execution-profiles";
+import type { ExecutionProfileRef } from "../../domain/execution-profiles";
 import type { Rule } from "../../domain/rulebooks";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
-import { completedSources, newRunRow, queueRun } from "./create-run";
+import { completedSources, inputSnapshotRow, newRunRow, queueRun } from "./create-run";
 
 /** POST /runs for a workflow, as the route validated it. */
 export interface CreateWorkflowRun {
@@ -63,19 +63,13 @@ export async function createWorkflowRun(
     content: { ...frozen },
     createdAt: now,
   };
-  const inputSnapshot: SnapshotRow = {
-    id: newId("snap"),
+  const inputSnapshot = inputSnapshotRow(
     runId,
-    kind: "input",
-    content: {
-      source_ids: sourceIds,
-      sources: sources.map((video) => ({ video_id: video.id, filename: video.filename })),
-      execution_profile_ref: input.executionProfileRef,
-      budget: EXECUTION_PROFILES[input.executionProfileRef],
-      locale: input.locale,
-    },
-    createdAt: now,
-  };
+    now,
+    { sourceIds, executionProfileRef: input.executionProfileRef, locale: input.locale },
+    sources,
+    {},
+  );
   const run = newRunRow({
     id: runId,
     workspaceId: input.workspaceId,

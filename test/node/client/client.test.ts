@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileBlob, type UploadSession, VasClient } from "../../../clients/typescript/src/node";
 import type { LocalProcess } from "../local-process";
+import { vestsProfile } from "../profiles";
 import { finished, ROOT, vas, vasInTerminal } from "./cli-runner";
 import { startService, writeBigMp4 } from "./service";
 
@@ -148,18 +149,7 @@ describe("the vas CLI against the local process", () => {
       expect(search.stdout.split("\n")[0]).toContain(video.id);
 
       const profile = await client.api.POST("/profiles", {
-        body: {
-          name: "Vests",
-          instructions: "Check the rule.",
-          answer_specs: [
-            {
-              answer_key: "vests",
-              answer_type: "verdict",
-              description: "operators must wear high visibility vests",
-              evidence: { accepted_types: ["transcript"], required: true },
-            },
-          ],
-        },
+        body: vestsProfile(),
       });
       const profileId = profile.data?.id ?? "";
       const profiles = await finished(vas(env, "profiles"));

@@ -6,6 +6,7 @@ import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, LocalProcess } from "../local-process";
+import { vestsProfile } from "../profiles";
 
 // End to end over the real local process: a real HTTP receiver on loopback gets signed events
 // after real state changes; retries run on a schedule shortened to seconds.
@@ -182,18 +183,7 @@ describe("webhooks over the local process", () => {
     );
 
     // A run over the indexed video announces its end to the endpoint that asked for it.
-    const profile = await call("POST", `${api}/profiles`, {
-      name: "Vests",
-      instructions: "Check the rule.",
-      answer_specs: [
-        {
-          answer_key: "vests",
-          answer_type: "verdict",
-          description: "operators must wear high visibility vests",
-          evidence: { accepted_types: ["transcript"], required: true },
-        },
-      ],
-    });
+    const profile = await call("POST", `${api}/profiles`, vestsProfile());
     expect(profile.status, JSON.stringify(profile.body)).toBe(201);
     const run = await call("POST", `${api}/runs`, {
       source_ids: [videoId],

@@ -1892,16 +1892,8 @@ export interface components {
         provenance_ref: string | null;
         request_id: string;
         engine: string | null;
-        usage: components["schemas"]["WorkflowRunUsage"];
+        usage: components["schemas"]["RunUsage"];
       };
-    };
-    WorkflowRunUsage: {
-      cached_input_tokens: number;
-      input_tokens: number;
-      output_tokens: number;
-      total_tokens: number;
-      media_seconds: number;
-      provider_returned_cost: string;
     };
     /** @description An analysis run (`kind` `analysis` or left out) or a workflow run */
     CreateRunRequest:
