@@ -10,8 +10,8 @@ import { decodeCursor, encodeCursor } from "../lib/cursor";
 import type { Page } from "../lib/pagination";
 import {
   fuse,
+  keywordLevels,
   lexicalScore,
-  matchExpression,
   type ParsedQuery,
   parseQuery,
   termCoverage,
@@ -124,7 +124,7 @@ export async function searchSegments(
     request.videoIds === undefined
       ? { topK: CANDIDATES }
       : { topK: CANDIDATES, videoIds: request.videoIds };
-  const expression = matchExpression(request.query);
+  const levels = keywordLevels(request.query);
   // The two retrievers are independent: the index object and D1 answer at the same time.
   // Each reports its own duration; together they take the longer of the two.
   const since = performance.now();
@@ -138,9 +138,7 @@ export async function searchSegments(
       queryVector ? ports.vectorIndex.query(workspaceId, queryVector, options) : [],
     ),
     timedStage("keyword", async () =>
-      expression === null
-        ? []
-        : keywordHits(db, workspaceId, expression, request.videoIds, CANDIDATES),
+      keywordHits(db, workspaceId, levels, request.videoIds, CANDIDATES),
     ),
   ]);
   mark = performance.now();

@@ -2,6 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { VideoMedia } from "../../domain/video";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
+import type { KeywordLevel } from "../../lib/text/search-scoring";
 import type { Database } from "../client";
 import { GUARD_PARAMETERS, insertWhere } from "../insert-where";
 import { segmentText, videoSegments, videos } from "../schema";
@@ -40,30 +41,45 @@ export function replaceSearchTextStatements(
   return statements;
 }
 
-/** A keyword hit: the segment and its BM25 rank (lower is better). */
+/** A keyword hit: a segment holding some of the query's words. */
 export interface KeywordHit {
   segmentId: string;
   videoId: string;
-  rank: number;
 }
 
-/** The best keyword hits of a workspace for an FTS5 query, optionally within some videos. */
+/**
+ * The keyword hits of a workspace, optionally within some videos: up to `limit` of each
+ * level's matches (`keywordLevels`), best level first, each segment once. One statement:
+ * the levels are subqueries of a UNION ALL, so D1 is asked once.
+ */
 export async function keywordHits(
   db: Database,
   workspaceId: string,
-  matchQuery: string,
+  levels: KeywordLevel[],
   videoIds: string[] | undefined,
   limit: number,
 ): Promise<KeywordHit[]> {
+  if (levels.length === 0) return [];
   // The ids go in as one JSON parameter: D1 binds at most 100 per statement.
   const videoFilter =
     videoIds === undefined
       ? sql``
       : sql` AND video_id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
-  const rows = await db.all<{ segment_id: string; video_id: string; rank: number }>(
-    sql`SELECT segment_id, video_id, rank FROM segment_search WHERE segment_search MATCH ${matchQuery} AND workspace_id = ${workspaceId}${videoFilter} ORDER BY rank LIMIT ${limit}`,
+  const subqueries = levels.map(
+    ({ expression, ranked }, index) =>
+      sql`SELECT * FROM (SELECT segment_id, video_id, ${sql.raw(String(index))} AS level FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId}${videoFilter}${ranked ? sql` ORDER BY rank` : sql``} LIMIT ${sql.raw(String(Math.trunc(limit)))})`,
   );
-  return rows.map((row) => ({ segmentId: row.segment_id, videoId: row.video_id, rank: row.rank }));
+  const rows = await db.all<{ segment_id: string; video_id: string; level: number }>(
+    sql.join(subqueries, sql` UNION ALL `),
+  );
+  const hits = new Map<string, KeywordHit>();
+  for (const row of [...rows].sort((a, b) => a.level - b.level)) {
+    if (hits.size >= limit) break;
+    if (!hits.has(row.segment_id)) {
+      hits.set(row.segment_id, { segmentId: row.segment_id, videoId: row.video_id });
+    }
+  }
+  return [...hits.values()];
 }
 
 /** A segment together with what search shows of its video. */

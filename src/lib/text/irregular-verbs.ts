@@ -19,7 +19,18 @@ const IRREGULAR = new Map<string, string>(
     .map((pair) => pair.split(":") as [string, string]),
 );
 
+/** Stems already worked out: search stems a few hundred texts per query from one vocabulary. */
+const STEMS = new Map<string, string>();
+/** Bound of the memo; past it the memo starts again empty, so memory stays small. */
+const MAX_STEMS = 50_000;
+
 /** The stem used to match words: irregular past forms first, then the light stemmer. */
 export function matchStem(token: string): string {
-  return IRREGULAR.get(token) ?? stemEnglish(token);
+  let stem = STEMS.get(token);
+  if (stem === undefined) {
+    stem = IRREGULAR.get(token) ?? stemEnglish(token);
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    STEMS.set(token, stem);
+  }
+  return stem;
 }

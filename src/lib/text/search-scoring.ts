@@ -86,8 +86,43 @@ export function fuse(vector: number, lexical: number): number {
   return Math.round((1 - (1 - vector) * (1 - lexical)) * 10_000) / 10_000;
 }
 
-/** An FTS5 MATCH expression: any content word, or any quoted phrase. */
-export function matchExpression(query: string): string | null {
+/** A keyword level may OR together at most this many AND-groups (C(n, k) grows fast). */
+const MAX_GROUPS = 32;
+/** Levels are terms of one compound SELECT, and D1 refuses more than five. */
+const MAX_LEVELS = 5;
+
+/**
+ * One FTS5 MATCH expression of keyword retrieval. `ranked` ones are ordered by BM25; the
+ * others are taken in index order, which stops as soon as enough rows are found.
+ */
+export interface KeywordLevel {
+  expression: string;
+  ranked: boolean;
+}
+
+function combinations<T>(items: readonly T[], k: number): T[][] {
+  if (k === 0) return [[]];
+  if (items.length < k) return [];
+  const [head, ...tail] = items as [T, ...T[]];
+  return [...combinations(tail, k - 1).map((rest) => [head, ...rest]), ...combinations(tail, k)];
+}
+
+function binomial(n: number, k: number): number {
+  let result = 1;
+  for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
+  return Math.round(result);
+}
+
+/**
+ * Keyword retrieval as FTS5 expressions, best first: segments holding all of the query's
+ * parts (content words and quoted phrases), then all but one, and so on down to any one.
+ * Search scores a segment's words by the share of parts it holds (`lexicalScore`), so this
+ * finds the same candidates BM25 would favour without ranking every segment that holds one
+ * common word. A query with so many parts that a level would need more than MAX_GROUPS
+ * AND-groups, or more than MAX_LEVELS levels, ends with one BM25-ranked OR of every part
+ * instead.
+ */
+export function keywordLevels(query: string): KeywordLevel[] {
   const tokens = tokenize(query);
   const content = tokens.filter((token) => !isStopword(token));
   const words = content.length > 0 ? content : tokens;
@@ -95,5 +130,17 @@ export function matchExpression(query: string): string | null {
     .map((match) => tokenize(match[1] ?? "").join(" "))
     .filter(Boolean);
   const parts = [...new Set([...words, ...phrases])].map((part) => `"${part.replace(/"/g, '""')}"`);
-  return parts.length === 0 ? null : parts.join(" OR ");
+  const levels: KeywordLevel[] = [];
+  for (let k = parts.length; k >= 1; k--) {
+    const last = levels.length === MAX_LEVELS - 1 && k > 1;
+    if (last || binomial(parts.length, k) > MAX_GROUPS) {
+      levels.push({ expression: parts.join(" OR "), ranked: true });
+      break;
+    }
+    const groups = combinations(parts, k).map((group) =>
+      group.length === 1 ? (group[0] ?? "") : `(${group.join(" AND ")})`,
+    );
+    levels.push({ expression: groups.join(" OR "), ranked: false });
+  }
+  return levels;
 }

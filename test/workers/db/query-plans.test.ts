@@ -24,6 +24,7 @@ import {
 } from "../../../src/db/repos/workflows";
 import * as workspaces from "../../../src/db/repos/workspaces";
 import * as schema from "../../../src/db/schema";
+import { keywordLevels } from "../../../src/lib/text/search-scoring";
 import { fullScans, planOf, recordingDatabase, seedAll, seededId, seededRef } from "./query-plans";
 
 // Every list and lookup query of the service, run for real against a database seeded with
@@ -42,6 +43,8 @@ import { fullScans, planOf, recordingDatabase, seedAll, seededId, seededRef } fr
 //     listFindings(db, WS, { videoId: VIDEO, resultState: "failed" }, page),
 
 const WS = seededRef(schema.videos, "workspace_id", 1);
+/** Ten words: its levels end with a BM25-ranked OR. */
+const LONG_QUERY = "forklift pallet ladder valve helmet crane trailer sensor battery freezer";
 const OWNER = seededRef(schema.rulebooks, "owner_id", 1);
 const VIDEO = seededId("videos", 1);
 const RUN = seededId("runs", 1);
@@ -74,8 +77,12 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
       db,
       segments.replaceSegmentsStatements(db, VIDEO, [], videos.videoIsIn(VIDEO, ["processing"])),
     ),
-  "search: keyword hits": (db) => search.keywordHits(db, WS, "forklift", undefined, 50),
-  "search: keyword hits in videos": (db) => search.keywordHits(db, WS, "forklift", [VIDEO], 50),
+  "search: keyword hits": (db) =>
+    search.keywordHits(db, WS, keywordLevels("forklift pallet"), undefined, 50),
+  "search: keyword hits in videos": (db) =>
+    search.keywordHits(db, WS, keywordLevels("forklift pallet"), [VIDEO], 50),
+  "search: keyword hits of a long query (BM25 level)": (db) =>
+    search.keywordHits(db, WS, keywordLevels(LONG_QUERY), undefined, 50),
   "search: segments by id": (db) => search.completedSegments(db, WS, [SEGMENT]),
   "search: 200 segments by id": (db) =>
     search.completedSegments(

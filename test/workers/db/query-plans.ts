@@ -185,7 +185,8 @@ export async function planOf(statement: Recorded): Promise<string[]> {
 /**
  * The plan lines that read a whole growing table: `SCAN t` with no index; `SCAN t USING
  * INDEX` unless the statement has a LIMIT (an index walked in order stops there, as newest-
- * first lists do); or a full-text table scanned without MATCH (`VIRTUAL TABLE INDEX 0:`).
+ * first lists do); or a full-text table scanned without MATCH (FTS5 writes its constraints
+ * after the colon, `M` for MATCH: `VIRTUAL TABLE INDEX 0:M4` uses the index, `INDEX 0:` not).
  */
 export function fullScans(statement: Recorded, plan: string[]): string[] {
   const limited = /\blimit\b/i.test(statement.sql);
@@ -193,7 +194,7 @@ export function fullScans(statement: Recorded, plan: string[]): string[] {
     const scanned = /^SCAN (\w+)(.*)$/.exec(line);
     if (!scanned?.[1] || !GROWING_TABLES.has(scanned[1])) return false;
     const rest = scanned[2] ?? "";
-    if (rest.includes("VIRTUAL TABLE")) return /INDEX 0:/.test(rest);
+    if (rest.includes("VIRTUAL TABLE")) return !/INDEX \d+:\S*M/.test(rest);
     return !(rest.includes("USING") && limited);
   });
 }
