@@ -10,7 +10,8 @@ import {
   unpackPairs,
 } from "../src/ports/embedder/feature-stats";
 import type { VectorMatch, VectorQuery, VectorRecord } from "../src/ports/vector-index/port";
-import { QuantisedVectors, quantise } from "../src/services/local-index/quantised-vectors";
+import { PagedVectors } from "../src/services/local-index/paged-vectors";
+import { quantise } from "../src/services/local-index/quantised-vectors";
 import { migrate } from "../src/services/local-index/schema";
 
 /** What `stats()` reports, for the benchmark and operators. */
@@ -18,7 +19,7 @@ export interface LocalIndexStats {
   count: number;
   /** 0 until the first vector fixes it. */
   dimensions: number;
-  /** Bytes of vectors, ids and IDF chunks held in memory (strings estimated). */
+  /** Bytes held in memory: the open block, cached sealed blocks and IDF chunks. */
   bytes: number;
 }
 
@@ -32,46 +33,43 @@ const encoder = new TextEncoder();
 
 /**
  * The local vector index of one workspace (named by the workspace id): int8-quantised
- * vectors in SQLite, mirrored in memory on first use for exact brute-force top-k, plus the
- * IDF statistics of the local embedder. Production uses Vectorize instead.
+ * vectors in SQLite, searched exactly by brute force in pages with bounded memory
+ * (PagedVectors), plus the IDF statistics of the local embedder. Production uses Vectorize.
  */
 export class LocalVectorIndex extends DurableObject<Env> {
   private readonly sql: SqlStorage;
-  private vectors: QuantisedVectors | null = null;
+  private vectors: PagedVectors | null = null;
   private frequencies: FeatureFrequencyTable | null = null;
   private fixedDimensions: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    void ctx.blockConcurrencyWhile(async () => migrate(this.sql));
+    void ctx.blockConcurrencyWhile(async () => {
+      migrate(this.sql);
+      const vectors = this.dimensions() === 0 ? null : this.loadedVectors();
+      ctx.storage.transactionSync(() => vectors?.placeUnslotted());
+    });
   }
 
   /** Inserts or replaces vectors; answers how many were written. */
   upsert(records: VectorRecord[]): number {
     if (records.length === 0) return 0;
-    const dimensions = this.dimensions() || (records[0]?.values.length ?? 0);
+    const fixed = this.dimensions();
+    const dimensions = fixed || (records[0]?.values.length ?? 0);
     if (dimensions === 0) throw new RangeError("vectors must have at least one dimension");
     const rows = records.map((record) => validRecord(record, dimensions));
-    this.ctx.storage.transactionSync(() => {
-      this.setMeta("dimensions", dimensions);
-      for (const { id, videoId, quantised } of rows) {
-        this.sql.exec(
-          `INSERT INTO vectors (id, video_id, codes, scale) VALUES (?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET video_id = excluded.video_id, codes = excluded.codes,
-             scale = excluded.scale`,
-          id,
-          videoId,
-          quantised.codes.buffer,
-          quantised.scale,
-        );
-      }
-    });
     this.fixedDimensions = dimensions;
-    const vectors = this.vectors;
-    // A copy loaded while the index had no dimensions is empty: reload it lazily instead.
-    if (vectors !== null && vectors.dimensions !== dimensions) this.vectors = null;
-    else for (const { id, videoId, quantised } of rows) vectors?.put(id, videoId, quantised.codes);
+    try {
+      this.writing((vectors) => {
+        this.setMeta("dimensions", dimensions);
+        vectors.upsert(rows);
+      });
+    } catch (error) {
+      // The first write fixes the dimensions; if it did not land, nothing is fixed yet.
+      if (fixed === 0) [this.fixedDimensions, this.vectors] = [null, null];
+      throw error;
+    }
     return rows.length;
   }
 
@@ -93,14 +91,8 @@ export class LocalVectorIndex extends DurableObject<Env> {
 
   /** Deletes vectors by id; answers how many existed. */
   delete(ids: string[]): number {
-    let deleted = 0;
-    this.ctx.storage.transactionSync(() => {
-      for (const id of ids) {
-        deleted += this.sql.exec("DELETE FROM vectors WHERE id = ?", id).rowsWritten > 0 ? 1 : 0;
-      }
-    });
-    for (const id of ids) this.vectors?.delete(id);
-    return deleted;
+    if (this.dimensions() === 0) return 0;
+    return this.writing((vectors) => vectors.delete(ids));
   }
 
   /** Replaces the IDF contribution of `key` (a video), so redelivery does not count twice. */
@@ -131,13 +123,13 @@ export class LocalVectorIndex extends DurableObject<Env> {
     return this.loadedFrequencies().lookup(buckets);
   }
 
-  /** Count, dimensions and the bytes held in memory (loads the vectors if not yet loaded). */
+  /** Count, dimensions and the bytes held in memory. */
   stats(): LocalIndexStats {
-    const vectors = this.loadedVectors();
+    const vectors = this.dimensions() === 0 ? null : this.loadedVectors();
     return {
-      count: vectors.count,
-      dimensions: vectors.dimensions,
-      bytes: vectors.bytes() + (this.frequencies?.bytes() ?? 0),
+      count: vectors?.count ?? 0,
+      dimensions: this.dimensions(),
+      bytes: (vectors?.bytes() ?? 0) + (this.frequencies?.bytes() ?? 0),
     };
   }
 
@@ -161,15 +153,20 @@ export class LocalVectorIndex extends DurableObject<Env> {
     );
   }
 
-  private loadedVectors(): QuantisedVectors {
-    if (this.vectors !== null) return this.vectors;
-    const vectors = new QuantisedVectors(this.dimensions());
-    const rows = this.sql.exec<{ id: string; video_id: string; codes: ArrayBuffer }>(
-      "SELECT id, video_id, codes FROM vectors",
-    );
-    for (const row of rows) vectors.put(row.id, row.video_id, new Int8Array(row.codes));
-    this.vectors = vectors;
-    return vectors;
+  private loadedVectors(): PagedVectors {
+    this.vectors ??= new PagedVectors(this.sql, this.dimensions());
+    return this.vectors;
+  }
+
+  /** Runs a write of the vectors atomically; on failure what memory holds is reloaded. */
+  private writing<T>(write: (vectors: PagedVectors) => T): T {
+    const vectors = this.loadedVectors();
+    try {
+      return this.ctx.storage.transactionSync(() => write(vectors));
+    } catch (error) {
+      vectors.reset();
+      throw error;
+    }
   }
 
   private loadedFrequencies(): FeatureFrequencyTable {

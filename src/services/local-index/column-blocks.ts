@@ -1,71 +1,62 @@
-/** Vectors per block: big enough for tight scan loops, small enough that growth copies little. */
-export const BLOCK = 4096;
+/** A row whose vector was deleted or moved: never scored, never returned. */
+export const TOMBSTONE = 0xffffffff;
 
 /**
- * Column-major within the block (`codes[dim * capacity + row]`): a query touches only the
- * columns of its non-zero dimensions, and each column is one contiguous run.
+ * Up to `capacity` vectors, one int8 column per dimension (`columns[dim][row]`): a query
+ * touches only the columns of its non-zero dimensions, and each column is one contiguous run.
  */
 export interface Block {
   capacity: number;
-  codes: Int8Array;
+  columns: Int8Array[];
   /** 1 / ‖codes‖, so a dot product with the unit query is a cosine without the scale. */
   invNorms: Float64Array;
+  /** Interned video of each row, or TOMBSTONE. */
   videos: Uint32Array;
 }
 
-/** acc[r] = Σ weight·code over the query's dimensions, four columns per pass to save memory traffic. */
-export function accumulate(
-  acc: Float64Array,
-  block: Block,
-  size: number,
-  dims: number[],
-  weights: number[],
-): void {
-  const { codes, capacity } = block;
-  acc.fill(0, 0, size);
-  let t = 0;
-  for (; t + 4 <= dims.length; t += 4) {
-    const o0 = (dims[t] ?? 0) * capacity;
-    const o1 = (dims[t + 1] ?? 0) * capacity;
-    const o2 = (dims[t + 2] ?? 0) * capacity;
-    const o3 = (dims[t + 3] ?? 0) * capacity;
-    const w0 = weights[t] ?? 0;
-    const w1 = weights[t + 1] ?? 0;
-    const w2 = weights[t + 2] ?? 0;
-    const w3 = weights[t + 3] ?? 0;
-    for (let r = 0; r < size; r++) {
-      acc[r] =
-        (acc[r] ?? 0) +
-        w0 * (codes[o0 + r] ?? 0) +
-        w1 * (codes[o1 + r] ?? 0) +
-        w2 * (codes[o2 + r] ?? 0) +
-        w3 * (codes[o3 + r] ?? 0);
-    }
-  }
-  for (; t < dims.length; t++) {
-    const o = (dims[t] ?? 0) * capacity;
-    const w = weights[t] ?? 0;
-    for (let r = 0; r < size; r++) acc[r] = (acc[r] ?? 0) + w * (codes[o + r] ?? 0);
-  }
-}
-
+/** A block with room for `capacity` rows, every row a tombstone. */
 export function emptyBlock(capacity: number, dimensions: number): Block {
   return {
     capacity,
-    codes: new Int8Array(capacity * dimensions),
+    columns: Array.from({ length: dimensions }, () => new Int8Array(capacity)),
     invNorms: new Float64Array(capacity),
-    videos: new Uint32Array(capacity),
+    videos: new Uint32Array(capacity).fill(TOMBSTONE),
   };
 }
 
-/** A copy of the block with room for `capacity` rows (each column moves to its new offset). */
-export function grown(block: Block, capacity: number, dimensions: number): Block {
-  const next = emptyBlock(capacity, dimensions);
-  for (let d = 0; d < dimensions; d++) {
-    const start = d * block.capacity;
-    next.codes.set(block.codes.subarray(start, start + block.capacity), d * capacity);
-  }
+/** A copy of the block with room for `capacity` rows. */
+export function grown(block: Block, capacity: number): Block {
+  const next: Block = {
+    capacity,
+    columns: block.columns.map((column) => {
+      const wider = new Int8Array(capacity);
+      wider.set(column);
+      return wider;
+    }),
+    invNorms: new Float64Array(capacity),
+    videos: new Uint32Array(capacity).fill(TOMBSTONE),
+  };
   next.invNorms.set(block.invNorms);
   next.videos.set(block.videos);
   return next;
+}
+
+/** Writes one vector into a row of the block. */
+export function setRow(block: Block, row: number, codes: Int8Array, video: number): void {
+  let squares = 0;
+  for (let d = 0; d < block.columns.length; d++) {
+    const code = codes[d] ?? 0;
+    const column = block.columns[d];
+    if (column) column[row] = code;
+    squares += code * code;
+  }
+  block.invNorms[row] = squares === 0 ? 0 : 1 / Math.sqrt(squares);
+  block.videos[row] = video;
+}
+
+/** Bytes of a block's typed arrays. */
+export function blockBytes(block: Block): number {
+  return (
+    block.capacity * block.columns.length + block.invNorms.byteLength + block.videos.byteLength
+  );
 }

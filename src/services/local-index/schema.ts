@@ -11,6 +11,17 @@ const MIGRATIONS: string[][] = [
     `CREATE TABLE feature_keys (key TEXT NOT NULL, part INTEGER NOT NULL,
        documents INTEGER NOT NULL, pairs BLOB NOT NULL, PRIMARY KEY (key, part))`,
   ],
+  // Paged vectors (PagedVectors): each vector gets a slot; full blocks are sealed as one row
+  // per dimension plus their row data, so memory no longer grows with the index.
+  [
+    "ALTER TABLE vectors ADD COLUMN slot INTEGER",
+    "CREATE UNIQUE INDEX vectors_by_slot ON vectors (slot)",
+    "CREATE TABLE video_names (video INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
+    `CREATE TABLE block_columns (block INTEGER NOT NULL, dim INTEGER NOT NULL,
+       codes BLOB NOT NULL, PRIMARY KEY (block, dim))`,
+    `CREATE TABLE blocks (block INTEGER PRIMARY KEY, inv_norms BLOB NOT NULL,
+       videos BLOB NOT NULL, live INTEGER NOT NULL)`,
+  ],
 ];
 
 /** Applies the schema steps not yet recorded; run in the constructor's blockConcurrencyWhile. */
