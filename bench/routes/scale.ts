@@ -15,13 +15,24 @@ const SEEDERS = {
     SELECT 'run_' || ?2 || printf('%016d', ?3 + i), ?1, 'analysis', 'completed', 'completed',
       json_array('vid_' || ?2 || printf('%016d', ?3 + i)), 'balanced-analysis@1', 'en', 'prof_scale', 1,
       json_array('json'), 'snap_p' || i, 'snap_i' || i, 0, json_array(), 'req_scale', ?4, ?4 FROM n`,
+  // One finding per seeded run (seed the runs first: a finding's run must exist).
+  findings: `INSERT INTO findings (id, workspace_id, run_id, workflow_id, video_id, rule_id, rule_reference, title, description, type, severity, status, result_state, summary, evidence, metadata, created_at, updated_at)
+    SELECT 'fnd_' || ?2 || printf('%016d', ?3 + i), ?1, 'run_' || ?2 || printf('%016d', ?3 + i), 'wf_scale',
+      'vid_' || ?2 || printf('%016d', ?3 + i), 'rule_scale', 'R1', 'Scale rule', 'A seeded finding.',
+      'needs_review', 'medium', 'open', 'uncertain', 'Seeded for the scale bench.', json_array(),
+      json_object('extraction_method', 'bench', 'limitations', json_array(), 'quality', 'unknown'), ?4, ?4 FROM n`,
 } as const;
 
-/** Bench-only: seeds `count` synthetic videos or runs into a workspace (`npm run bench -- scale`). */
+/**
+ * Bench-only: seeds `count` synthetic videos, runs or findings into a workspace (`npm run
+ * bench -- scale`).
+ */
 export function registerBenchScaleRoutes(app: Hono<HonoEnv>) {
   app.post("/__bench/seed-rows", async (c) => {
     const kind = c.req.query("kind");
-    if (kind !== "videos" && kind !== "runs") return c.json({ error: "kind" }, 400);
+    if (kind !== "videos" && kind !== "runs" && kind !== "findings") {
+      return c.json({ error: "kind" }, 400);
+    }
     const workspaceId = c.req.query("workspace_id") ?? "";
     const count = Number(c.req.query("count") ?? 1000);
     const from = Number(c.req.query("from") ?? 0);

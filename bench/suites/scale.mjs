@@ -1,5 +1,6 @@
-// Issue 15's scale figures: GET /videos, GET /runs and POST /search with 1k, 10k and 100k
-// rows (segments for search) in one workspace, each as a ratio to its own 1k figure.
+// Issue 15's scale figures: GET /videos, GET /runs, GET /findings and POST /search with 1k,
+// 10k and 100k rows (segments for search) in one workspace, each as a ratio to its own 1k
+// figure.
 import { benchClient, fmt, json, timed } from "../lib.mjs";
 
 export const name = "scale";
@@ -33,6 +34,9 @@ export async function run(service) {
     "GET /videos": () => fetch(`${api}/videos?limit=25`, { headers }),
     "GET /videos?status=failed": () => fetch(`${api}/videos?limit=25&status=failed`, { headers }),
     "GET /runs": () => fetch(`${api}/runs?limit=25`, { headers }),
+    "GET /findings": () => fetch(`${api}/findings?limit=25`, { headers }),
+    "GET /findings?result_state=uncertain": () =>
+      fetch(`${api}/findings?limit=25&result_state=uncertain`, { headers }),
     "POST /search": (i) =>
       fetch(`${api}/search`, {
         method: "POST",
@@ -50,6 +54,7 @@ export async function run(service) {
   for (const size of SIZES) {
     await seedRows("videos", seeded, size - seeded);
     await seedRows("runs", seeded, size - seeded);
+    await seedRows("findings", seeded, size - seeded);
     // Segments arrive as the search-latency suite seeds them: 100 per video, indexed for real.
     for (let segments = seeded; segments < size; ) {
       const videos = Math.min(20, (size - segments) / 100);
@@ -77,7 +82,7 @@ export async function run(service) {
   return [
     "### Lists and search at 1k, 10k and 100k rows",
     "",
-    "One workspace grows to each size: that many videos and runs (seeded by one INSERT … SELECT; 1 video in 50 `failed`), plus that many search segments (100 per synthetic video, indexed through the real indexing step, so GET /videos also lists those 1% more videos). 20 untimed then 100 timed sequential requests per cell, 25 per page, first page. Cells: median / p95 ms (median as a ratio to the 1k median). Aim for lists: at most 1.5× from 1k to 100k.",
+    "One workspace grows to each size: that many videos, runs and findings (seeded by one INSERT … SELECT each; 1 video in 50 `failed`; every finding `uncertain`), plus that many search segments (100 per synthetic video, indexed through the real indexing step, so GET /videos also lists those 1% more videos). 20 untimed then 100 timed sequential requests per cell, 25 per page, first page. Cells: median / p95 ms (median as a ratio to the 1k median). Aim for lists: at most 1.5× from 1k to 100k.",
     "",
     `| request | ${SIZES.map((s) => s.toLocaleString("en")).join(" | ")} |`,
     `| --- | ${SIZES.map(() => "---:").join(" | ")} |`,

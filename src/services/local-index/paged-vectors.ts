@@ -104,7 +104,7 @@ export class PagedVectors {
         const video = videos[r] ?? TOMBSTONE;
         if (mask === null ? video === TOMBSTONE : mask[video] !== 1) continue;
         const score = (acc[r] ?? 0) * (invNorms[r] ?? 0);
-        if (score > heap.threshold) heap.push(score, base + r);
+        if (score >= heap.threshold) heap.push(score, base + r);
       }
     };
     for (const block of layout.sealed) {

@@ -1,6 +1,8 @@
 /**
  * The k best (score, slot) pairs seen so far, in a bounded min-heap: a scan over n scores
  * costs O(n log k) at worst and, once the heap is full, mostly a single comparison per score.
+ * Of equal scores the lower slot is the better, so what is kept does not depend on the order
+ * candidates are offered in.
  */
 export class TopK {
   private readonly scores: Float64Array;
@@ -17,12 +19,12 @@ export class TopK {
     return this.size < this.capacity ? Number.NEGATIVE_INFINITY : (this.scores[0] ?? 0);
   }
 
-  /** Offers a candidate; ties with the current worst keep the earlier one. */
+  /** Offers a candidate (callers may skip one whose score is below `threshold`). */
   push(score: number, slot: number): void {
     if (this.capacity === 0) return;
     if (this.size < this.capacity) {
       this.siftUp(this.size++, score, slot);
-    } else if (score > (this.scores[0] ?? 0)) {
+    } else if (worse(this.scores[0] ?? 0, this.slots[0] ?? 0, score, slot)) {
       this.siftDown(score, slot);
     }
   }
@@ -41,9 +43,10 @@ export class TopK {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const parentScore = this.scores[parent] ?? 0;
-      if (parentScore <= score) break;
+      const parentSlot = this.slots[parent] ?? 0;
+      if (!worse(score, slot, parentScore, parentSlot)) break;
       this.scores[i] = parentScore;
-      this.slots[i] = this.slots[parent] ?? 0;
+      this.slots[i] = parentSlot;
       i = parent;
     }
     this.scores[i] = score;
@@ -59,14 +62,30 @@ export class TopK {
       if (left >= n) break;
       const right = left + 1;
       let child = left;
-      if (right < n && (this.scores[right] ?? 0) < (this.scores[left] ?? 0)) child = right;
+      if (
+        right < n &&
+        worse(
+          this.scores[right] ?? 0,
+          this.slots[right] ?? 0,
+          this.scores[left] ?? 0,
+          this.slots[left] ?? 0,
+        )
+      ) {
+        child = right;
+      }
       const childScore = this.scores[child] ?? 0;
-      if (childScore >= score) break;
+      const childSlot = this.slots[child] ?? 0;
+      if (!worse(childScore, childSlot, score, slot)) break;
       this.scores[i] = childScore;
-      this.slots[i] = this.slots[child] ?? 0;
+      this.slots[i] = childSlot;
       i = child;
     }
     this.scores[i] = score;
     this.slots[i] = slot;
   }
+}
+
+/** Whether (score a, slot a) ranks below (score b, slot b): a lower score, or a tie and a higher slot. */
+function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): boolean {
+  return scoreA < scoreB || (scoreA === scoreB && slotA > slotB);
 }

@@ -184,6 +184,17 @@ describe("PagedVectors", () => {
     });
   });
 
+  it("answers tied vectors the same way every time, keeping the ones stored first", async () => {
+    await withStore(2, { blockSize: 4, cacheBytes: 8 }, (store, write) => {
+      // 30 equal vectors over seven sealed blocks and an open one, read through a cache too
+      // small to keep any column: every query pages all of them in again.
+      const ids = Array.from({ length: 30 }, (_, i) => `seg_${String(i).padStart(2, "0")}`);
+      write(() => store.upsert(ids.map((id) => row(id, "vid_1", [3, 4]))));
+      const answers = [1, 2, 3, 4].map(() => store.search([3, 4], 3).map((match) => match.id));
+      for (const answer of answers) expect(answer).toEqual(["seg_00", "seg_01", "seg_02"]);
+    });
+  });
+
   it("compacts a block once most of it is deleted, so deleted vectors do not pile up", async () => {
     await withStore(2, { blockSize: 4 }, (store, write, _open, sql) => {
       const sealed = () =>
