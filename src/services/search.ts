@@ -118,28 +118,30 @@ export async function searchSegments(
   }
 
   lap("check");
-  const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
-  lap("embed");
   const options =
     request.videoIds === undefined
       ? { topK: CANDIDATES }
       : { topK: CANDIDATES, videoIds: request.videoIds };
   const levels = keywordLevels(request.query);
-  // The two retrievers are independent: the index object and D1 answer at the same time.
-  // Each reports its own duration; together they take the longer of the two.
+  // Keyword retrieval needs no embedding: D1 answers it while the query is embedded and the
+  // index object searches. Each phase reports its own duration (keyword from the start,
+  // vector from the end of embed); together they take the longer of the two branches.
   const since = performance.now();
-  const timedStage = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-    const result = await work();
-    timings[name] = performance.now() - since;
-    return result;
-  };
   const [vectorMatches, keywords] = await Promise.all([
-    timedStage("vector", async () =>
-      queryVector ? ports.vectorIndex.query(workspaceId, queryVector, options) : [],
-    ),
-    timedStage("keyword", async () =>
-      keywordHits(db, workspaceId, levels, request.videoIds, CANDIDATES),
-    ),
+    (async () => {
+      const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
+      const embedded = performance.now();
+      timings.embed = embedded - since;
+      const matches = queryVector
+        ? await ports.vectorIndex.query(workspaceId, queryVector, options)
+        : [];
+      timings.vector = performance.now() - embedded;
+      return matches;
+    })(),
+    keywordHits(db, workspaceId, levels, request.videoIds, CANDIDATES).then((hits) => {
+      timings.keyword = performance.now() - since;
+      return hits;
+    }),
   ]);
   mark = performance.now();
   const cosines = new Map(vectorMatches.map((match) => [match.id, match.score]));

@@ -118,6 +118,15 @@ describe("keyword retrieval among many matches", () => {
     ).toEqual(segmentIds.slice(-2).sort());
   });
 
+  it("says where the time went in Server-Timing, every phase once", async () => {
+    const res = await api.post("/search", { query: "forklift pallet", threshold: 0 });
+    expect(res.status).toBe(200);
+    const phases = (res.headers.get("server-timing") ?? "")
+      .split(", ")
+      .map((part) => part.match(/^(\w+);dur=\d+\.\d$/)?.[1]);
+    expect([...phases].sort()).toEqual(["check", "embed", "keyword", "rank", "urls", "vector"]);
+  });
+
   it("finds it for a long query too, whose last level is ranked", async () => {
     const page = await expectJson<Page>(
       await api.post("/search", {
