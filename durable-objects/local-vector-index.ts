@@ -12,7 +12,7 @@ import {
 import type { VectorMatch, VectorQuery, VectorRecord } from "../src/ports/vector-index/port";
 import { PagedVectors } from "../src/services/local-index/paged-vectors";
 import { quantise } from "../src/services/local-index/quantised-vectors";
-import { migrate } from "../src/services/local-index/schema";
+import { migrate, readMeta, writeMeta } from "../src/services/local-index/schema";
 
 /** What `stats()` reports, for the benchmark and operators. */
 export interface LocalIndexStats {
@@ -62,7 +62,7 @@ export class LocalVectorIndex extends DurableObject<Env> {
     this.fixedDimensions = dimensions;
     try {
       this.writing((vectors) => {
-        this.setMeta("dimensions", dimensions);
+        writeMeta(this.sql, "dimensions", dimensions);
         vectors.upsert(rows);
       });
     } catch (error) {
@@ -134,23 +134,8 @@ export class LocalVectorIndex extends DurableObject<Env> {
   }
 
   private dimensions(): number {
-    this.fixedDimensions ??= this.meta("dimensions");
+    this.fixedDimensions ??= readMeta(this.sql, "dimensions");
     return this.fixedDimensions;
-  }
-
-  private meta(name: string): number {
-    return (
-      this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE name = ?", name).toArray()[0]
-        ?.value ?? 0
-    );
-  }
-
-  private setMeta(name: string, value: number): void {
-    this.sql.exec(
-      "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-      name,
-      value,
-    );
   }
 
   private loadedVectors(): PagedVectors {
@@ -177,7 +162,7 @@ export class LocalVectorIndex extends DurableObject<Env> {
     )) {
       table.load(row.chunk, new Uint32Array(row.counts));
     }
-    table.documents = this.meta("documents");
+    table.documents = readMeta(this.sql, "documents");
     this.frequencies = table;
     return table;
   }
@@ -219,7 +204,7 @@ export class LocalVectorIndex extends DurableObject<Env> {
         counts.buffer.slice(counts.byteOffset, counts.byteOffset + FEATURE_CHUNK * 4),
       );
     }
-    this.setMeta("documents", table.documents);
+    writeMeta(this.sql, "documents", table.documents);
   }
 }
 

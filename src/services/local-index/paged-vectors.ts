@@ -2,6 +2,7 @@ import { ByteCache } from "./byte-cache";
 import { type Block, blockBytes, emptyBlock, grown, setRow, TOMBSTONE } from "./column-blocks";
 import { clamp, nonZero, type Quantised, type StoredMatch } from "./quantised-vectors";
 import { ScanKernel } from "./scan";
+import { readMeta, writeMeta } from "./schema";
 import { TopK } from "./top-k";
 
 /** Vectors per block: a query reads one 16 KB column per non-zero dimension of each block. */
@@ -246,9 +247,9 @@ export class PagedVectors {
         );
       }
     }
-    this.setMeta("open_block", layout.openBlock);
-    this.setMeta("open_size", layout.openSize);
-    this.setMeta("live", layout.live);
+    writeMeta(this.sql, "open_block", layout.openBlock);
+    writeMeta(this.sql, "open_size", layout.openSize);
+    writeMeta(this.sql, "live", layout.live);
   }
 
   /** Drops a sealed block, moving its live vectors to the open block. */
@@ -274,16 +275,16 @@ export class PagedVectors {
 
   private loaded(): Layout {
     if (this.layout !== null) return this.layout;
-    const openBlock = this.meta("open_block");
+    const openBlock = readMeta(this.sql, "open_block");
     const layout: Layout = {
       open: emptyBlock(this.firstCapacity, this.dimensions),
       openBlock,
-      openSize: this.meta("open_size"),
+      openSize: readMeta(this.sql, "open_size"),
       sealed: this.sql
         .exec<{ block: number }>("SELECT block FROM blocks ORDER BY block")
         .toArray()
         .map((row) => row.block),
-      live: this.meta("live"),
+      live: readMeta(this.sql, "live"),
     };
     if (layout.openSize > this.firstCapacity) {
       layout.open = grown(layout.open, Math.min(this.blockSize, ceilPow2(layout.openSize)));
@@ -404,21 +405,6 @@ export class PagedVectors {
     const mask = new Uint8Array(known.reduce((top, video) => Math.max(top, video + 1), 0));
     for (const video of known) mask[video] = 1;
     return mask;
-  }
-
-  private meta(name: string): number {
-    return (
-      this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE name = ?", name).toArray()[0]
-        ?.value ?? 0
-    );
-  }
-
-  private setMeta(name: string, value: number): void {
-    this.sql.exec(
-      "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-      name,
-      value,
-    );
   }
 }
 

@@ -36,3 +36,20 @@ export function migrate(sql: SqlStorage): void {
     sql.exec("INSERT INTO schema_migrations (version) VALUES (?)", version);
   }
 }
+
+/** A number kept in the `meta` table (0 when it was never written). */
+export function readMeta(sql: SqlStorage, name: string): number {
+  return (
+    sql.exec<{ value: number }>("SELECT value FROM meta WHERE name = ?", name).toArray()[0]
+      ?.value ?? 0
+  );
+}
+
+/** Writes a number to the `meta` table. */
+export function writeMeta(sql: SqlStorage, name: string, value: number): void {
+  sql.exec(
+    "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+    name,
+    value,
+  );
+}
