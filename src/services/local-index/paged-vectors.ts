@@ -1,5 +1,6 @@
 import { ByteCache } from "./byte-cache";
 import { type Block, blockBytes, emptyBlock, grown, setRow, TOMBSTONE } from "./column-blocks";
+import { DimensionCache } from "./dimension-cache";
 import { clamp, nonZero, type Quantised, type StoredMatch } from "./quantised-vectors";
 import { ScanKernel } from "./scan";
 import { readMeta, writeMeta } from "./schema";
@@ -9,6 +10,8 @@ import { TopK } from "./top-k";
 export const BLOCK_SIZE = 16_384;
 /** Sealed blocks' columns and row data kept in memory, at most. */
 export const CACHE_BYTES = 64 * 1024 * 1024;
+/** The share of the cache for sealed blocks' row data (norms, videos); columns get the rest. */
+const ROW_SHARE = 0.25;
 /** The open block starts this small, so a workspace with a few segments holds a few KB. */
 const FIRST_CAPACITY = 64;
 
@@ -37,8 +40,9 @@ interface Layout {
  * One workspace's int8 vectors in the object's SQLite storage, searched exactly by brute
  * force with bounded memory. Each vector has a slot (block × blockSize + row). Full blocks are
  * sealed: written once as one row per dimension (`block_columns`) plus their norms and videos
- * (`blocks`), and read back per query through a byte-bounded cache, only the columns the query
- * needs. The open block, where new vectors go, is held in memory and rebuilt from `vectors` on
+ * (`blocks`), and read back per query, only the columns the query needs, through bounded
+ * caches: row data by recency, columns by how often queries use their dimension
+ * (`DimensionCache`). The open block, where new vectors go, is held in memory and rebuilt from `vectors` on
  * load. Replacing or deleting a sealed vector leaves a tombstone; a block under half live is
  * compacted by moving its live vectors to the open block. The caller runs every write inside
  * a storage transaction and calls `reset()` if one fails.
@@ -46,7 +50,8 @@ interface Layout {
 export class PagedVectors {
   private readonly blockSize: number;
   private readonly firstCapacity: number;
-  private readonly cache: ByteCache<Int8Array | BlockRows>;
+  private readonly rowCache: ByteCache<BlockRows>;
+  private readonly columnCache: DimensionCache;
   private readonly kernel = new ScanKernel();
   private readonly dirty = new Map<number, BlockRows>();
   private layout: Layout | null = null;
@@ -58,7 +63,10 @@ export class PagedVectors {
   ) {
     this.blockSize = options.blockSize ?? BLOCK_SIZE;
     this.firstCapacity = Math.min(FIRST_CAPACITY, this.blockSize);
-    this.cache = new ByteCache(options.cacheBytes ?? CACHE_BYTES);
+    const cacheBytes = options.cacheBytes ?? CACHE_BYTES;
+    const rowBytes = Math.floor(cacheBytes * ROW_SHARE);
+    this.rowCache = new ByteCache(rowBytes);
+    this.columnCache = new DimensionCache(dimensions, cacheBytes - rowBytes);
   }
 
   /** How many vectors are live. */
@@ -97,15 +105,20 @@ export class PagedVectors {
     const { dims, weights } = nonZero(query);
     const mask = videoIds === undefined ? null : this.videoMask(videoIds);
     if (dims.length === 0 || mask?.includes(1) === false) return [];
+    this.columnCache.noteQuery(dims);
     const heap = new TopK(topK);
     const scan = (columns: Int8Array[], rows: BlockRows | Block, size: number, base: number) => {
       const acc = this.kernel.accumulate(columns, weights, size);
       const { invNorms, videos } = rows;
+      // The score first: most rows fall below the heap's threshold and need nothing else.
+      let threshold = heap.threshold;
       for (let r = 0; r < size; r++) {
+        const score = (acc[r] ?? 0) * (invNorms[r] ?? 0);
+        if (score < threshold) continue;
         const video = videos[r] ?? TOMBSTONE;
         if (mask === null ? video === TOMBSTONE : mask[video] !== 1) continue;
-        const score = (acc[r] ?? 0) * (invNorms[r] ?? 0);
-        if (score >= heap.threshold) heap.push(score, base + r);
+        heap.push(score, base + r);
+        threshold = heap.threshold;
       }
     };
     for (const block of layout.sealed) {
@@ -126,13 +139,14 @@ export class PagedVectors {
   /** Bytes held in memory: the open block, the cache and the scan kernel's memory. */
   bytes(): number {
     const open = this.layout === null ? 0 : blockBytes(this.layout.open);
-    return open + this.cache.bytes + this.kernel.bytes;
+    return open + this.rowCache.bytes + this.columnCache.bytes + this.kernel.bytes;
   }
 
   /** Forgets everything held in memory (after a failed transaction); reloaded on next use. */
   reset(): void {
     this.layout = null;
-    this.cache.clear();
+    this.rowCache.clear();
+    this.columnCache.clear();
     this.dirty.clear();
   }
 
@@ -195,7 +209,7 @@ export class PagedVectors {
         dim,
         column.buffer,
       );
-      this.cache.set(columnKey(openBlock, dim), column, column.byteLength);
+      this.columnCache.offer(dim, openBlock, column);
     }
     const rows: BlockRows = {
       invNorms: open.invNorms,
@@ -203,7 +217,7 @@ export class PagedVectors {
       live: open.videos.filter((video) => video !== TOMBSTONE).length,
     };
     this.dirty.set(openBlock, rows);
-    this.cache.set(rowsKey(openBlock), rows, rowsBytes(rows));
+    this.rowCache.set(rowsKey(openBlock), rows, rowsBytes(rows));
     layout.sealed.push(openBlock);
     layout.openBlock++;
     layout.openSize = 0;
@@ -258,8 +272,8 @@ export class PagedVectors {
     layout.sealed = layout.sealed.filter((b) => b !== block);
     this.sql.exec("DELETE FROM block_columns WHERE block = ?", block);
     this.sql.exec("DELETE FROM blocks WHERE block = ?", block);
-    for (let dim = 0; dim < this.dimensions; dim++) this.cache.delete(columnKey(block, dim));
-    this.cache.delete(rowsKey(block));
+    this.columnCache.deleteBlock(block);
+    this.rowCache.delete(rowsKey(block));
     const moving = this.sql
       .exec<{ id: string; video_id: string; codes: ArrayBuffer }>(
         "SELECT id, video_id, codes FROM vectors WHERE slot >= ? AND slot < ? ORDER BY slot",
@@ -325,8 +339,8 @@ export class PagedVectors {
     const pending = this.dirty.get(block);
     if (pending !== undefined) return pending;
     const key = rowsKey(block);
-    const cached = this.cache.get(key);
-    if (cached !== undefined && !(cached instanceof Int8Array)) return cached;
+    const cached = this.rowCache.get(key);
+    if (cached !== undefined) return cached;
     const row = this.sql
       .exec<{ inv_norms: ArrayBuffer; videos: ArrayBuffer; live: number }>(
         "SELECT inv_norms, videos, live FROM blocks WHERE block = ?",
@@ -338,7 +352,7 @@ export class PagedVectors {
       videos: new Uint32Array(row.videos),
       live: row.live,
     };
-    this.cache.set(key, rows, rowsBytes(rows));
+    this.rowCache.set(key, rows, rowsBytes(rows));
     return rows;
   }
 
@@ -347,8 +361,8 @@ export class PagedVectors {
     const found = new Map<number, Int8Array>();
     const missing: number[] = [];
     for (const dim of dims) {
-      const cached = this.cache.get(columnKey(block, dim));
-      if (cached instanceof Int8Array) found.set(dim, cached);
+      const cached = this.columnCache.get(dim, block);
+      if (cached !== undefined) found.set(dim, cached);
       else missing.push(dim);
     }
     if (missing.length > 0) {
@@ -360,7 +374,7 @@ export class PagedVectors {
       )) {
         const column = new Int8Array(row.codes);
         found.set(row.dim, column);
-        this.cache.set(columnKey(block, row.dim), column, column.byteLength);
+        this.columnCache.offer(row.dim, block, column);
       }
     }
     return dims.map((dim) => found.get(dim) ?? new Int8Array(this.blockSize));
@@ -406,10 +420,6 @@ export class PagedVectors {
     for (const video of known) mask[video] = 1;
     return mask;
   }
-}
-
-function columnKey(block: number, dim: number): string {
-  return `c${block}:${dim}`;
 }
 
 function rowsKey(block: number): string {
