@@ -124,7 +124,7 @@ export function percentile(values, p) {
 }
 
 /**
- * Runs `request(i)` `times` times in sequence; returns median and p95 ms and the median
+ * Runs `request(i)` `times` times in sequence; returns median, p95 and max ms and the median
  * (`breakdown`) and p95 (`breakdown95`) of each Server-Timing phase.
  */
 export async function timed(request, times) {
@@ -149,6 +149,7 @@ export async function timed(request, times) {
   return {
     median: percentile(samples, 0.5),
     p95: percentile(samples, 0.95),
+    max: Math.max(...samples),
     breakdown: at(0.5),
     breakdown95: at(0.95),
   };

@@ -7,6 +7,8 @@ import { fmt, json, timed } from "../lib.mjs";
 export const name = "search-latency";
 /** Seeding requests in flight at once (each indexes whole videos through the real step). */
 const SEEDERS = 3;
+/** Searches run and reported apart before the measured ones (two passes over the words). */
+const WARMUP = 24;
 
 const WORDS =
   "forklift pallet ladder valve helmet crane trailer sensor battery freezer wrench harness".split(
@@ -58,19 +60,20 @@ export async function measure(service, sizes) {
       }),
     );
     const cold = performance.now() - coldStart;
-    const search = await timed(
-      (i) =>
-        fetch(`${service.baseUrl}/api/v1alpha1/search`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({
-            query: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} check`,
-            threshold: 0,
-            limit: 25,
-          }),
+    const query = (i) =>
+      fetch(`${service.baseUrl}/api/v1alpha1/search`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          query: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} check`,
+          threshold: 0,
+          limit: 25,
         }),
-      100,
-    );
+      });
+    // The first searches after seeding fill the index object's column cache and the page
+    // caches below it; they are reported apart from the steady state measured next.
+    const warmup = await timed(query, WARMUP);
+    const search = await timed(query, 100);
     const list = await timed(
       () => fetch(`${service.baseUrl}/api/v1alpha1/videos?limit=25`, { headers }),
       100,
@@ -79,16 +82,16 @@ export async function measure(service, sizes) {
       await fetch(`${service.baseUrl}/__bench/index-stats?workspace_id=${workspace.id}`),
     );
     rows.push(
-      `| ${target.toLocaleString("en")} | ${fmt(search.median)} | ${fmt(search.p95)} | ${fmt(cold, 0)} | ${fmt(stats.bytes / 1024 / 1024)} | ${fmt(list.median)} | ${fmt(search.median / list.median, 2)} | ${fmt(seedSeconds, 0)} | ${search.breakdown} | ${search.breakdown95} |`,
+      `| ${target.toLocaleString("en")} | ${fmt(search.median)} | ${fmt(search.p95)} | ${fmt(cold, 0)} | ${fmt(warmup.median)} / ${fmt(warmup.max)} | ${fmt(stats.bytes / 1024 / 1024)} | ${fmt(list.median)} | ${fmt(search.median / list.median, 2)} | ${fmt(seedSeconds, 0)} | ${search.breakdown} | ${search.breakdown95} |`,
     );
   }
   return [
     "### Search latency over the local index",
     "",
-    "Synthetic segments (14 random words each, 100 per video) indexed through the real indexing step, three seeding requests at a time. 100 sequential POST /search (2-3 word queries, threshold 0, limit 25) and 100 sequential GET /videos?limit=25 with the same key, per size. Memory is what the workspace's index Durable Object holds (its own accounting).",
+    `Synthetic segments (14 random words each, 100 per video) indexed through the real indexing step, three seeding requests at a time. After one search that loads the index and ${WARMUP} that fill its caches (reported apart), 100 sequential POST /search (2-3 word queries, threshold 0, limit 25) and 100 sequential GET /videos?limit=25 with the same key, per size. Memory is what the workspace's index Durable Object holds (its own accounting).`,
     "",
-    "| segments | search median ms | search p95 ms | first search ms (loads index) | index DO memory MiB | GET /videos median ms | search / GET /videos | seeding s | median ms per phase (Server-Timing) | p95 ms per phase |",
-    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    `| segments | search median ms | search p95 ms | first search ms (loads index) | next ${WARMUP} searches median / max ms (fill caches) | index DO memory MiB | GET /videos median ms | search / GET /videos | seeding s | median ms per phase (Server-Timing) | p95 ms per phase |`,
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ...rows,
   ].join("\n");
 }
