@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -392,6 +392,13 @@ describe("npm run dev", () => {
       // The second answer is the API's own 401 (no key), not wrangler's 503.
       expect(statuses).toEqual([413, 401]);
     }
+  });
+
+  it("keeps no trace of each request in the state folder, only the service's data", () => {
+    // wrangler's local trace store would grow by every request the tests above made.
+    const kept = readdirSync(path.join(stateDir, "v3"));
+    expect(kept).toEqual(expect.arrayContaining(["d1", "do", "r2"]));
+    expect(kept).not.toContain("observability");
   });
 
   it("never prints the admin token or keys", () => {
