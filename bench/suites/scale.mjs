@@ -2,14 +2,11 @@
 // 10k and 100k rows (segments for search) in one workspace, each as a ratio to its own 1k
 // figure.
 import { benchClient, fmt, json, timed } from "../lib.mjs";
+import { benchSearch } from "./search-latency.mjs";
 
 export const name = "scale";
 
 const SIZES = [1_000, 10_000, 100_000];
-const WORDS =
-  "forklift pallet ladder valve helmet crane trailer sensor battery freezer wrench harness".split(
-    " ",
-  );
 
 /**
  * A seeding POST, sent again when wrangler dev's proxy answers 503 "restarted mid-request":
@@ -37,16 +34,7 @@ export async function run(service) {
     "GET /findings": () => fetch(`${api}/findings?limit=25`, { headers }),
     "GET /findings?result_state=uncertain": () =>
       fetch(`${api}/findings?limit=25&result_state=uncertain`, { headers }),
-    "POST /search": (i) =>
-      fetch(`${api}/search`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          query: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} check`,
-          threshold: 0,
-          limit: 25,
-        }),
-      }),
+    "POST /search": (i) => benchSearch(api, headers, i),
   };
   const figures = {};
   let seeded = 0;

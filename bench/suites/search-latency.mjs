@@ -15,6 +15,19 @@ const WORDS =
     " ",
   );
 
+/** The i-th search of the latency and scale suites: two of the words and a common one. */
+export function benchSearch(api, headers, i) {
+  return fetch(`${api}/search`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      query: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} check`,
+      threshold: 0,
+      limit: 25,
+    }),
+  });
+}
+
 export async function run(service) {
   return measure(service, [1_000, 10_000, 100_000]);
 }
@@ -60,16 +73,7 @@ export async function measure(service, sizes) {
       }),
     );
     const cold = performance.now() - coldStart;
-    const query = (i) =>
-      fetch(`${service.baseUrl}/api/v1alpha1/search`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          query: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} check`,
-          threshold: 0,
-          limit: 25,
-        }),
-      });
+    const query = (i) => benchSearch(`${service.baseUrl}/api/v1alpha1`, headers, i);
     // The first searches after seeding fill the index object's column cache and the page
     // caches below it; they are reported apart from the steady state measured next.
     const warmup = await timed(query, WARMUP);
