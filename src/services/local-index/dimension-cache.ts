@@ -65,11 +65,13 @@ export class DimensionCache {
 
   /** Drops a block's columns (the block was compacted away). */
   deleteBlock(block: number): void {
-    for (const columns of this.held.values()) {
+    for (const [dim, columns] of this.held) {
       const column = columns.get(block);
       if (column === undefined) continue;
       columns.delete(block);
       this.heldBytes -= column.byteLength;
+      // A dimension with no columns left is not held: it must not be chosen to make room.
+      if (columns.size === 0) this.held.delete(dim);
     }
   }
 
