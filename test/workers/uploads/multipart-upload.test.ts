@@ -88,9 +88,13 @@ describe("multipart uploads (over 200 MiB, 10 MiB parts)", { timeout: 120_000 },
     );
     const bodies = await Promise.all(completions.map((res) => res.json<Record<string, unknown>>()));
     expect(completions.map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(new Set(bodies.map((body) => JSON.stringify({ ...body, updated_at: null }))).size).toBe(
-      1,
-    );
+    // Every completion names the same video; processing may already have moved its status on
+    // between the five reads (the queue consumer runs alongside), so only identity is compared.
+    expect(
+      new Set(
+        bodies.map(({ id, filename, created_at }) => JSON.stringify({ id, filename, created_at })),
+      ).size,
+    ).toBe(1);
     const verified = await env.MEDIA_BUCKET.head(`videos/${session.video_id}/source`);
     expect(verified?.size).toBe(SIZE);
     // Part targets name an upload id that completion ended: a late part PUT changes nothing.
