@@ -50,7 +50,10 @@ export interface KeywordHit {
 /**
  * The keyword hits of a workspace, optionally within some videos: up to `limit` of each
  * level's matches (`keywordLevels`), best level first, each segment once. One statement:
- * the levels are subqueries of a UNION ALL, so D1 is asked once.
+ * each level is a materialized CTE, so D1 is asked once. A level runs only while the levels
+ * before it found fewer than `limit` segments (its LIMIT is 0 otherwise, which SQLite
+ * answers without reading the index): past that, none of its rows would be kept, and a
+ * BM25-ranked level would rank every segment holding any one word for nothing.
  */
 export async function keywordHits(
   db: Database,
@@ -60,17 +63,30 @@ export async function keywordHits(
   limit: number,
 ): Promise<KeywordHit[]> {
   if (levels.length === 0) return [];
+  const n = sql.raw(String(Math.trunc(limit)));
   // The ids go in as one JSON parameter: D1 binds at most 100 per statement.
   const videoFilter =
     videoIds === undefined
       ? sql``
       : sql` AND video_id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
-  const subqueries = levels.map(
-    ({ expression, ranked }, index) =>
-      sql`SELECT * FROM (SELECT segment_id, video_id, ${sql.raw(String(index))} AS level FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId}${videoFilter}${ranked ? sql` ORDER BY rank` : sql``} LIMIT ${sql.raw(String(Math.trunc(limit)))})`,
+  const name = (index: number) => sql.raw(`level${index}`);
+  const ctes = levels.map(({ expression, ranked }, index) => {
+    const earlier = sql.join(
+      levels.slice(0, index).map((_, before) => sql`SELECT segment_id FROM ${name(before)}`),
+      sql` UNION `,
+    );
+    const rows =
+      index === 0
+        ? n
+        : sql`(SELECT CASE WHEN count(*) < ${n} THEN ${n} ELSE 0 END FROM (${earlier}))`;
+    return sql`${name(index)} AS MATERIALIZED (SELECT segment_id, video_id FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId}${videoFilter}${ranked ? sql` ORDER BY rank` : sql``} LIMIT ${rows})`;
+  });
+  const selects = levels.map(
+    (_, index) =>
+      sql`SELECT segment_id, video_id, ${sql.raw(String(index))} AS level FROM ${name(index)}`,
   );
   const rows = await db.all<{ segment_id: string; video_id: string; level: number }>(
-    sql.join(subqueries, sql` UNION ALL `),
+    sql`WITH ${sql.join(ctes, sql`, `)} ${sql.join(selects, sql` UNION ALL `)}`,
   );
   const hits = new Map<string, KeywordHit>();
   for (const row of [...rows].sort((a, b) => a.level - b.level)) {

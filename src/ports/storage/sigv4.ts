@@ -9,6 +9,19 @@ export interface S3Credentials {
 
 const MAX_EXPIRES_SECONDS = 7 * 24 * 3600;
 
+/**
+ * SigV4 signing keys derived per secret, day, region and service, shared by every signer of
+ * this isolate: without it each URL derives its key again (four HMACs of the five a
+ * signature takes). A handful of entries at most; emptied past that, so days do not pile up.
+ */
+const signingKeys = new Map<string, ArrayBuffer>();
+const MAX_SIGNING_KEYS = 8;
+
+function signingKeyCache(): Map<string, ArrayBuffer> {
+  if (signingKeys.size > MAX_SIGNING_KEYS) signingKeys.clear();
+  return signingKeys;
+}
+
 function amzDate(date: Date): string {
   return date.toISOString().replace(/[:-]|\.\d{3}/g, "");
 }
@@ -38,6 +51,7 @@ export async function presignUrl(
     region: "auto",
     datetime: amzDate(now),
     signQuery: true,
+    cache: signingKeyCache(),
   });
   return (await signer.sign()).url.toString();
 }
@@ -101,6 +115,7 @@ export async function verifyPresigned(
     region: "auto",
     datetime: date,
     signQuery: true,
+    cache: signingKeyCache(),
   });
   const expected = new TextEncoder().encode(await signer.signature());
   if (!constantTimeEqual(expected, new TextEncoder().encode(signature))) {
