@@ -1,7 +1,7 @@
 import {
   completedSegments,
   existingVideoIds,
-  keywordHits,
+  keywordSegments,
   type SegmentWithVideo,
 } from "../db/repos/search";
 import { notFound } from "../errors/api-error";
@@ -123,11 +123,13 @@ export async function searchSegments(
       ? { topK: CANDIDATES }
       : { topK: CANDIDATES, videoIds: request.videoIds };
   const levels = keywordLevels(request.query);
-  // Keyword retrieval needs no embedding: D1 answers it while the query is embedded and the
-  // index object searches. Each phase reports its own duration (keyword from the start,
-  // vector from the end of embed); together they take the longer of the two branches.
+  // Two branches run at once, each reading its candidates' rows as soon as it has them:
+  // keyword retrieval needs no embedding, so D1 finds and reads the keyword hits in one
+  // statement while the query is embedded and the index object searches; the vector
+  // matches' rows are read next. Each branch reports its duration from the start (keyword)
+  // or from the end of embed (vector), rows included; together they take the longer.
   const since = performance.now();
-  const [vectorMatches, keywords] = await Promise.all([
+  const [vector, keyword] = await Promise.all([
     (async () => {
       const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
       const embedded = performance.now();
@@ -135,23 +137,25 @@ export async function searchSegments(
       const matches = queryVector
         ? await ports.vectorIndex.query(workspaceId, queryVector, options)
         : [];
+      const ids = matches.map((match) => match.id);
+      const rows = await completedSegments(db, workspaceId, ids);
       timings.vector = performance.now() - embedded;
-      return matches;
+      return { cosines: new Map(matches.map((match) => [match.id, match.score])), rows };
     })(),
-    keywordHits(db, workspaceId, levels, request.videoIds, CANDIDATES).then((hits) => {
+    keywordSegments(db, workspaceId, levels, request.videoIds, CANDIDATES).then((rows) => {
       timings.keyword = performance.now() - since;
-      return hits;
+      return rows;
     }),
   ]);
   mark = performance.now();
-  const cosines = new Map(vectorMatches.map((match) => [match.id, match.score]));
-  const ids = [...new Set([...cosines.keys(), ...keywords.map((hit) => hit.segmentId)])];
+  const candidates = new Map<string, SegmentWithVideo>();
+  for (const hit of [...keyword, ...vector.rows]) candidates.set(hit.segment.id, hit);
   const parsed = parseQuery(request.query);
-  const ranked: Ranked[] = (await completedSegments(db, workspaceId, ids))
+  const ranked: Ranked[] = [...candidates.values()]
     .map((hit) => {
-      const cosine = cosines.get(hit.segment.id);
-      const vector = cosine === undefined ? 0 : vectorScore(ports.embedder.model, cosine);
-      return { hit, score: fuse(vector, lexicalScore(parsed, searchText(hit.segment))) };
+      const cosine = vector.cosines.get(hit.segment.id);
+      const similarity = cosine === undefined ? 0 : vectorScore(ports.embedder.model, cosine);
+      return { hit, score: fuse(similarity, lexicalScore(parsed, searchText(hit.segment))) };
     })
     .filter((entry) => entry.score >= request.threshold)
     .sort((a, b) => b.score - a.score || a.hit.segment.id.localeCompare(b.hit.segment.id));

@@ -41,28 +41,24 @@ export function replaceSearchTextStatements(
   return statements;
 }
 
-/** A keyword hit: a segment holding some of the query's words. */
-export interface KeywordHit {
-  segmentId: string;
-  videoId: string;
-}
+/** Orders hits by level, then by position inside the level (at most `limit` per level). */
+const LEVEL_STRIDE = 1_000_000;
 
 /**
- * The keyword hits of a workspace, optionally within some videos: up to `limit` of each
- * level's matches (`keywordLevels`), best level first, each segment once. One statement:
- * each level is a materialized CTE, so D1 is asked once. A level runs only while the levels
+ * The ids of a workspace's keyword hits, optionally within some videos, as a subquery: the
+ * first `limit` distinct segments of the levels (`keywordLevels`) taken best level first,
+ * each level in its own order (BM25 for ranked levels, index order for the others). Each
+ * level is a materialized CTE holding up to `limit` matches, and runs only while the levels
  * before it found fewer than `limit` segments (its LIMIT is 0 otherwise, which SQLite
  * answers without reading the index): past that, none of its rows would be kept, and a
- * BM25-ranked level would rank every segment holding any one word for nothing.
+ * ranked level would rank every segment holding any one of the words for nothing.
  */
-export async function keywordHits(
-  db: Database,
+function keywordIds(
   workspaceId: string,
   levels: KeywordLevel[],
   videoIds: string[] | undefined,
   limit: number,
-): Promise<KeywordHit[]> {
-  if (levels.length === 0) return [];
+): SQL {
   const n = sql.raw(String(Math.trunc(limit)));
   // The ids go in as one JSON parameter: D1 binds at most 100 per statement.
   const videoFilter =
@@ -79,29 +75,66 @@ export async function keywordHits(
       index === 0
         ? n
         : sql`(SELECT CASE WHEN count(*) < ${n} THEN ${n} ELSE 0 END FROM (${earlier}))`;
-    return sql`${name(index)} AS MATERIALIZED (SELECT segment_id, video_id FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId}${videoFilter}${ranked ? sql` ORDER BY rank` : sql``} LIMIT ${rows})`;
+    const order = ranked ? sql`rank` : sql`rowid`;
+    return sql`${name(index)} AS MATERIALIZED (SELECT segment_id, ${order} AS sort_key FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId}${videoFilter} ORDER BY ${order} LIMIT ${rows})`;
   });
-  const selects = levels.map(
+  const ranked = levels.map(
     (_, index) =>
-      sql`SELECT segment_id, video_id, ${sql.raw(String(index))} AS level FROM ${name(index)}`,
+      sql`SELECT segment_id, ${sql.raw(String(index))} AS level, row_number() OVER (ORDER BY sort_key) AS position FROM ${name(index)}`,
   );
-  const rows = await db.all<{ segment_id: string; video_id: string; level: number }>(
-    sql`WITH ${sql.join(ctes, sql`, `)} ${sql.join(selects, sql` UNION ALL `)}`,
-  );
-  const hits = new Map<string, KeywordHit>();
-  for (const row of [...rows].sort((a, b) => a.level - b.level)) {
-    if (hits.size >= limit) break;
-    if (!hits.has(row.segment_id)) {
-      hits.set(row.segment_id, { segmentId: row.segment_id, videoId: row.video_id });
-    }
-  }
-  return [...hits.values()];
+  return sql`WITH ${sql.join(ctes, sql`, `)} SELECT segment_id FROM (${sql.join(ranked, sql` UNION ALL `)}) GROUP BY segment_id ORDER BY min(level * ${sql.raw(String(LEVEL_STRIDE))} + position) LIMIT ${n}`;
 }
+
+/** What search reads of a segment: its words to score, and what a result shows. */
+export type SearchedSegment = Pick<
+  SegmentRow,
+  "id" | "startTime" | "endTime" | "sceneDescription" | "transcript" | "tags" | "evidence"
+>;
 
 /** A segment together with what search shows of its video. */
 export interface SegmentWithVideo {
-  segment: SegmentRow;
+  segment: SearchedSegment;
   video: { id: string; filename: string; media: VideoMedia | null };
+}
+
+/**
+ * Segments of completed videos of a workspace whose id the condition picks. The workspace
+ * and status tests are written `+column` so that SQLite does not take them for an index to
+ * use: it would prefer the workspace index and scan every segment of the workspace instead
+ * of looking the picked ids up by primary key. Only the columns search reads come back.
+ */
+async function completedSegmentsWhere(
+  db: Database,
+  workspaceId: string,
+  picked: SQL,
+): Promise<SegmentWithVideo[]> {
+  const rows = await db
+    .select({
+      id: videoSegments.id,
+      startTime: videoSegments.startTime,
+      endTime: videoSegments.endTime,
+      sceneDescription: videoSegments.sceneDescription,
+      transcript: videoSegments.transcript,
+      tags: videoSegments.tags,
+      evidence: videoSegments.evidence,
+      videoId: videos.id,
+      filename: videos.filename,
+      media: videos.media,
+    })
+    .from(videoSegments)
+    .innerJoin(videos, eq(videos.id, videoSegments.videoId))
+    .where(
+      and(
+        sql`${videoSegments.id} IN (${picked})`,
+        sql`+${videoSegments.workspaceId} = ${workspaceId}`,
+        sql`+${videos.workspaceId} = ${workspaceId}`,
+        sql`+${videos.status} = 'completed'`,
+      ),
+    );
+  return rows.map(({ videoId, filename, media, ...segment }) => ({
+    segment,
+    video: { id: videoId, filename, media },
+  }));
 }
 
 /** Segments of completed videos of a workspace, by id (unknown or unfinished ones are left out). */
@@ -112,27 +145,27 @@ export async function completedSegments(
 ): Promise<SegmentWithVideo[]> {
   if (ids.length === 0) return [];
   // One statement, whatever the count: the ids go in as one JSON parameter (D1 binds at
-  // most 100). Only the primary key in the WHERE: given a workspace condition, SQLite
-  // prefers the workspace index and scans every segment of the workspace instead.
-  const rows = await db
-    .select({
-      segment: videoSegments,
-      id: videos.id,
-      filename: videos.filename,
-      media: videos.media,
-      status: videos.status,
-      videoWorkspace: videos.workspaceId,
-    })
-    .from(videoSegments)
-    .innerJoin(videos, eq(videos.id, videoSegments.videoId))
-    .where(sql`${videoSegments.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
-  return rows.flatMap((row) =>
-    row.segment.workspaceId === workspaceId &&
-    row.videoWorkspace === workspaceId &&
-    row.status === "completed"
-      ? [{ segment: row.segment, video: { id: row.id, filename: row.filename, media: row.media } }]
-      : [],
+  // most 100).
+  return completedSegmentsWhere(
+    db,
+    workspaceId,
+    sql`SELECT value FROM json_each(${JSON.stringify(ids)})`,
   );
+}
+
+/**
+ * The keyword hits of a workspace (`keywordIds`) that are segments of completed videos, with
+ * their rows: finding them and reading them is one statement.
+ */
+export async function keywordSegments(
+  db: Database,
+  workspaceId: string,
+  levels: KeywordLevel[],
+  videoIds: string[] | undefined,
+  limit: number,
+): Promise<SegmentWithVideo[]> {
+  if (levels.length === 0) return [];
+  return completedSegmentsWhere(db, workspaceId, keywordIds(workspaceId, levels, videoIds, limit));
 }
 
 /** Which of these video ids exist in the workspace (any status). */

@@ -78,11 +78,11 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
       segments.replaceSegmentsStatements(db, VIDEO, [], videos.videoIsIn(VIDEO, ["processing"])),
     ),
   "search: keyword hits": (db) =>
-    search.keywordHits(db, WS, keywordLevels("forklift pallet"), undefined, 50),
+    search.keywordSegments(db, WS, keywordLevels("forklift pallet"), undefined, 50),
   "search: keyword hits in videos": (db) =>
-    search.keywordHits(db, WS, keywordLevels("forklift pallet"), [VIDEO], 50),
+    search.keywordSegments(db, WS, keywordLevels("forklift pallet"), [VIDEO], 50),
   "search: keyword hits of a long query (BM25 level)": (db) =>
-    search.keywordHits(db, WS, keywordLevels(LONG_QUERY), undefined, 50),
+    search.keywordSegments(db, WS, keywordLevels(LONG_QUERY), undefined, 50),
   "search: segments by id": (db) => search.completedSegments(db, WS, [SEGMENT]),
   "search: 200 segments by id": (db) =>
     search.completedSegments(

@@ -3,8 +3,12 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { database, runBatch } from "../../../src/db/client";
-import { keywordHits, replaceSearchTextStatements } from "../../../src/db/repos/search";
+import { keywordSegments, replaceSearchTextStatements } from "../../../src/db/repos/search";
+import { replaceSegmentsStatements, type SegmentRow } from "../../../src/db/repos/segments";
+import { nowIso } from "../../../src/lib/clock";
 import { keywordLevels } from "../../../src/lib/text/search-scoring";
+import { insertVideos } from "../../helpers/factories";
+import { newTenant } from "../../helpers/harness";
 
 const WORDS = ["forklift", "pallet", "ladder", "valve", "helmet"];
 
@@ -14,16 +18,54 @@ async function levelByLevel(workspaceId: string, query: string, limit: number): 
   const kept = new Set<string>();
   for (const { expression, ranked } of keywordLevels(query)) {
     const rows = await db.all<{ segment_id: string }>(
-      sql`SELECT segment_id FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId}${ranked ? sql` ORDER BY rank` : sql``} LIMIT ${limit}`,
+      sql`SELECT segment_id FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId} ORDER BY ${ranked ? sql`rank` : sql`rowid`} LIMIT ${limit}`,
     );
     for (const row of rows) if (kept.size < limit) kept.add(row.segment_id);
   }
   return [...kept];
 }
 
-let workspaces = 0;
+/** A workspace with one video in `status` whose segments say `bodies`, indexed for keywords. */
+async function seed(bodies: string[], status: "completed" | "processing" = "completed") {
+  const { workspaceId } = await newTenant();
+  const [videoId = ""] = await insertVideos(workspaceId, 1, { status });
+  const db = database(env.DB);
+  const segments: SegmentRow[] = bodies.map((body, i) => ({
+    id: `seg_${videoId}_${String(i).padStart(2, "0")}`,
+    videoId,
+    workspaceId,
+    position: i,
+    startTime: i,
+    endTime: i + 1,
+    sceneDescription: "",
+    transcript: body,
+    tags: [],
+    evidence: [],
+    createdAt: nowIso(),
+  }));
+  await runBatch(db, [
+    ...replaceSegmentsStatements(db, videoId, segments),
+    ...replaceSearchTextStatements(
+      db,
+      videoId,
+      segments.map((segment) => ({
+        segmentId: segment.id,
+        workspaceId,
+        videoId,
+        body: segment.transcript,
+      })),
+    ),
+  ]);
+  return { db, workspaceId };
+}
 
-describe("keywordHits", () => {
+async function keywordIds(bodies: string[], query: string, limit: number) {
+  const { db, workspaceId } = await seed(bodies);
+  const found = await keywordSegments(db, workspaceId, keywordLevels(query), undefined, limit);
+  return { found: found.map((hit) => hit.segment.id).sort(), workspaceId };
+}
+
+describe("keywordSegments", () => {
   it("finds exactly what running each level alone and keeping the first `limit` finds", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -31,54 +73,32 @@ describe("keywordHits", () => {
         fc.subarray(WORDS, { minLength: 1, maxLength: 4 }),
         fc.integer({ min: 1, max: 8 }),
         async (segments, queryWords, limit) => {
-          const workspaceId = `ws_keyword_hits_${++workspaces}`;
-          const db = database(env.DB);
-          await runBatch(
-            db,
-            replaceSearchTextStatements(
-              db,
-              `vid_${workspaceId}`,
-              segments.map((words, i) => ({
-                segmentId: `seg_${workspaceId}_${i}`,
-                workspaceId,
-                videoId: `vid_${workspaceId}`,
-                body: words.join(" "),
-              })),
-            ),
-          );
           const query = queryWords.join(" ");
-          const hits = await keywordHits(db, workspaceId, keywordLevels(query), undefined, limit);
-          expect(hits.map((hit) => hit.segmentId)).toEqual(
-            await levelByLevel(workspaceId, query, limit),
+          const { found, workspaceId } = await keywordIds(
+            segments.map((words) => words.join(" ")),
+            query,
+            limit,
           );
+          expect(found).toEqual((await levelByLevel(workspaceId, query, limit)).sort());
         },
       ),
       { numRuns: 60 },
     );
   });
 
-  it("skips a level once the levels before it found `limit` segments", async () => {
-    const workspaceId = "ws_keyword_hits_skip";
-    const db = database(env.DB);
-    const bodies = ["forklift pallet", "forklift pallet", "forklift", "pallet"];
-    await runBatch(
-      db,
-      replaceSearchTextStatements(
-        db,
-        "vid_keyword_hits_skip",
-        bodies.map((body, i) => ({
-          segmentId: `seg_skip_${i}`,
-          workspaceId,
-          videoId: "vid_keyword_hits_skip",
-          body,
-        })),
-      ),
-    );
-    const levels = keywordLevels("forklift pallet");
+  it("keeps the best level first and each level in index order, cutting at `limit`", async () => {
+    const bodies = ["forklift", "pallet", "forklift", ...Array(3).fill("forklift pallet")];
     const ids = async (limit: number) =>
-      (await keywordHits(db, workspaceId, levels, undefined, limit)).map((hit) => hit.segmentId);
-    expect(await ids(2)).toEqual(["seg_skip_0", "seg_skip_1"]);
-    expect(await ids(3)).toEqual(["seg_skip_0", "seg_skip_1", "seg_skip_2"]);
-    expect(await ids(10)).toEqual(["seg_skip_0", "seg_skip_1", "seg_skip_2", "seg_skip_3"]);
+      (await keywordIds(bodies, "forklift pallet", limit)).found.map((id) => id.slice(-2));
+    expect(await ids(3)).toEqual(["03", "04", "05"]);
+    expect(await ids(4)).toEqual(["00", "03", "04", "05"]);
+    expect(await ids(10)).toEqual(["00", "01", "02", "03", "04", "05"]);
+  });
+
+  it("leaves out segments of videos that are not completed", async () => {
+    const { db, workspaceId } = await seed(["forklift pallet"], "processing");
+    expect(
+      await keywordSegments(db, workspaceId, keywordLevels("forklift"), undefined, 10),
+    ).toEqual([]);
   });
 });
