@@ -128,31 +128,49 @@ export function percentile(values, p) {
  * (`breakdown`) and p95 (`breakdown95`) of each Server-Timing phase.
  */
 export async function timed(request, times) {
-  const samples = [];
-  const phases = {};
+  return (await timedTogether({ request }, times)).request;
+}
+
+/**
+ * Runs each of `requests` (named functions of i) in turn, `times` rounds: one request of
+ * each per round, so that all see the same moments of a shared, noisy machine and their
+ * ratio is fair. Returns, per name, what `timed` returns.
+ */
+export async function timedTogether(requests, times) {
+  const records = Object.fromEntries(
+    Object.keys(requests).map((name) => [name, { samples: [], phases: {} }]),
+  );
   for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    const res = await request(i);
-    await json(res);
-    samples.push(performance.now() - started);
-    for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
-      const match = part.trim().match(/^(\w+);dur=([\d.]+)$/);
-      if (!match) continue;
-      phases[match[1]] ??= [];
-      phases[match[1]].push(Number(match[2]));
+    for (const [name, request] of Object.entries(requests)) {
+      const { samples, phases } = records[name];
+      const started = performance.now();
+      const res = await request(i);
+      await json(res);
+      samples.push(performance.now() - started);
+      for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
+        const match = part.trim().match(/^(\w+);dur=([\d.]+)$/);
+        if (!match) continue;
+        phases[match[1]] ??= [];
+        phases[match[1]].push(Number(match[2]));
+      }
     }
   }
-  const at = (p) =>
-    Object.entries(phases)
-      .map(([phase, values]) => `${phase} ${percentile(values, p).toFixed(1)}`)
-      .join(", ");
-  return {
-    median: percentile(samples, 0.5),
-    p95: percentile(samples, 0.95),
-    max: Math.max(...samples),
-    breakdown: at(0.5),
-    breakdown95: at(0.95),
-  };
+  return Object.fromEntries(
+    Object.entries(records).map(([name, { samples, phases }]) => {
+      const at = (p) =>
+        Object.entries(phases)
+          .map(([phase, values]) => `${phase} ${percentile(values, p).toFixed(1)}`)
+          .join(", ");
+      const stats = {
+        median: percentile(samples, 0.5),
+        p95: percentile(samples, 0.95),
+        max: Math.max(...samples),
+        breakdown: at(0.5),
+        breakdown95: at(0.95),
+      };
+      return [name, stats];
+    }),
+  );
 }
 
 /** Reads until `done` holds, every 100 ms. */

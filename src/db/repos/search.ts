@@ -65,6 +65,9 @@ function keywordIds(
     videoIds === undefined
       ? sql``
       : sql` AND video_id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
+  // The index matches the workspace and the words together (migration 0013), so only the
+  // workspace's segments are read; the `workspace_id =` test after it is the exact check.
+  const workspaceMatch = `workspace_id : "${workspaceId.replace(/"/g, '""')}"`;
   const name = (index: number) => sql.raw(`level${index}`);
   const ctes = levels.map(({ expression, ranked }, index) => {
     const earlier = sql.join(
@@ -76,7 +79,8 @@ function keywordIds(
         ? n
         : sql`(SELECT CASE WHEN count(*) < ${n} THEN ${n} ELSE 0 END FROM (${earlier}))`;
     const order = ranked ? sql`rank` : sql`rowid`;
-    return sql`${name(index)} AS MATERIALIZED (SELECT segment_id, ${order} AS sort_key FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId}${videoFilter} ORDER BY ${order} LIMIT ${rows})`;
+    const match = `${workspaceMatch} AND body : (${expression})`;
+    return sql`${name(index)} AS MATERIALIZED (SELECT segment_id, ${order} AS sort_key FROM segment_search WHERE segment_search MATCH ${match} AND workspace_id = ${workspaceId}${videoFilter} ORDER BY ${order} LIMIT ${rows})`;
   });
   const ranked = levels.map(
     (_, index) =>

@@ -12,13 +12,16 @@ import { newTenant } from "../../helpers/harness";
 
 const WORDS = ["forklift", "pallet", "ladder", "valve", "helmet"];
 
-/** Keyword retrieval as it was before the levels shared one statement: each level alone. */
+/**
+ * Keyword retrieval as it was before the levels shared one statement and the index matched
+ * the workspace: each level alone over every workspace's words, then the workspace kept.
+ */
 async function levelByLevel(workspaceId: string, query: string, limit: number): Promise<string[]> {
   const db = database(env.DB);
   const kept = new Set<string>();
   for (const { expression, ranked } of keywordLevels(query)) {
     const rows = await db.all<{ segment_id: string }>(
-      sql`SELECT segment_id FROM segment_search WHERE segment_search MATCH ${expression} AND workspace_id = ${workspaceId} ORDER BY ${ranked ? sql`rank` : sql`rowid`} LIMIT ${limit}`,
+      sql`SELECT segment_id FROM segment_search WHERE segment_search MATCH ${`body : (${expression})`} AND workspace_id = ${workspaceId} ORDER BY ${ranked ? sql`rank` : sql`rowid`} LIMIT ${limit}`,
     );
     for (const row of rows) if (kept.size < limit) kept.add(row.segment_id);
   }
@@ -93,6 +96,26 @@ describe("keywordSegments", () => {
     expect(await ids(3)).toEqual(["03", "04", "05"]);
     expect(await ids(4)).toEqual(["00", "03", "04", "05"]);
     expect(await ids(10)).toEqual(["00", "01", "02", "03", "04", "05"]);
+  });
+
+  it("finds a workspace's segments beside another workspace's, and never by its id", async () => {
+    const crowd = await seed(Array(12).fill("forklift pallet"));
+    const mine = await seed(["pallet jack", "forklift"]);
+    const levels = keywordLevels("forklift pallet");
+    const ids = async ({ db, workspaceId }: typeof mine, limit: number) =>
+      (await keywordSegments(db, workspaceId, levels, undefined, limit)).map((hit) =>
+        hit.segment.id.slice(-2),
+      );
+    expect((await ids(mine, 10)).sort()).toEqual(["00", "01"]);
+    expect(await ids(crowd, 10)).toHaveLength(10);
+    // The words of a workspace id are in the index, in its own column: a query holding them
+    // finds nothing.
+    const [, ulid = ""] = mine.workspaceId.split("_");
+    for (const query of [mine.workspaceId, ulid, `ws ${ulid}`]) {
+      expect(
+        await keywordSegments(mine.db, mine.workspaceId, keywordLevels(query), undefined, 10),
+      ).toEqual([]);
+    }
   });
 
   it("leaves out segments of videos that are not completed", async () => {
