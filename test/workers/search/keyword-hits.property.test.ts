@@ -118,6 +118,19 @@ describe("keywordSegments", () => {
     }
   });
 
+  it("ranks by BM25 over the words alone, not the workspace column", async () => {
+    const { db, workspaceId } = await seed(["forklift", "forklift forklift pallet", "a forklift"]);
+    const match = `workspace_id : "${workspaceId}" AND body : ("forklift")`;
+    const rows = await db.all<{ rank: number; body_only: number; every_column: number }>(
+      sql`SELECT rank, bm25(segment_search, 1.0, 0.0, 0.0, 0.0) AS body_only, bm25(segment_search) AS every_column FROM segment_search WHERE segment_search MATCH ${match}`,
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(row.rank).toBeCloseTo(row.body_only, 9);
+      expect(row.every_column).not.toBeCloseTo(row.body_only, 3);
+    }
+  });
+
   it("leaves out segments of videos that are not completed", async () => {
     const { db, workspaceId } = await seed(["forklift pallet"], "processing");
     expect(
