@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { database } from "../../src/db/client";
+import type { SegmentRow } from "../../src/db/repos/segments";
 import { videos } from "../../src/db/schema";
 import { nowIso } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
@@ -35,4 +36,27 @@ export async function insertVideos(
   const [first, ...rest] = chunks.map((chunk) => db.insert(videos).values(chunk));
   if (first) await db.batch([first, ...rest]);
   return rows.map((row) => row.id);
+}
+
+/** A segment row for tests that write segments directly: seconds [10 × position, +10). */
+export function segmentRow(
+  workspaceId: string,
+  videoId: string,
+  position: number,
+  overrides: Partial<SegmentRow> = {},
+): SegmentRow {
+  return {
+    id: `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`,
+    videoId,
+    workspaceId,
+    position,
+    startTime: position * 10,
+    endTime: position * 10 + 10,
+    sceneDescription: `scene ${position}`,
+    transcript: `said ${position}`,
+    tags: [],
+    evidence: [],
+    createdAt: "2025-01-01T00:00:00.000Z",
+    ...overrides,
+  };
 }

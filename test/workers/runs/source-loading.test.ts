@@ -10,7 +10,7 @@ import {
 import { findVideos } from "../../../src/db/repos/videos";
 import type { RunDto } from "../../../src/routes/runs/schemas";
 import { loadEngineVideos } from "../../../src/services/runs/engine-input";
-import { insertVideos } from "../../helpers/factories";
+import { insertVideos, segmentRow } from "../../helpers/factories";
 import { type Client, expectJson, expectProblem, newTenant } from "../../helpers/harness";
 import { createProfile } from "../../helpers/runs";
 
@@ -32,19 +32,7 @@ const UNKNOWN = "vid_00000000000000000000000000";
 async function writeSegments(videoId: string, count: number): Promise<void> {
   const rows: SegmentRow[] = [];
   for (let position = count - 1; position >= 0; position--) {
-    rows.push({
-      id: `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`,
-      videoId,
-      workspaceId,
-      position,
-      startTime: position * 10,
-      endTime: position * 10 + 10,
-      sceneDescription: `scene ${position}`,
-      transcript: `said ${position}`,
-      tags: [],
-      evidence: [],
-      createdAt: "2025-01-01T00:00:00.000Z",
-    });
+    rows.push(segmentRow(workspaceId, videoId, position));
   }
   const db = database(env.DB);
   await runBatch(db, replaceSegmentsStatements(db, videoId, rows));

@@ -4,10 +4,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { database, runBatch } from "../../../src/db/client";
 import { keywordSegments, replaceSearchTextStatements } from "../../../src/db/repos/search";
-import { replaceSegmentsStatements, type SegmentRow } from "../../../src/db/repos/segments";
-import { nowIso } from "../../../src/lib/clock";
+import { replaceSegmentsStatements } from "../../../src/db/repos/segments";
 import { keywordLevels } from "../../../src/lib/text/search-scoring";
-import { insertVideos } from "../../helpers/factories";
+import { insertVideos, segmentRow } from "../../helpers/factories";
 import { newTenant } from "../../helpers/harness";
 
 const WORDS = ["forklift", "pallet", "ladder", "valve", "helmet"];
@@ -33,19 +32,9 @@ async function seed(bodies: string[], status: "completed" | "processing" = "comp
   const { workspaceId } = await newTenant();
   const [videoId = ""] = await insertVideos(workspaceId, 1, { status });
   const db = database(env.DB);
-  const segments: SegmentRow[] = bodies.map((body, i) => ({
-    id: `seg_${videoId}_${String(i).padStart(2, "0")}`,
-    videoId,
-    workspaceId,
-    position: i,
-    startTime: i,
-    endTime: i + 1,
-    sceneDescription: "",
-    transcript: body,
-    tags: [],
-    evidence: [],
-    createdAt: nowIso(),
-  }));
+  const segments = bodies.map((body, i) =>
+    segmentRow(workspaceId, videoId, i, { transcript: body }),
+  );
   await runBatch(db, [
     ...replaceSegmentsStatements(db, videoId, segments),
     ...replaceSearchTextStatements(
