@@ -4,6 +4,27 @@ export const API_PREFIX = "/api/v1alpha1";
 
 export type FetchLike = (request: Request) => Promise<Response>;
 
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * `response` with a body that errors with `signal`'s reason once it aborts. Node's fetch can
+ * leave a body read pending for good when the request's signal aborts while the body is
+ * being read (seen here: an upload aborted halfway hung in the JSON of a part's receipt), so
+ * the body is piped through a stream the signal always ends, read or not.
+ */
+export function bodyEndsOnAbort(response: Response, signal: AbortSignal): Response {
+  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
+  const body = response.body.pipeThrough(new TransformStream(), { signal });
+  const wrapped = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  // A constructed Response has no URL; problems without a document name the one answered.
+  Object.defineProperty(wrapped, "url", { value: response.url });
+  return wrapped;
+}
+
 /**
  * The fetch for API calls: a POST gets an Idempotency-Key unless it has one, which makes
  * a request lost with its connection (a stale keep-alive socket, a blip) safe to send
@@ -16,7 +37,7 @@ export function retryingFetch(fetchFn: FetchLike): FetchLike {
     for (let attempt = 0; ; attempt++) {
       const copy = attempt < 2 ? request.clone() : request;
       try {
-        return await fetchFn(copy);
+        return bodyEndsOnAbort(await fetchFn(copy), request.signal);
       } catch (error) {
         if (attempt >= 2 || request.signal.aborted || !(error instanceof TypeError)) throw error;
       }

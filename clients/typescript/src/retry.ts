@@ -1,6 +1,6 @@
 import { type Clock, realClock } from "./clock.js";
 import { networkError, VasError } from "./errors.js";
-import type { FetchLike } from "./http.js";
+import { bodyEndsOnAbort, type FetchLike } from "./http.js";
 
 export interface RetryOptions {
   /** Attempts after the first (default 4). */
@@ -32,7 +32,7 @@ export async function fetchWithRetry(
     let response: Response | undefined;
     let failure: unknown;
     try {
-      response = await fetchFn(request);
+      response = bodyEndsOnAbort(await fetchFn(request), request.signal);
     } catch (error) {
       if (options.signal?.aborted || isAbort(error)) throw options.signal?.reason ?? error;
       failure = error;
