@@ -57,12 +57,20 @@ interface Answered<T> {
   response: Response;
 }
 
-/** The success body of an openapi-fetch call, or the VasError its problem describes. */
-export async function unwrap<T>(call: Promise<Answered<T>>, what: string): Promise<T> {
+/**
+ * The success body of an openapi-fetch call, or the VasError its problem describes. A call
+ * made with `signal` that fails once it has aborted rejects with the signal's reason.
+ */
+export async function unwrap<T>(
+  call: Promise<Answered<T>>,
+  what: string,
+  signal?: AbortSignal,
+): Promise<T> {
   let answered: Answered<T>;
   try {
     answered = await call;
   } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     throw networkError(what, error);
   }

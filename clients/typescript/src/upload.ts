@@ -97,6 +97,7 @@ async function putPart(
           signal,
         }),
         "PUT /videos/{video_id}/upload/parts",
+        signal,
       );
     }
     return part.size;
@@ -200,6 +201,7 @@ export async function uploadFile(
           signal: options.signal,
         }),
         "POST /videos/{video_id}/upload/complete",
+        options.signal,
       );
     } catch (error) {
       if (round > 0 || !(error instanceof VasError) || error.code !== "upload-incomplete")

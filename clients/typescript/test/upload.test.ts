@@ -111,9 +111,10 @@ describe("uploadFile", () => {
   });
 
   it.each([
-    // A receipt is read as JSON; storage's refusal is read for its error code.
+    // Receipts and the completion are read as JSON; storage's refusal for its error code.
     ["a part's receipt", (url: string) => new URL(url).pathname.endsWith("/parts"), 200],
     ["storage's refusal", (url: string) => url.startsWith("http://storage.test"), 400],
+    ["the completion's answer", (url: string) => new URL(url).pathname.endsWith("/complete"), 200],
   ])(
     "ends an upload aborted while %s is still arriving, with the abort's reason",
     async (_, slow, status) => {
@@ -203,6 +204,61 @@ describe("uploadFile", () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it("property: an upload aborted at any moment settles, even when bodies stop arriving on abort", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 0, max: 3 }),
+        async (delays, abortAtCall, abortDelay) => {
+          const service = new FakeService();
+          const controller = new AbortController();
+          const reason = new Error("Ctrl-C");
+          let calls = 0;
+          // Each answer's body comes `delay` ms after it is asked for, and never once the
+          // request's signal has aborted: what Node's fetch can do to a body read mid-abort.
+          const fetch = async (request: Request) => {
+            const answer = await service.fetch(request);
+            calls += 1;
+            if (calls === abortAtCall) setTimeout(() => controller.abort(reason), abortDelay);
+            if (answer.body === null) return answer;
+            const bytes = new Uint8Array(await answer.arrayBuffer());
+            const delay = delays[calls % delays.length] ?? 0;
+            const late = new ReadableStream<Uint8Array>({
+              pull: async (stream) => {
+                await new Promise((resolve) => setTimeout(resolve, delay));
+                if (request.signal.aborted) return new Promise<void>(() => {});
+                stream.enqueue(bytes);
+                stream.close();
+              },
+              cancel: () => new Promise<void>(() => {}),
+            });
+            return new Response(late, { status: answer.status, headers: answer.headers });
+          };
+          const client = new VasClient({ baseUrl: API_BASE, apiKey: "vas_test", fetch });
+          let videoId = "";
+          const outcome = await client
+            .uploadFile(new Blob([bytes(2600)]), {
+              filename: "a.mp4",
+              concurrency: 3,
+              signal: controller.signal,
+              onSession: (session) => {
+                videoId = session.video_id;
+              },
+            })
+            .then(
+              (video) => ({ video }),
+              (error: unknown) => ({ error }),
+            );
+          // Aborted with the signal's reason, or finished before the abort and complete.
+          if ("error" in outcome) expect(outcome.error).toBe(reason);
+          else expect(service.uploads.get(videoId)?.state).toBe("completed");
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });
