@@ -45,10 +45,14 @@ export class VasClient {
     return paginate((cursor) => this.listVideos({ ...query, ...(cursor ? { cursor } : {}) }));
   }
 
-  getVideo(videoId: string) {
+  getVideo(videoId: string, options: { signal?: AbortSignal } = {}) {
     return unwrap(
-      this.api.GET("/videos/{video_id}", { params: { path: { video_id: videoId } } }),
+      this.api.GET("/videos/{video_id}", {
+        params: { path: { video_id: videoId } },
+        signal: options.signal,
+      }),
       "GET /videos/{video_id}",
+      options.signal,
     );
   }
 
@@ -79,10 +83,14 @@ export class VasClient {
     );
   }
 
-  getRun(runId: string) {
+  getRun(runId: string, options: { signal?: AbortSignal } = {}) {
     return unwrap(
-      this.api.GET("/runs/{run_id}", { params: { path: { run_id: runId } } }),
+      this.api.GET("/runs/{run_id}", {
+        params: { path: { run_id: runId } },
+        signal: options.signal,
+      }),
       "GET /runs/{run_id}",
+      options.signal,
     );
   }
 
@@ -120,7 +128,7 @@ export class VasClient {
   waitForVideo(videoId: string, options?: WaitOptions<Video>) {
     return pollUntil(
       `Video ${videoId}`,
-      () => this.getVideo(videoId),
+      (signal) => this.getVideo(videoId, { signal }),
       (video) =>
         video.status === "completed"
           ? "done"
@@ -135,7 +143,7 @@ export class VasClient {
   waitForRun(runId: string, options?: WaitOptions<Run>) {
     return pollUntil(
       `Run ${runId}`,
-      () => this.getRun(runId),
+      (signal) => this.getRun(runId, { signal }),
       (run) => {
         if (run.status === "completed") return "done";
         if (run.status === "failed")

@@ -99,6 +99,27 @@ describe("waitForVideo", () => {
     await expect(pending).rejects.toThrow("later");
     expect(calls()).toBe(1);
   });
+
+  it("ends a poll still in flight on abort, with the signal's reason", async () => {
+    // The service never answers; only the abort can end the request, as with a real fetch.
+    let asked = 0;
+    const client = new VasClient({
+      baseUrl: "http://vas.test",
+      apiKey: "vas_test",
+      fetch: (request) => {
+        asked += 1;
+        return new Promise((_, reject) => {
+          request.signal.addEventListener("abort", () => reject(request.signal.reason));
+        });
+      },
+    });
+    const controller = new AbortController();
+    const pending = client.waitForVideo("vid_1", { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort(new Error("gave up"));
+    await expect(pending).rejects.toThrow("gave up");
+    expect(asked).toBe(1);
+  });
 });
 
 describe("waitForRun", () => {
