@@ -1,9 +1,4 @@
-import {
-  completedSegments,
-  existingVideoIds,
-  keywordSegments,
-  type SegmentWithVideo,
-} from "../db/repos/search";
+import { candidateSegments, existingVideoIds, type SegmentWithVideo } from "../db/repos/search";
 import { notFound } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
@@ -122,38 +117,33 @@ export async function searchSegments(
     request.videoIds === undefined
       ? { topK: CANDIDATES }
       : { topK: CANDIDATES, videoIds: request.videoIds };
-  const levels = keywordLevels(request.query);
-  // Two branches run at once, each reading its candidates' rows as soon as it has them:
-  // keyword retrieval needs no embedding, so D1 finds and reads the keyword hits in one
-  // statement while the query is embedded and the index object searches; the vector
-  // matches' rows are read next. Each branch reports its duration from the start (keyword)
-  // or from the end of embed (vector), rows included; together they take the longer.
-  const since = performance.now();
-  const [vector, keyword] = await Promise.all([
-    (async () => {
-      const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
-      const embedded = performance.now();
-      timings.embed = embedded - since;
-      const matches = queryVector
-        ? await ports.vectorIndex.query(workspaceId, queryVector, options)
-        : [];
-      const ids = matches.map((match) => match.id);
-      const rows = await completedSegments(db, workspaceId, ids);
-      timings.vector = performance.now() - embedded;
-      return { cosines: new Map(matches.map((match) => [match.id, match.score])), rows };
-    })(),
-    keywordSegments(db, workspaceId, levels, request.videoIds, CANDIDATES).then((rows) => {
-      timings.keyword = performance.now() - since;
-      return rows;
-    }),
-  ]);
-  mark = performance.now();
-  const candidates = new Map<string, SegmentWithVideo>();
-  for (const hit of [...keyword, ...vector.rows]) candidates.set(hit.segment.id, hit);
+  // The query is embedded and the index searched first; then one statement finds the
+  // keyword hits and reads every candidate's row, the index's matches included. One
+  // statement after the index, not two beside it: a statement's fixed cost is more than
+  // the full-text search it holds (docs/decisions.md, issue 15).
+  const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
+  lap("embed");
+  const matches = queryVector
+    ? await ports.vectorIndex.query(workspaceId, queryVector, options)
+    : [];
+  lap("vector");
+  const keyword = {
+    levels: keywordLevels(request.query),
+    videoIds: request.videoIds,
+    limit: CANDIDATES,
+  };
+  const candidates = await candidateSegments(
+    db,
+    workspaceId,
+    keyword,
+    matches.map((match) => match.id),
+  );
+  lap("candidates");
+  const cosines = new Map(matches.map((match) => [match.id, match.score]));
   const parsed = parseQuery(request.query);
-  const ranked: Ranked[] = [...candidates.values()]
+  const ranked: Ranked[] = candidates
     .map((hit) => {
-      const cosine = vector.cosines.get(hit.segment.id);
+      const cosine = cosines.get(hit.segment.id);
       const similarity = cosine === undefined ? 0 : vectorScore(ports.embedder.model, cosine);
       return { hit, score: fuse(similarity, lexicalScore(parsed, searchText(hit.segment))) };
     })

@@ -141,35 +141,36 @@ async function completedSegmentsWhere(
   }));
 }
 
-/** Segments of completed videos of a workspace, by id (unknown or unfinished ones are left out). */
-export async function completedSegments(
-  db: Database,
-  workspaceId: string,
-  ids: string[],
-): Promise<SegmentWithVideo[]> {
-  if (ids.length === 0) return [];
-  // One statement, whatever the count: the ids go in as one JSON parameter (D1 binds at
-  // most 100).
-  return completedSegmentsWhere(
-    db,
-    workspaceId,
-    sql`SELECT value FROM json_each(${JSON.stringify(ids)})`,
-  );
+/** Keyword retrieval's inputs: the levels (`keywordLevels`), the videos searched, how many hits. */
+export interface KeywordRetrieval {
+  levels: KeywordLevel[];
+  videoIds: string[] | undefined;
+  limit: number;
 }
 
 /**
- * The keyword hits of a workspace (`keywordIds`) that are segments of completed videos, with
- * their rows: finding them and reading them is one statement.
+ * A search's candidates with their rows, in one statement: the workspace's keyword hits
+ * (`keywordIds`) and the segments `vectorIds` names (the index's nearest matches), those of
+ * completed videos only (unknown, other workspaces' and unfinished ones are left out).
  */
-export async function keywordSegments(
+export async function candidateSegments(
   db: Database,
   workspaceId: string,
-  levels: KeywordLevel[],
-  videoIds: string[] | undefined,
-  limit: number,
+  keyword: KeywordRetrieval,
+  vectorIds: string[],
 ): Promise<SegmentWithVideo[]> {
-  if (levels.length === 0) return [];
-  return completedSegmentsWhere(db, workspaceId, keywordIds(workspaceId, levels, videoIds, limit));
+  const picked: SQL[] = [];
+  if (keyword.levels.length > 0) {
+    const { levels, videoIds, limit } = keyword;
+    // A compound SELECT takes no ORDER BY or LIMIT before its last term: the keyword ids are
+    // a subquery of their own.
+    picked.push(sql`SELECT segment_id FROM (${keywordIds(workspaceId, levels, videoIds, limit)})`);
+  }
+  // The ids go in as one JSON parameter: D1 binds at most 100 per statement.
+  if (vectorIds.length > 0)
+    picked.push(sql`SELECT value FROM json_each(${JSON.stringify(vectorIds)})`);
+  if (picked.length === 0) return [];
+  return completedSegmentsWhere(db, workspaceId, sql.join(picked, sql` UNION ALL `));
 }
 
 /** Which of these video ids exist in the workspace (any status). */

@@ -62,6 +62,11 @@ const after = (...key: (string | number)[]) => ({ limit: 25, after: key });
 const actor = { keyId: "key_1", at: NOW };
 const viewer = { workspaceId: WS, ownerId: OWNER };
 
+/** Keyword retrieval of a query, 50 hits at most. */
+function keywords(query: string, videoIds: string[] | undefined) {
+  return { levels: keywordLevels(query), videoIds, limit: 50 };
+}
+
 const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "videos: list": (db) => videos.listVideos(db, WS, {}, after(VIDEO)),
   "videos: list by status": (db) => videos.listVideos(db, WS, { status: "failed" }, page),
@@ -78,16 +83,20 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
       segments.replaceSegmentsStatements(db, VIDEO, [], videos.videoIsIn(VIDEO, ["processing"])),
     ),
   "search: keyword hits": (db) =>
-    search.keywordSegments(db, WS, keywordLevels("forklift pallet"), undefined, 50),
+    search.candidateSegments(db, WS, keywords("forklift pallet", undefined), []),
   "search: keyword hits in videos": (db) =>
-    search.keywordSegments(db, WS, keywordLevels("forklift pallet"), [VIDEO], 50),
+    search.candidateSegments(db, WS, keywords("forklift pallet", [VIDEO]), []),
   "search: keyword hits of a long query (BM25 level)": (db) =>
-    search.keywordSegments(db, WS, keywordLevels(LONG_QUERY), undefined, 50),
-  "search: segments by id": (db) => search.completedSegments(db, WS, [SEGMENT]),
+    search.candidateSegments(db, WS, keywords(LONG_QUERY, undefined), []),
+  "search: keyword hits and the index's matches": (db) =>
+    search.candidateSegments(db, WS, keywords("forklift pallet", undefined), [SEGMENT]),
+  "search: segments by id": (db) =>
+    search.candidateSegments(db, WS, keywords("", undefined), [SEGMENT]),
   "search: 200 segments by id": (db) =>
-    search.completedSegments(
+    search.candidateSegments(
       db,
       WS,
+      keywords("", undefined),
       Array.from({ length: 200 }, (_, i) => (i === 0 ? SEGMENT : `seg_missing_${i}`)),
     ),
   "search: existing videos": (db) => search.existingVideoIds(db, WS, [VIDEO]),

@@ -3,9 +3,9 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { database, runBatch } from "../../../src/db/client";
-import { keywordSegments, replaceSearchTextStatements } from "../../../src/db/repos/search";
+import { candidateSegments, replaceSearchTextStatements } from "../../../src/db/repos/search";
 import { replaceSegmentsStatements } from "../../../src/db/repos/segments";
-import { keywordLevels } from "../../../src/lib/text/search-scoring";
+import { type KeywordLevel, keywordLevels } from "../../../src/lib/text/search-scoring";
 import { insertVideos, segmentRow } from "../../helpers/factories";
 import { newTenant } from "../../helpers/harness";
 
@@ -28,8 +28,12 @@ async function levelByLevel(workspaceId: string, query: string, limit: number): 
 }
 
 /** A workspace with one video in `status` whose segments say `bodies`, indexed for keywords. */
-async function seed(bodies: string[], status: "completed" | "processing" = "completed") {
-  const { workspaceId } = await newTenant();
+async function seed(
+  bodies: string[],
+  status: "completed" | "processing" = "completed",
+  into?: string,
+) {
+  const workspaceId = into ?? (await newTenant()).workspaceId;
   const [videoId = ""] = await insertVideos(workspaceId, 1, { status });
   const db = database(env.DB);
   const segments = bodies.map((body, i) =>
@@ -48,16 +52,26 @@ async function seed(bodies: string[], status: "completed" | "processing" = "comp
       })),
     ),
   ]);
-  return { db, workspaceId };
+  return { db, workspaceId, segmentIds: segments.map((segment) => segment.id) };
+}
+
+/** The keyword hits alone: the candidates when the index matched nothing. */
+function keywordSegments(
+  db: ReturnType<typeof database>,
+  workspaceId: string,
+  levels: KeywordLevel[],
+  limit: number,
+) {
+  return candidateSegments(db, workspaceId, { levels, videoIds: undefined, limit }, []);
 }
 
 async function keywordIds(bodies: string[], query: string, limit: number) {
   const { db, workspaceId } = await seed(bodies);
-  const found = await keywordSegments(db, workspaceId, keywordLevels(query), undefined, limit);
+  const found = await keywordSegments(db, workspaceId, keywordLevels(query), limit);
   return { found: found.map((hit) => hit.segment.id).sort(), workspaceId };
 }
 
-describe("keywordSegments", () => {
+describe("candidateSegments: keyword hits", () => {
   it("finds exactly what running each level alone and keeping the first `limit` finds", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -92,7 +106,7 @@ describe("keywordSegments", () => {
     const mine = await seed(["pallet jack", "forklift"]);
     const levels = keywordLevels("forklift pallet");
     const ids = async ({ db, workspaceId }: typeof mine, limit: number) =>
-      (await keywordSegments(db, workspaceId, levels, undefined, limit)).map((hit) =>
+      (await keywordSegments(db, workspaceId, levels, limit)).map((hit) =>
         hit.segment.id.slice(-2),
       );
     expect((await ids(mine, 10)).sort()).toEqual(["00", "01"]);
@@ -101,9 +115,9 @@ describe("keywordSegments", () => {
     // finds nothing.
     const [, ulid = ""] = mine.workspaceId.split("_");
     for (const query of [mine.workspaceId, ulid, `ws ${ulid}`]) {
-      expect(
-        await keywordSegments(mine.db, mine.workspaceId, keywordLevels(query), undefined, 10),
-      ).toEqual([]);
+      expect(await keywordSegments(mine.db, mine.workspaceId, keywordLevels(query), 10)).toEqual(
+        [],
+      );
     }
   });
 
@@ -122,8 +136,53 @@ describe("keywordSegments", () => {
 
   it("leaves out segments of videos that are not completed", async () => {
     const { db, workspaceId } = await seed(["forklift pallet"], "processing");
+    expect(await keywordSegments(db, workspaceId, keywordLevels("forklift"), 10)).toEqual([]);
+  });
+});
+
+describe("candidateSegments: the index's matches beside the keyword hits", () => {
+  it("reads the matches named and the keyword hits in one list, each segment once", async () => {
+    const mine = await seed(["forklift pallet", "ladder", "valve"]);
+    const [forklift = "", ladder = ""] = mine.segmentIds;
+    const found = await candidateSegments(
+      mine.db,
+      mine.workspaceId,
+      { levels: keywordLevels("forklift"), videoIds: undefined, limit: 10 },
+      [ladder, forklift],
+    );
+    expect(found.map((hit) => hit.segment.id).sort()).toEqual([forklift, ladder].sort());
+    expect(found.find((hit) => hit.segment.id === ladder)?.segment.transcript).toBe("ladder");
+  });
+
+  it("reads the matches alone when the query has no keyword to look for", async () => {
+    const mine = await seed(["forklift pallet", "ladder"]);
+    const found = await candidateSegments(
+      mine.db,
+      mine.workspaceId,
+      { levels: [], videoIds: undefined, limit: 10 },
+      mine.segmentIds.slice(1),
+    );
+    expect(found.map((hit) => hit.segment.id)).toEqual(mine.segmentIds.slice(1));
     expect(
-      await keywordSegments(db, workspaceId, keywordLevels("forklift"), undefined, 10),
+      await candidateSegments(
+        mine.db,
+        mine.workspaceId,
+        { levels: [], videoIds: undefined, limit: 10 },
+        [],
+      ),
     ).toEqual([]);
+  });
+
+  it("leaves out named segments of another workspace, of unfinished videos and unknown ones", async () => {
+    const mine = await seed(["forklift pallet"]);
+    const unfinished = await seed(["ladder"], "processing", mine.workspaceId);
+    const theirs = await seed(["ladder"]);
+    const found = await candidateSegments(
+      mine.db,
+      mine.workspaceId,
+      { levels: keywordLevels("ladder"), videoIds: undefined, limit: 10 },
+      [...unfinished.segmentIds, ...theirs.segmentIds, "seg_unknown_00000", ...mine.segmentIds],
+    );
+    expect(found.map((hit) => hit.segment.id)).toEqual(mine.segmentIds);
   });
 });

@@ -124,7 +124,7 @@ describe("keyword retrieval among many matches", () => {
     const phases = (res.headers.get("server-timing") ?? "")
       .split(", ")
       .map((part) => part.match(/^(\w+);dur=\d+\.\d$/)?.[1]);
-    expect([...phases].sort()).toEqual(["check", "embed", "keyword", "rank", "urls", "vector"]);
+    expect([...phases].sort()).toEqual(["candidates", "check", "embed", "rank", "urls", "vector"]);
   });
 
   it("finds it for a long query too, whose last level is ranked", async () => {
