@@ -7,7 +7,7 @@ import type {
   StoredPart,
   UploadStorage,
 } from "./port";
-import { presignUrl, type S3Credentials } from "./sigv4";
+import { presignGetUrl, presignUrl, type S3Credentials } from "./sigv4";
 
 /** Where the bucket lives on R2's S3-compatible endpoint. */
 export interface R2S3Location {
@@ -210,6 +210,6 @@ export class R2S3Storage implements UploadStorage {
   }
 
   async presignGet(key: string, expiresAt: Date, _ctx: SigningContext): Promise<string> {
-    return presignUrl(this.credentials, "GET", this.objectUrl(key), expiresAt);
+    return presignGetUrl(this.credentials, this.objectUrl(key), expiresAt);
   }
 }

@@ -56,6 +56,41 @@ export async function presignUrl(
   return (await signer.sign()).url.toString();
 }
 
+/** Signed GET URLs are minted per minute (`presignGetUrl`). */
+const GET_URL_STEP_MS = 60_000;
+/** The current minute's signed GET URLs kept by this isolate, at most (~600 bytes each). */
+const MAX_GET_URLS = 4_096;
+const getUrls = { minute: Number.NaN, urls: new Map<string, string>() };
+
+/**
+ * A signed GET URL of `url`, valid at least until `expiresAt` and at most a minute longer.
+ * It is signed as of the start of the current minute, and its expiry is rounded up to a
+ * whole minute after that, so every URL of one object asked for in the same minute is the
+ * same: browsers and caches keep what it points at, and this isolate keeps the minute's URLs
+ * (bounded), so showing an object again signs nothing.
+ */
+export async function presignGetUrl(
+  credentials: S3Credentials,
+  url: URL,
+  expiresAt: Date,
+  now: Date = new Date(),
+): Promise<string> {
+  const minute = Math.floor(now.getTime() / GET_URL_STEP_MS) * GET_URL_STEP_MS;
+  const until =
+    minute + Math.ceil((expiresAt.getTime() - minute) / GET_URL_STEP_MS) * GET_URL_STEP_MS;
+  if (getUrls.minute !== minute || getUrls.urls.size >= MAX_GET_URLS) {
+    getUrls.minute = minute;
+    getUrls.urls.clear();
+  }
+  const key = [credentials.accessKeyId, credentials.secretAccessKey, url.href, until].join("\n");
+  const kept = getUrls.urls.get(key);
+  if (kept !== undefined) return kept;
+  const signed = await presignUrl(credentials, "GET", url, new Date(until), new Date(minute));
+  // Another minute may have begun while signing: keep the URL only in its own minute.
+  if (getUrls.minute === minute) getUrls.urls.set(key, signed);
+  return signed;
+}
+
 /** Why a presigned request was refused, in S3's words. */
 export type PresignRefusal = {
   code: "AccessDenied" | "SignatureDoesNotMatch" | "AuthorizationQueryParametersError";

@@ -24,7 +24,9 @@ const ManifestSchema = z
         start_time: z.number(),
         end_time: z.number(),
         text: z.string(),
-        clip_url: z.string().openapi({ description: "Signed URL playing the span, valid 1 hour" }),
+        clip_url: z
+          .string()
+          .openapi({ description: "Signed URL playing the span, valid at least 1 hour" }),
       }),
     ),
   })

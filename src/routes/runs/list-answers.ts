@@ -18,10 +18,9 @@ const EvidenceRefSchema = z
     start_time: z.number().openapi({ description: "Seconds" }),
     end_time: z.number(),
     text: z.string(),
-    clip_url: z
-      .string()
-      .optional()
-      .openapi({ description: "Signed URL of the video playing the span (#t=start,end), 1 hour" }),
+    clip_url: z.string().optional().openapi({
+      description: "Signed URL of the video playing the span (#t=start,end), valid at least 1 hour",
+    }),
   })
   .openapi("EvidenceRef");
 

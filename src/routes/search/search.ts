@@ -61,11 +61,13 @@ const SearchResultSchema = z
       description: "Seconds from the start: where the matching span begins, inside the segment",
       example: 5,
     }),
-    image: z.string().optional().openapi({ description: "Signed thumbnail URL (1 hour)" }),
-    video_url: z
+    image: z
       .string()
       .optional()
-      .openapi({ description: "Signed video URL (1 hour) that plays from time_position (#t=)" }),
+      .openapi({ description: "Signed thumbnail URL (valid at least 1 hour)" }),
+    video_url: z.string().optional().openapi({
+      description: "Signed video URL (valid at least 1 hour) that plays from time_position (#t=)",
+    }),
   })
   .openapi("SearchResult");
 

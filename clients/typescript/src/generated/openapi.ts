@@ -1382,9 +1382,9 @@ export interface components {
        * @example 5
        */
       time_position: number;
-      /** @description Signed thumbnail URL (1 hour) */
+      /** @description Signed thumbnail URL (valid at least 1 hour) */
       image?: string;
-      /** @description Signed video URL (1 hour) that plays from time_position (#t=) */
+      /** @description Signed video URL (valid at least 1 hour) that plays from time_position (#t=) */
       video_url?: string;
     };
     SearchRequest: {
@@ -2038,7 +2038,7 @@ export interface components {
       start_time: number;
       end_time: number;
       text: string;
-      /** @description Signed URL of the video playing the span (#t=start,end), 1 hour */
+      /** @description Signed URL of the video playing the span (#t=start,end), valid at least 1 hour */
       clip_url?: string;
     };
     ReportPage: {
@@ -2105,7 +2105,7 @@ export interface components {
         start_time: number;
         end_time: number;
         text: string;
-        /** @description Signed URL playing the span, valid 1 hour */
+        /** @description Signed URL playing the span, valid at least 1 hour */
         clip_url: string;
       }[];
     };

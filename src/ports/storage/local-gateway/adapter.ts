@@ -6,7 +6,7 @@ import type {
   StoredPart,
   UploadStorage,
 } from "../port";
-import { presignUrl, type S3Credentials } from "../sigv4";
+import { presignGetUrl, presignUrl, type S3Credentials } from "../sigv4";
 import { GATEWAY_PREFIX, LEDGER_ENTRY, ledgerPrefix, openMarkerKey, partsPrefix } from "./ledger";
 
 /** The credentials the local gateway signs and verifies with, derived from SIGNING_SECRET. */
@@ -140,7 +140,7 @@ export class LocalGatewayStorage implements UploadStorage {
   }
 
   async presignGet(key: string, expiresAt: Date, ctx: SigningContext): Promise<string> {
-    return presignUrl(await this.credentials, "GET", gatewayUrl(ctx.origin, key), expiresAt);
+    return presignGetUrl(await this.credentials, gatewayUrl(ctx.origin, key), expiresAt);
   }
 
   private async forget(uploadId: string): Promise<void> {
