@@ -15,7 +15,6 @@ import {
 import { searchText } from "../lib/text/search-text";
 import type { Deps } from "./deps";
 import { EvidenceLinker } from "./evidence-urls";
-import { videoMedia } from "./media-urls";
 
 /** Candidates taken from each retriever before fusion. */
 const CANDIDATES = 100;
@@ -70,8 +69,7 @@ function timePosition(hit: SegmentWithVideo, query: ParsedQuery): number {
 }
 
 function title(hit: SegmentWithVideo): string {
-  const named = videoMedia(hit.video).title;
-  return named ? named : hit.video.filename;
+  return hit.video.title ? hit.video.title : hit.video.filename;
 }
 
 async function scopeOf(workspaceId: string, request: SearchRequest): Promise<string> {
@@ -165,7 +163,7 @@ export async function searchSegments(
         tags: hit.segment.tags,
         time_position: position,
       };
-      const thumbnail = videoMedia(hit.video).thumbnail?.key;
+      const thumbnail = hit.video.thumbnailKey;
       if (thumbnail) result.image = await linker.signedUrl(thumbnail);
       result.video_url = `${await linker.sourceUrl(hit.video.id)}#t=${position}`;
       return result;

@@ -1,6 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { VideoMedia } from "../../domain/video";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { KeywordLevel } from "../../lib/text/search-scoring";
 import type { Database } from "../client";
@@ -95,10 +94,14 @@ export type SearchedSegment = Pick<
   "id" | "startTime" | "endTime" | "sceneDescription" | "transcript" | "tags" | "evidence"
 >;
 
-/** A segment together with what search shows of its video. */
+/**
+ * A segment together with what search shows of its video: its filename, and from its media
+ * facts only the container title and the thumbnail's key (the rest of them, ~1 KB of JSON
+ * per video, stays in the database rather than riding along on every candidate row).
+ */
 export interface SegmentWithVideo {
   segment: SearchedSegment;
-  video: { id: string; filename: string; media: VideoMedia | null };
+  video: { id: string; filename: string; title: string | null; thumbnailKey: string | null };
 }
 
 /**
@@ -123,7 +126,8 @@ async function completedSegmentsWhere(
       evidence: videoSegments.evidence,
       videoId: videos.id,
       filename: videos.filename,
-      media: videos.media,
+      title: sql<string | null>`json_extract(${videos.media}, '$.title')`,
+      thumbnailKey: sql<string | null>`json_extract(${videos.media}, '$.thumbnail.key')`,
     })
     .from(videoSegments)
     .innerJoin(videos, eq(videos.id, videoSegments.videoId))
@@ -135,9 +139,9 @@ async function completedSegmentsWhere(
         sql`+${videos.status} = 'completed'`,
       ),
     );
-  return rows.map(({ videoId, filename, media, ...segment }) => ({
+  return rows.map(({ videoId, filename, title, thumbnailKey, ...segment }) => ({
     segment,
-    video: { id: videoId, filename, media },
+    video: { id: videoId, filename, title, thumbnailKey },
   }));
 }
 
