@@ -96,8 +96,8 @@ export type SearchedSegment = Pick<
 
 /**
  * A segment together with what search shows of its video: its filename, and from its media
- * facts only the container title and the thumbnail's key (the rest of them, ~1 KB of JSON
- * per video, stays in the database rather than riding along on every candidate row).
+ * facts only the container title and the thumbnail's key (the rest of them, ~700 bytes of
+ * JSON for a processed video, stays in the database rather than riding on every candidate).
  */
 export interface SegmentWithVideo {
   segment: SearchedSegment;

@@ -63,7 +63,8 @@ const MAX_GET_URLS = 4_096;
 const getUrls = { minute: Number.NaN, urls: new Map<string, string>() };
 
 /**
- * A signed GET URL of `url`, valid at least until `expiresAt` and at most a minute longer.
+ * A signed GET URL of `url`, valid at least until `expiresAt` and at most a minute longer
+ * (within S3's seven days: a longer lifetime is cut there, as `presignUrl` cuts it).
  * It is signed as of the start of the current minute, and its expiry is rounded up to a
  * whole minute after that, so every URL of one object asked for in the same minute is the
  * same: browsers and caches keep what it points at, and this isolate keeps the minute's URLs
