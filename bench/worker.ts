@@ -10,6 +10,7 @@ import { registerBenchSearchRoutes } from "./routes/search";
 export {
   IdempotencyKey,
   LocalVectorIndex,
+  ModelRateLimiter,
   RunCoordinator,
   UploadSession,
 } from "../src/index";

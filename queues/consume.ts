@@ -15,27 +15,51 @@ export async function consumeEach<T>(
   schema: z.ZodType<T>,
   work: (body: T) => Promise<void>,
 ): Promise<void> {
-  for (const message of batch.messages) {
-    const parsed = schema.safeParse(message.body);
-    if (!parsed.success) {
-      console.error(
-        JSON.stringify({ queue: batch.queue, dropped: message.id, reason: "malformed message" }),
-      );
-      message.ack();
-      continue;
+  await consumeSideBySide(batch, schema, work, 1);
+}
+
+/**
+ * Like `consumeEach`, with up to `limit` messages worked on at once: for messages that spend
+ * their time waiting on models, not on this invocation's CPU.
+ */
+export async function consumeSideBySide<T>(
+  batch: MessageBatch,
+  schema: z.ZodType<T>,
+  work: (body: T) => Promise<void>,
+  limit: number,
+): Promise<void> {
+  const pending = [...batch.messages];
+  const worker = async () => {
+    for (let message = pending.shift(); message; message = pending.shift()) {
+      await consumeOne(batch.queue, message, schema, work);
     }
-    try {
-      await work(parsed.data);
-      message.ack();
-    } catch (error) {
-      console.error(
-        JSON.stringify({
-          queue_message: message.id,
-          attempts: message.attempts,
-          error: String(error),
-        }),
-      );
-      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
-    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+}
+
+async function consumeOne<T>(
+  queue: string,
+  message: Message,
+  schema: z.ZodType<T>,
+  work: (body: T) => Promise<void>,
+): Promise<void> {
+  const parsed = schema.safeParse(message.body);
+  if (!parsed.success) {
+    console.error(JSON.stringify({ queue, dropped: message.id, reason: "malformed message" }));
+    message.ack();
+    return;
+  }
+  try {
+    await work(parsed.data);
+    message.ack();
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        queue_message: message.id,
+        attempts: message.attempts,
+        error: String(error),
+      }),
+    );
+    message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
   }
 }

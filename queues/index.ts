@@ -4,12 +4,19 @@ import { createDeps, type Deps } from "../src/services/deps";
 import { dispatchPendingEvents } from "../src/services/webhooks/dispatch";
 import { fetchTransport } from "../src/services/webhooks/transport";
 import { consumeAnalysis, consumeAnalysisDeadLetters } from "./analysis";
-import { consumeIndexing, consumeProcessing, consumeVideoDeadLetters } from "./processing";
+import {
+  consumeIndexing,
+  consumeProcessing,
+  consumeVideoDeadLetters,
+  consumeWindowDeadLetters,
+  consumeWindows,
+} from "./processing";
 import { consumeWebhooks } from "./webhooks";
 
 /** Queues whose consumers write outbox events: after a batch, they are fanned out at once. */
 const EVENT_SOURCES = new Set([
   "video-processing",
+  "media-windows-dlq",
   "search-indexing",
   "video-processing-dlq",
   "search-indexing-dlq",
@@ -33,6 +40,10 @@ function consume(batch: MessageBatch, deps: Deps): Promise<void> {
   switch (batch.queue) {
     case "video-processing":
       return consumeProcessing(batch, deps);
+    case "media-windows":
+      return consumeWindows(batch, deps);
+    case "media-windows-dlq":
+      return consumeWindowDeadLetters(batch, deps);
     case "search-indexing":
       return consumeIndexing(batch, deps);
     case "video-processing-dlq":

@@ -3,13 +3,44 @@ import { asyncError } from "../src/errors/async-codes";
 import type { Deps } from "../src/services/deps";
 import { failVideo, processVideo } from "../src/services/processing";
 import { indexVideo } from "../src/services/search-index";
+import {
+  abandonVideoWindow,
+  assembleVideo,
+  understandVideoWindow,
+} from "../src/services/understanding-windows";
 import { isFinal } from "../src/services/videos";
-import { consumeEach } from "./consume";
-import { IndexVideoMessageSchema, ProcessVideoMessageSchema } from "./messages";
+import { consumeEach, consumeSideBySide } from "./consume";
+import {
+  IndexVideoMessageSchema,
+  ProcessingMessageSchema,
+  UnderstandWindowMessageSchema,
+} from "./messages";
 
-/** The processing queue: probe and index uploaded videos. */
+/** Windows of one batch understood at once: they wait on models, paced by the limiter. */
+const WINDOWS_SIDE_BY_SIDE = 10;
+
+/** The processing queue: probe and plan uploaded videos, and assemble their indexes. */
 export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, ProcessVideoMessageSchema, (message) => processVideo(deps, message));
+  return consumeEach(batch, ProcessingMessageSchema, (message) =>
+    message.type === "process-video" ? processVideo(deps, message) : assembleVideo(deps, message),
+  );
+}
+
+/** The windows queue: understand one window of a video each. */
+export function consumeWindows(batch: MessageBatch, deps: Deps): Promise<void> {
+  return consumeSideBySide(
+    batch,
+    UnderstandWindowMessageSchema,
+    (message) => understandVideoWindow(deps, message),
+    WINDOWS_SIDE_BY_SIDE,
+  );
+}
+
+/** Dead letters of the windows queue: the window failed every retry and is recorded so. */
+export function consumeWindowDeadLetters(batch: MessageBatch, deps: Deps): Promise<void> {
+  return consumeEach(batch, UnderstandWindowMessageSchema, (message) =>
+    abandonVideoWindow(deps, message),
+  );
 }
 
 /** The indexing queue: make processed videos searchable and mark them completed. */
@@ -23,7 +54,7 @@ export function consumeIndexing(batch: MessageBatch, deps: Deps): Promise<void> 
  */
 export async function consumeVideoDeadLetters(batch: MessageBatch, deps: Deps): Promise<void> {
   for (const message of batch.messages) {
-    const parsed = ProcessVideoMessageSchema.or(IndexVideoMessageSchema).safeParse(message.body);
+    const parsed = ProcessingMessageSchema.or(IndexVideoMessageSchema).safeParse(message.body);
     if (parsed.success) {
       const video = await findVideoById(deps.db, parsed.data.video_id);
       if (video && !isFinal(video)) {

@@ -9,6 +9,7 @@ import { runSweep } from "./services/sweep";
 
 export { IdempotencyKey } from "../durable-objects/idempotency-key";
 export { LocalVectorIndex } from "../durable-objects/local-vector-index";
+export { ModelRateLimiter } from "../durable-objects/model-rate-limiter";
 export { RunCoordinator } from "../durable-objects/run-coordinator";
 export { UploadSession } from "../durable-objects/upload-session";
 

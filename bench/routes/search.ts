@@ -11,6 +11,7 @@ import { indexKey, thumbnailKeyOf } from "../../src/lib/object-keys";
 import type { HonoEnv } from "../../src/middleware/hono-env";
 import type { Ports } from "../../src/ports";
 import { LOCAL_ENGINE_ID } from "../../src/ports/media-understanding/local";
+import { understandWhole } from "../../src/ports/media-understanding/port";
 import { createDeps } from "../../src/services/deps";
 import { indexVideo } from "../../src/services/search-index";
 
@@ -67,7 +68,7 @@ async function indexTranscript(
 ): Promise<void> {
   const db = database(env.DB);
   const empty = { size: 0, read: async () => new Uint8Array(0) };
-  const understanding = await ports.understanding.understand({
+  const understanding = await understandWhole(ports.understanding, {
     videoId,
     filename: `${transcript.title}.mp4`,
     contentType: "video/mp4",

@@ -30,8 +30,10 @@ export const PROCESSING_PROGRESS = {
   queued: 0,
   /** The processing consumer took the video. */
   started: 10,
-  /** The container was probed: duration and frames are known. */
+  /** The container was probed: duration and frames are known, the windows planned. */
   probed: 30,
+  /** Every planned window is understood (in between, the share of windows done). */
+  windowsDone: 75,
   /** Segments, thumbnail and index document are stored; search indexing is next. */
   understood: 80,
   completed: 100,

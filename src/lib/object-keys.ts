@@ -41,3 +41,18 @@ export function reportKey(
 export function csvImportKey(workspaceId: string, sessionId: string): string {
   return `csv-imports/${workspaceId}/${sessionId}.csv`;
 }
+
+/** Where the production engine keeps the frame it took for the thumbnail until assembly. */
+export function thumbnailFrameKey(videoId: string): string {
+  return `videos/${videoId}/thumbnail-frame`;
+}
+
+/** Where processing keeps a video's probe for the invocations that understand its windows. */
+export function probeKey(videoId: string): string {
+  return `videos/${videoId}/probe.json`;
+}
+
+/** Where processing keeps the cover art the probe found, beside the probe. */
+export function coverArtKey(videoId: string): string {
+  return `videos/${videoId}/cover-art`;
+}

@@ -1,11 +1,14 @@
 import type { Env } from "../env";
 import { signingSecret } from "../lib/secrets";
+import { DurableObjectRateLimiter } from "./ai/limiter";
+import { pacedAi } from "./ai/model-calls";
 import { LocalAnswerEngine } from "./answer-engine/local";
 import type { AnswerEngine } from "./answer-engine/port";
 import { WorkersAiAnswerEngine } from "./answer-engine/workers-ai";
 import { LocalHashEmbedder } from "./embedder/local-hash";
 import type { Embedder } from "./embedder/port";
 import { WorkersAiEmbedder } from "./embedder/workers-ai";
+import { R2FrameStore } from "./media-understanding/frame-store";
 import { LocalMediaUnderstanding } from "./media-understanding/local";
 import type { MediaUnderstanding } from "./media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "./media-understanding/workers-ai";
@@ -48,6 +51,10 @@ function requiredBinding<T>(binding: T | undefined, name: string): T {
 /** Builds the adapters for `env.DEPLOYMENT` ("local" or "production"). */
 export function createPorts(env: Env): Ports {
   if (env.DEPLOYMENT === "production") {
+    // One limiter for the whole account: every model call of every adapter takes its slot.
+    const ai = pacedAi(requiredBinding(env.AI, "AI"), {
+      limiter: new DurableObjectRateLimiter(env.MODEL_LIMITER),
+    });
     return {
       storage: new R2S3Storage(
         { accountId: required(env, "R2_ACCOUNT_ID"), bucket: required(env, "R2_BUCKET_NAME") },
@@ -57,13 +64,13 @@ export function createPorts(env: Env): Ports {
         },
       ),
       understanding: new WorkersAiMediaUnderstanding({
-        ai: requiredBinding(env.AI, "AI"),
+        ai,
         media: requiredBinding(env.MEDIA, "MEDIA"),
-        bucket: env.MEDIA_BUCKET,
+        frames: new R2FrameStore(env.MEDIA_BUCKET),
       }),
-      embedder: new WorkersAiEmbedder(requiredBinding(env.AI, "AI")),
+      embedder: new WorkersAiEmbedder(ai),
       vectorIndex: new VectorizeIndex(requiredBinding(env.VECTORIZE, "VECTORIZE")),
-      answerEngine: new WorkersAiAnswerEngine({ ai: requiredBinding(env.AI, "AI") }),
+      answerEngine: new WorkersAiAnswerEngine({ ai }),
       storageGateway: null,
     };
   }

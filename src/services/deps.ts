@@ -1,8 +1,10 @@
 import { type Database, database } from "../db/client";
 import type {
+  AssembleVideoMessage,
   IndexVideoMessage,
   ProcessVideoMessage,
   RunAnalysisMessage,
+  UnderstandWindowMessage,
 } from "../domain/messages";
 import type { Env } from "../env";
 import { signingSecret } from "../lib/secrets";
@@ -11,7 +13,8 @@ import type { DeliverWebhookMessage } from "./webhooks/message";
 
 /** The queues work is handed to, typed by the message each carries. */
 export interface WorkQueues {
-  processing: Queue<ProcessVideoMessage>;
+  processing: Queue<ProcessVideoMessage | AssembleVideoMessage>;
+  windows: Queue<UnderstandWindowMessage>;
   indexing: Queue<IndexVideoMessage>;
   analysis: Queue<RunAnalysisMessage>;
   webhooks: Queue<DeliverWebhookMessage>;
@@ -57,6 +60,7 @@ export function createDeps(env: Env, ports: Ports): Deps {
     bucket: env.MEDIA_BUCKET,
     queues: {
       processing: env.PROCESSING_QUEUE,
+      windows: env.WINDOWS_QUEUE,
       indexing: env.INDEXING_QUEUE,
       analysis: env.ANALYSIS_QUEUE,
       webhooks: env.WEBHOOK_QUEUE,

@@ -1,65 +1,39 @@
 import { runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
-import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
+import {
+  insertWindowsStatements,
+  type MediaWindowRow,
+  pendingWindowPositions,
+  windowProgress,
+} from "../db/repos/media-windows";
 import {
   findVideoById,
   updateVideoIf,
   updateVideoStatement,
   type VideoRow,
-  type VideoStatus,
   videoIsIn,
 } from "../db/repos/videos";
 import type { StoredError } from "../domain/async-errors";
 import type { MediaProbe, RangeSource } from "../domain/media";
-import type { IndexVideoMessage, ProcessVideoMessage } from "../domain/messages";
-import type { VideoMedia } from "../domain/video";
+import type { ProcessVideoMessage, UnderstandWindowMessage } from "../domain/messages";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { asyncError } from "../errors/async-codes";
+import { chunks } from "../lib/chunks";
 import { nowIso } from "../lib/clock";
-import { indexKey, sourceKey, thumbnailKeyOf } from "../lib/object-keys";
+import { sourceKey } from "../lib/object-keys";
 import { pauseAt } from "../lib/work-pause";
-import type { VideoUnderstanding } from "../ports/media-understanding/port";
+import type { UnderstandInput } from "../ports/media-understanding/port";
+import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
 import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
+import { storeProbe } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
+import { PROCESSING, UNFINISHED } from "./video-states";
 import { isFinal, presentVideo } from "./videos";
 
-/** Stable segment ids: the same video and position always give the same id. */
-function segmentId(videoId: string, position: number): string {
-  return `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`;
-}
-
-function mediaFacts(
-  probe: MediaProbe,
-  understanding: VideoUnderstanding,
-  thumbnail: VideoMedia["thumbnail"],
-): VideoMedia {
-  return {
-    container: probe.container,
-    fps: probe.video?.fps ?? 0,
-    width: probe.video?.width ?? 0,
-    height: probe.video?.height ?? 0,
-    video_codec: probe.video?.codec ?? "",
-    audio: probe.audio
-      ? {
-          codec: probe.audio.codec,
-          channels: probe.audio.channels,
-          sample_rate: probe.audio.sampleRate,
-        }
-      : null,
-    ...(thumbnail ? { thumbnail } : {}),
-    engine: understanding.engine,
-  };
-}
-
-/**
- * Statuses in which a video is still worked on. Every write of processing is conditional on
- * them, so of two deliveries of the same work (at least once delivery, sweep re-sends) only
- * one can end the video, and a late one cannot change a video that has ended.
- */
-const UNFINISHED: readonly VideoStatus[] = ["queued", "processing"];
-const PROCESSING: readonly VideoStatus[] = ["processing"];
+/** Queues take at most 100 messages in one `sendBatch`. */
+const MAX_MESSAGES_PER_SEND = 100;
 
 /**
  * Marks a video failed and announces it, in one batch, unless it has already ended: the
@@ -86,14 +60,17 @@ export async function failVideo(
 }
 
 /**
- * Probes an uploaded video by ranged reads, builds its index through the
- * media-understanding port, stores it (segments in D1, the document and thumbnail in R2)
- * and hands it to the search indexer. Safe to run again for the same message.
+ * Probes an uploaded video by ranged reads and plans its understanding: the probe is kept for
+ * later invocations, the engine's windows are recorded and handed to the windows queue (each
+ * understood in an invocation of its own), or, when the engine plans none, the index is built
+ * at once. Safe to run again for the same message: recorded windows are kept, not reset.
  */
 export async function processVideo(deps: Deps, message: ProcessVideoMessage): Promise<void> {
   const { db } = deps;
   const video = await findVideoById(db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || isFinal(video)) return;
+  // A redelivered message for a planned video carries on from its plan, not from scratch.
+  if (await resumePlannedVideo(deps, video)) return;
   await pauseAt(deps.config, "process:start");
   const started = await updateVideoIf(db, video.id, UNFINISHED, {
     status: "processing",
@@ -115,94 +92,98 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
     );
     return;
   }
-  const probed = await updateVideoIf(db, video.id, PROCESSING, {
-    progress: PROCESSING_PROGRESS.probed,
-    duration: probe.duration,
-    frameCount: probe.video?.frameCount ?? 0,
-    updatedAt: nowIso(),
-  });
-  if (!probed) return;
+  await storeProbe(deps.bucket, video.id, probe);
+  const input = understandInput(video, probe, source);
+  const planned = deps.ports.understanding.plan(input);
+  const createdAt = nowIso();
+  const windows: MediaWindowRow[] = planned.map((window, position) => ({
+    videoId: video.id,
+    position,
+    kind: window.kind,
+    plan: window.plan,
+    state: "pending",
+    result: null,
+    claimedUntil: null,
+    updatedAt: createdAt,
+  }));
+  // The windows and the probed facts land together, so a video past `probed` has its plan.
+  await runBatch(db, [
+    ...insertWindowsStatements(db, windows),
+    updateVideoStatement(
+      db,
+      video.id,
+      {
+        progress: PROCESSING_PROGRESS.probed,
+        duration: probe.duration,
+        frameCount: probe.video?.frameCount ?? 0,
+        updatedAt: createdAt,
+      },
+      PROCESSING,
+    ),
+  ]);
   await pauseAt(deps.config, "process:probed");
-  await buildIndex(deps, video, probe, source);
-  const next: IndexVideoMessage = {
-    type: "index-video",
-    video_id: video.id,
-    workspace_id: video.workspaceId,
-  };
-  await deps.queues.indexing.send(next);
+  if (windows.length === 0) {
+    await assembleIndex(deps, video, input, []);
+    return;
+  }
+  await sendWindows(deps, video, await pendingWindowPositions(db, video.id));
 }
 
 /**
- * Understands a probed video and stores its index: thumbnail and index document in R2,
- * segments and measured facts in D1 (one batch, replacing earlier segments).
+ * Carries a planned video on (its windows recorded, processing past `probed`): sends its
+ * pending windows again, or its assembly when none is pending. False when it has no plan.
  */
-async function buildIndex(
-  deps: Deps,
+export async function resumePlannedVideo(
+  deps: Pick<Deps, "db" | "queues">,
+  video: VideoRow,
+): Promise<boolean> {
+  if (video.status !== "processing" || video.progress < PROCESSING_PROGRESS.probed) return false;
+  if ((await windowProgress(deps.db, video.id)).total === 0) return false;
+  const pending = await pendingWindowPositions(deps.db, video.id);
+  if (pending.length > 0) {
+    await sendWindows(deps, video, pending);
+  } else {
+    await deps.queues.processing.send({
+      type: "assemble-video",
+      video_id: video.id,
+      workspace_id: video.workspaceId,
+    });
+  }
+  return true;
+}
+
+/** The engine's view of a stored video. */
+export function understandInput(
   video: VideoRow,
   probe: MediaProbe,
   source: RangeSource,
-): Promise<void> {
-  const { db, ports } = deps;
-  const understanding = await ports.understanding.understand({
+): UnderstandInput {
+  return {
     videoId: video.id,
     filename: video.filename,
     contentType: video.contentType,
     objectKey: sourceKey(video.id),
     probe,
     source,
-  });
-  const { thumbnail } = understanding;
-  const thumbnailKey = thumbnailKeyOf(video.id);
-  await deps.bucket.put(thumbnailKey, thumbnail.bytes, {
-    httpMetadata: { contentType: thumbnail.contentType },
-  });
-  const { coverArt: _cover, ...probeSummary } = probe;
-  await deps.bucket.put(
-    indexKey(video.id),
-    JSON.stringify({
-      video_id: video.id,
-      probe: probeSummary,
-      ...understanding,
-      thumbnail: { key: thumbnailKey, source: thumbnail.source },
-    }),
-    { httpMetadata: { contentType: "application/json" } },
-  );
-
-  const createdAt = nowIso();
-  const rows: SegmentRow[] = understanding.segments.map((segment) => ({
-    id: segmentId(video.id, segment.index),
-    videoId: video.id,
-    workspaceId: video.workspaceId,
-    position: segment.index,
-    startTime: segment.start,
-    endTime: segment.end,
-    sceneDescription: segment.sceneDescription,
-    transcript: segment.transcript,
-    tags: segment.tags,
-    evidence: segment.evidence,
-    createdAt,
-  }));
-  const media = {
-    ...mediaFacts(probe, understanding, {
-      key: thumbnailKey,
-      content_type: thumbnail.contentType,
-      source: thumbnail.source,
-    }),
-    index_key: indexKey(video.id),
-    coverage: understanding.coverage,
-    extent: understanding.extent,
-    limitations: understanding.limitations,
-    tags: understanding.tags,
-    title: understanding.title,
   };
-  // Guarded like the rest: a copy that ends after the video completed changes nothing.
-  await runBatch(db, [
-    ...replaceSegmentsStatements(db, video.id, rows, videoIsIn(video.id, PROCESSING)),
-    updateVideoStatement(
-      db,
-      video.id,
-      { progress: PROCESSING_PROGRESS.understood, media, updatedAt: createdAt },
-      PROCESSING,
-    ),
-  ]);
+}
+
+/** Hands windows to the windows queue, at most 100 messages a send (the platform's limit). */
+export async function sendWindows(
+  deps: Pick<Deps, "queues">,
+  video: Pick<VideoRow, "id" | "workspaceId">,
+  positions: readonly number[],
+): Promise<void> {
+  for (const slice of chunks(positions, MAX_MESSAGES_PER_SEND)) {
+    await deps.queues.windows.sendBatch(
+      slice.map((position) => ({
+        body: {
+          type: "understand-window",
+          video_id: video.id,
+          workspace_id: video.workspaceId,
+          position,
+        } satisfies UnderstandWindowMessage,
+      })),
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, notExists, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { runs, videos, workLeases } from "../schema";
 import type { RunRow } from "./runs";
@@ -109,4 +109,21 @@ export function markActiveStatement(db: Database, subjectId: string, activeFrom:
 /** Forgets an item's lease; batch it with the move that ends the item. */
 export function deleteLeaseStatement(db: Database, subjectId: string) {
   return db.delete(workLeases).where(eq(workLeases.subjectId, subjectId));
+}
+
+/**
+ * Renews an item's lease while its work progresses: the lease then runs from now. Creates the
+ * lease when there is none yet (a re-send count of 0), keeps the re-send count otherwise.
+ */
+export function renewLeaseStatement(
+  db: Database,
+  lease: { subjectId: string; kind: WorkLease["kind"]; activeFrom: string },
+) {
+  return db
+    .insert(workLeases)
+    .values({ ...lease, attempts: 0 })
+    .onConflictDoUpdate({
+      target: workLeases.subjectId,
+      set: { activeFrom: sql`max(${workLeases.activeFrom}, excluded.active_from)` },
+    });
 }

@@ -1,6 +1,7 @@
 export * from "./analysis-config";
 export * from "./events";
 export * from "./findings";
+export * from "./media-windows";
 export * from "./rulebooks";
 export * from "./runs";
 export * from "./segments";

@@ -17,10 +17,7 @@ const CONCURRENCY = 3;
 
 /** The slice of the `Ai` binding this adapter uses; `env.AI` satisfies it. */
 export interface EmbeddingAi {
-  run(
-    model: typeof BGE_M3,
-    inputs: Ai_Cf_Baai_Bge_M3_Input_Embedding,
-  ): Promise<Ai_Cf_Baai_Bge_M3_Output>;
+  run(model: typeof BGE_M3, inputs: Ai_Cf_Baai_Bge_M3_Input_Embedding): Promise<unknown>;
 }
 
 /** A failed or malformed embedding call; the queue consumer retries the message. */
@@ -75,7 +72,7 @@ export class WorkersAiEmbedder implements Embedder {
   }
 
   private async run(texts: string[]): Promise<Float32Array[]> {
-    let output: Ai_Cf_Baai_Bge_M3_Output;
+    let output: unknown;
     try {
       output = await this.ai.run(BGE_M3, { text: texts, truncate_inputs: true });
     } catch (error) {
@@ -84,7 +81,8 @@ export class WorkersAiEmbedder implements Embedder {
         cause: error,
       });
     }
-    const data = "data" in output ? output.data : undefined;
+    const data =
+      typeof output === "object" && output !== null && "data" in output ? output.data : undefined;
     if (!Array.isArray(data) || data.length !== texts.length) {
       throw new EmbeddingError(
         `${BGE_M3} returned ${Array.isArray(data) ? data.length : "no"} vectors for ${texts.length} texts`,

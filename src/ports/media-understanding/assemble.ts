@@ -6,7 +6,7 @@ import type { TimeRange } from "./segmenter";
 import { containerTags, languageTags, mentionedTags, metadataEvidence, unique } from "./tags";
 import { type CaptionSpans, type TimedText, textsInSegment, transcriptOf } from "./timed-text";
 
-/** What a vision model said about the one frame sampled for a segment. */
+/** What a vision model said about one sampled frame. */
 export interface FrameScene {
   time: number;
   description: string;
@@ -28,8 +28,8 @@ export interface AssembleInput {
   bounds: readonly TimeRange[];
   captions: CaptionSpans;
   speech: readonly TimedText[];
-  /** Keyed by segment index. */
-  scenes: ReadonlyMap<number, FrameScene>;
+  /** Described frames, each placed in the segment holding its time. */
+  scenes: readonly FrameScene[];
   frameThumbnail: FrameImage | null;
   /** Said for a segment with neither frame description nor transcript. */
   emptyNote: string;
@@ -82,14 +82,19 @@ export function assemble(a: AssembleInput): Assembled {
   const thumbnailSegment = thumbnailSpan ? segmentAt(a.bounds, thumbnailSpan.start) : -1;
 
   const texts = [...a.captions.spans, ...a.speech];
+  const framesOf = new Map<number, FrameScene[]>();
+  for (const scene of [...a.scenes].sort((x, y) => x.time - y.time)) {
+    const at = segmentAt(a.bounds, scene.time);
+    framesOf.set(at, [...(framesOf.get(at) ?? []), scene]);
+  }
   const segments = a.bounds.map((range, index): IndexSegment => {
     const inside = textsInSegment(texts, range);
     const transcript = transcriptOf(inside);
-    const scene = a.scenes.get(index) ?? null;
+    const frames = framesOf.get(index) ?? [];
     const evidence: EvidenceSpan[] = [];
     if (index === 0) evidence.push(...metadata);
     if (thumbnailSpan && index === thumbnailSegment) evidence.push(thumbnailSpan);
-    if (scene) {
+    for (const scene of frames) {
       const at = { start: scene.time, end: scene.time, source: scene.source };
       evidence.push({ kind: "scene", text: scene.description, ...at });
       for (const line of scene.visibleText) evidence.push({ kind: "ocr", text: line, ...at });
@@ -109,12 +114,12 @@ export function assemble(a: AssembleInput): Assembled {
       end: range.end,
       sceneDescription: describeSegment({
         range,
-        frame: scene,
+        frames,
         transcript,
         emptyNote: a.emptyNote,
       }),
       tags: unique([
-        ...(scene?.tags ?? []),
+        ...frames.flatMap((scene) => scene.tags),
         ...mentionedTags(ownTags, transcript.text),
         ...languageTags(inside.map((t) => t.language)),
       ]),

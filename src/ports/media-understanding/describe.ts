@@ -27,8 +27,8 @@ export function quote(text: string, max = QUOTE_MAX_CHARS): string {
 /** What a segment description is built from: nothing here is inferred. */
 export interface DescriptionParts {
   range: TimeRange;
-  /** A vision model's description of one frame, with the frame's time. */
-  frame: { time: number; description: string } | null;
+  /** A vision model's descriptions of the frames sampled in the segment, in time order. */
+  frames: readonly { time: number; description: string }[];
   transcript: { text: string; origin: TimedText["origin"] | null };
   /** Said when there is neither a frame description nor a transcript. */
   emptyNote: string;
@@ -40,9 +40,9 @@ export interface DescriptionParts {
  */
 export function describeSegment(parts: DescriptionParts): string {
   const sentences: string[] = [];
-  if (parts.frame) {
-    const d = parts.frame.description.replace(/\s+/g, " ").trim();
-    sentences.push(`Frame at ${formatClock(parts.frame.time)} (vision model): ${endSentence(d)}`);
+  for (const frame of parts.frames) {
+    const d = frame.description.replace(/\s+/g, " ").trim();
+    sentences.push(`Frame at ${formatClock(frame.time)} (vision model): ${endSentence(d)}`);
   }
   const { text, origin } = parts.transcript;
   if (text !== "" && origin !== null) {

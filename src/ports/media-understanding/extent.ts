@@ -6,7 +6,6 @@ import {
 } from "../../domain/evidence";
 import type { MediaProbe } from "../../domain/media";
 import { baseLanguage, detectLanguage } from "../../lib/text/language";
-import type { TimeRange } from "./segmenter";
 import type { CaptionSpans } from "./timed-text";
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -53,13 +52,19 @@ export function speechExtents(
   }));
 }
 
-/** Frames sampled × their spacing: the lengths of the segments whose frame was inspected. */
-export function frameExtent(
-  bounds: readonly TimeRange[],
-  seen: ReadonlySet<number>,
-  duration: number,
-) {
-  const seconds = bounds.reduce((sum, b, i) => sum + (seen.has(i) ? b.end - b.start : 0), 0);
+/**
+ * What the described frames saw: the union of the stretches each stands for (at most half a
+ * sampling interval either side of it), so overlapping or repeated frames count once.
+ */
+export function seenExtent(stretches: readonly { from: number; to: number }[], duration: number) {
+  const sorted = [...stretches].filter((s) => s.to > s.from).sort((a, b) => a.from - b.from);
+  let seconds = 0;
+  let reach = Number.NEGATIVE_INFINITY;
+  for (const s of sorted) {
+    const from = Math.max(s.from, reach);
+    if (s.to > from) seconds += s.to - from;
+    reach = Math.max(reach, s.to);
+  }
   return kindExtent(seconds, duration);
 }
 

@@ -1,6 +1,11 @@
 import { assemble, finalLimitations } from "./assemble";
 import { captionExtents, kindExtent, transcriptComplete } from "./extent";
-import type { MediaUnderstanding, UnderstandInput, VideoUnderstanding } from "./port";
+import type {
+  MediaUnderstanding,
+  PlannedWindow,
+  UnderstandInput,
+  VideoUnderstanding,
+} from "./port";
 import { planSegments } from "./segmenter";
 import { captionSpans } from "./timed-text";
 
@@ -12,7 +17,22 @@ export const LOCAL_ENGINE_ID = "local-media@2";
  * cover art or a generated poster as thumbnail. It never looks at pictures or sound, and says so.
  */
 export class LocalMediaUnderstanding implements MediaUnderstanding {
-  async understand(input: UnderstandInput): Promise<VideoUnderstanding> {
+  readonly engine = LOCAL_ENGINE_ID;
+
+  /** Everything comes from the probe: there is nothing to fan out. */
+  plan(): PlannedWindow[] {
+    return [];
+  }
+
+  understandWindow(): Promise<unknown> {
+    return Promise.reject(new Error("the local engine plans no windows"));
+  }
+
+  abandoned(): unknown {
+    throw new Error("the local engine plans no windows");
+  }
+
+  async assemble(input: UnderstandInput): Promise<VideoUnderstanding> {
     const { probe } = input;
     const captions = captionSpans(probe);
     const bounds = planSegments({
@@ -25,7 +45,7 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
       bounds,
       captions,
       speech: [],
-      scenes: new Map(),
+      scenes: [],
       frameThumbnail: null,
       emptyNote: "No timed text in this segment",
       detectedTags: [],

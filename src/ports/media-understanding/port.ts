@@ -43,7 +43,55 @@ export interface UnderstandInput {
   source: RangeSource;
 }
 
-/** Turns a probed video into segments with descriptions, tags and evidence. */
+/** Every step in one go, window after window: for tests and for engines that plan none. */
+export async function understandWhole(
+  engine: MediaUnderstanding,
+  input: UnderstandInput,
+): Promise<VideoUnderstanding> {
+  const outcomes: WindowOutcome[] = [];
+  for (const window of engine.plan(input)) {
+    outcomes.push({ ...window, result: await engine.understandWindow(input, window) });
+  }
+  return engine.assemble(input, outcomes);
+}
+
+/**
+ * A piece of a video's understanding that runs in an invocation of its own (a stretch of
+ * audio, a batch of frames). `plan` and the result are the engine's own JSON: stored between
+ * invocations and checked by the engine when read back.
+ */
+export interface PlannedWindow {
+  kind: "audio" | "frames";
+  plan: unknown;
+}
+
+/** A window as stored: its plan and, once understood, its result. */
+export interface WindowOutcome extends PlannedWindow {
+  result: unknown;
+}
+
+/**
+ * Turns a probed video into segments with descriptions, tags and evidence, in three steps so
+ * that no invocation nears the platform's limits whatever the video's length: `plan` splits
+ * the work into windows, each window is understood on its own (fanned out over a queue), and
+ * `assemble` builds the index from the probe and every window's result.
+ */
 export interface MediaUnderstanding {
-  understand(input: UnderstandInput): Promise<VideoUnderstanding>;
+  /** The engine's id, as stored with what it made (`local-media@2`, `workers-ai@3`). */
+  readonly engine: string;
+  /** The windows to understand, in order; none when the probe alone is enough. */
+  plan(input: UnderstandInput): PlannedWindow[];
+  /**
+   * Understands one window and answers its result (JSON). Throws only when the window must be
+   * tried again later (a transient platform failure); whatever cannot be extracted for good is
+   * recorded in the result, never thrown.
+   */
+  understandWindow(input: UnderstandInput, window: PlannedWindow): Promise<unknown>;
+  /**
+   * The result of a window that could not be understood after every retry: it records the
+   * failure (a limitation), so the video completes with what the other windows found.
+   */
+  abandoned(window: PlannedWindow): unknown;
+  /** Builds the understanding from the probe and the windows' results, in plan order. */
+  assemble(input: UnderstandInput, windows: readonly WindowOutcome[]): Promise<VideoUnderstanding>;
 }

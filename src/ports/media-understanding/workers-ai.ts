@@ -1,19 +1,10 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaBindingLike } from "../../env";
+import { classifyModelError } from "../ai/model-calls";
 import { assemble, type FrameImage, type FrameScene, finalLimitations } from "./assemble";
-import {
-  DEFAULT_EDGE_LIMITS,
-  type EdgeLimits,
-  extractAudio,
-  extractFrame,
-  frameTimeFor,
-  mapLimit,
-  planAudioChunks,
-  SourceMissingError,
-  type SourceOpener,
-  toBase64,
-} from "./edge-media";
-import { captionExtents, frameExtent, speechExtents, transcriptComplete } from "./extent";
+import { type Cutter, openCutter, UncuttableError } from "./cut";
+import { extractFrame, mapLimit, toBase64 } from "./edge-media";
+import { captionExtents, seenExtent, speechExtents, transcriptComplete } from "./extent";
 import {
   type AiLike,
   parseVision,
@@ -23,88 +14,212 @@ import {
   WHISPER_MODEL,
   whisperInput,
 } from "./model-outputs";
-import type { MediaUnderstanding, UnderstandInput, VideoUnderstanding } from "./port";
-import { planSegments, type TimeRange } from "./segmenter";
+import type {
+  MediaUnderstanding,
+  PlannedWindow,
+  UnderstandInput,
+  VideoUnderstanding,
+  WindowOutcome,
+} from "./port";
+import { planSegments } from "./segmenter";
 import { unique } from "./tags";
-import { captionSpans, type TimedText } from "./timed-text";
+import { captionSpans } from "./timed-text";
+import {
+  type AudioPlan,
+  AudioPlanSchema,
+  type AudioResult,
+  AudioResultSchema,
+  DEFAULT_WINDOW_SETTINGS,
+  type FramesPlan,
+  FramesPlanSchema,
+  type FramesResult,
+  FramesResultSchema,
+  planWindows,
+  standsFor,
+  type WindowSettings,
+} from "./windows";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
-export const WORKERS_AI_ENGINE_ID = "workers-ai@2";
+export const WORKERS_AI_ENGINE_ID = "workers-ai@3";
 
-/** What the production adapter needs, passed once when the consumer is built. */
-export interface WorkersAiDependencies {
-  ai: AiLike;
-  media: MediaBindingLike;
-  bucket: R2Bucket;
-  limits?: Partial<EdgeLimits>;
+/** Where the frame chosen as thumbnail is kept between the window that took it and assembly. */
+export interface FrameStore {
+  put(videoId: string, frame: FrameImage): Promise<void>;
+  get(videoId: string): Promise<FrameImage | null>;
 }
 
-interface Run {
-  input: UnderstandInput;
-  open: SourceOpener;
-  notes: Set<string>;
-  /** False once the edge cannot read the file at all (too large, or gone). */
-  reachable: boolean;
+/** What the production adapter needs, passed once when the ports are built. */
+export interface WorkersAiDependencies {
+  /** The AI binding, paced and retried (`pacedAi`): a TransientModelError means "later". */
+  ai: AiLike;
+  media: MediaBindingLike;
+  frames: FrameStore;
+  settings?: Partial<WindowSettings>;
 }
 
 /**
- * Understanding with Workers AI: Whisper on audio and a vision model on one frame per segment,
- * both cut out at the edge by Media Transformations, plus the file's own text tracks and tags.
- * Whatever the edge or a model could not deliver is left out and named in `limitations`.
+ * Understanding with Workers AI over the whole video: audio is cut into windows (copied
+ * without decoding, by ranged reads) and heard by Whisper; one frame per sampling interval is
+ * cut out as a tiny file, extracted by Media Transformations and described by a vision model;
+ * the file's own text tracks and tags are used as they are. Whatever cannot be extracted for
+ * good is left out and named in `limitations`; a transient failure is thrown, to be retried.
  */
 export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
-  private readonly limits: EdgeLimits;
+  readonly engine = WORKERS_AI_ENGINE_ID;
+  private readonly settings: WindowSettings;
 
   constructor(private readonly deps: WorkersAiDependencies) {
-    this.limits = { ...DEFAULT_EDGE_LIMITS, ...deps.limits };
+    this.settings = { ...DEFAULT_WINDOW_SETTINGS, ...deps.settings };
   }
 
-  async understand(input: UnderstandInput): Promise<VideoUnderstanding> {
-    const { probe } = input;
-    const run: Run = {
-      input,
-      notes: new Set(),
-      reachable: input.source.size <= this.limits.maxInputBytes,
-      open: async () => (await this.deps.bucket.get(input.objectKey))?.body ?? null,
+  plan(input: UnderstandInput): PlannedWindow[] {
+    return planWindows(input.probe, this.settings);
+  }
+
+  async understandWindow(input: UnderstandInput, window: PlannedWindow): Promise<unknown> {
+    const cutter = openCutter(input.source, input.objectKey);
+    try {
+      return window.kind === "audio"
+        ? await this.hear(cutter, AudioPlanSchema.parse(window.plan))
+        : await this.look(cutter, input.videoId, FramesPlanSchema.parse(window.plan));
+    } finally {
+      cutter.dispose();
+    }
+  }
+
+  abandoned(window: PlannedWindow): unknown {
+    if (window.kind === "audio") {
+      return {
+        spans: [],
+        language: null,
+        heard: 0,
+        notes: ["speech-recognition-unavailable"],
+      } satisfies AudioResult;
+    }
+    return { frames: [], thumbnail: null, notes: ["vision-unavailable"] } satisfies FramesResult;
+  }
+
+  /** One audio window: cut, heard, validated. */
+  private async hear(cutter: Cutter, plan: AudioPlan): Promise<AudioResult> {
+    const failed = (note: string): AudioResult => ({
+      spans: [],
+      language: null,
+      heard: 0,
+      notes: [note],
+    });
+    const cut = await permanent(() => cutter.audio(plan.start, plan.end));
+    if (!cut.ok) return failed("audio-extraction-failed");
+    if (cut.value === null) return { spans: [], language: null, heard: 0, notes: [] };
+    const audio = cut.value;
+    const raw = await permanent(() =>
+      this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes))),
+    );
+    if (!raw.ok) return failed("speech-recognition-failed");
+    const chunk = { start: audio.start, length: audio.end - audio.start };
+    const parsed = parseWhisper(raw.value, chunk);
+    return {
+      spans: parsed.spans,
+      language: parsed.language,
+      // A window whose output was malformed in part counts nothing as heard.
+      heard: parsed.malformed ? 0 : plan.end - plan.start,
+      notes: parsed.malformed ? ["speech-output-malformed"] : [],
     };
-    if (!run.reachable) run.notes.add("input-too-large-for-edge");
+  }
+
+  /** One frames window: each frame cut, extracted and described; the first may be kept. */
+  private async look(cutter: Cutter, videoId: string, plan: FramesPlan): Promise<FramesResult> {
+    const s = this.settings;
+    const notes = new Set<string>();
+    const images = await mapLimit(plan.cells, s.concurrency, async (cell) => {
+      const cut = await permanent(() =>
+        cutter.frame(cell.at, { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes }),
+      );
+      if (!cut.ok || cut.value === null) {
+        if (!cut.ok) notes.add("frame-extraction-failed");
+        return null;
+      }
+      const frame = cut.value;
+      const image = await permanent(() => extractFrame(this.deps.media, frame, s.frameBoxPixels));
+      if (!image.ok) notes.add("frame-extraction-failed");
+      return image.ok ? { cell, image: image.value } : null;
+    });
+    const got = images.filter((i) => i !== null);
+    const described = await mapLimit(got, s.concurrency, async ({ cell, image }) => {
+      const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
+      const raw = await permanent(() => this.deps.ai.run(VISION_MODEL, visionInput([uri])));
+      if (!raw.ok) {
+        notes.add("vision-failed");
+        return null;
+      }
+      const parsed = parseVision(raw.value, 1);
+      if (parsed.malformed) notes.add("vision-output-malformed");
+      const seen = parsed.frames.get(0);
+      const stretch = standsFor(cell, image.time, s.frameIntervalSeconds);
+      return seen && stretch ? { time: image.time, ...stretch, ...seen } : null;
+    });
+    const first = got[0]?.image;
+    let thumbnail: FramesResult["thumbnail"] = null;
+    if (plan.thumbnail && first) {
+      await this.deps.frames.put(videoId, first);
+      thumbnail = { time: first.time, contentType: first.contentType };
+    }
+    return { frames: described.filter((d) => d !== null), thumbnail, notes: [...notes] };
+  }
+
+  async assemble(
+    input: UnderstandInput,
+    windows: readonly WindowOutcome[],
+  ): Promise<VideoUnderstanding> {
+    const { probe } = input;
+    const heard: AudioResult[] = [];
+    const looked: FramesResult[] = [];
+    for (const w of windows) {
+      if (w.kind === "audio") heard.push(AudioResultSchema.parse(w.result));
+      else looked.push(FramesResultSchema.parse(w.result));
+    }
+    const notes = new Set([...heard, ...looked].flatMap((r) => r.notes));
+    if (!probe.audio) notes.add("no-audio-track");
+    if (!probe.video) notes.add("no-video-track");
 
     const captions = captionSpans(probe);
-    const speech = await this.transcribe(run);
+    const speech = heard.flatMap((r) => r.spans);
     const bounds = planSegments({
       duration: probe.duration,
       keyframes: probe.keyframes,
-      spans: [...captions.spans, ...speech.spans],
+      spans: [...captions.spans, ...speech],
     });
-    const { scenes, firstFrame } = await this.describeFrames(run, bounds);
-
+    const frames = looked.flatMap((r) => r.frames);
+    const scenes: FrameScene[] = frames.map((f) => ({ ...f, source: "vision" }));
+    const kept = looked.find((r) => r.thumbnail !== null)?.thumbnail;
+    const frameThumbnail = kept ? await this.deps.frames.get(input.videoId) : null;
     const built = assemble({
       input,
       bounds,
       captions,
-      speech: speech.spans,
+      speech,
       scenes,
-      frameThumbnail: firstFrame,
+      frameThumbnail,
       emptyNote: "No captions, recognised speech or frame description for this segment",
-      detectedTags: [...scenes.values()].flatMap((s) => s.tags),
-      speechLanguages: speech.languages,
+      detectedTags: frames.flatMap((f) => f.tags),
+      speechLanguages: unique(heard.flatMap((r) => (r.language ? [r.language] : []))),
     });
-    const notes = run.notes;
-    if (speech.heard === 0) notes.add("no-speech-recognition");
-    if (scenes.size === 0) notes.add("no-visual-analysis");
-    // One frame per segment is a sample: text or objects between samples were never seen.
-    notes.add(scenes.size > 0 ? "ocr-sampled-frames-only" : "no-ocr");
-    if (scenes.size > 0) notes.add("scene-sampled-one-frame-per-segment");
+    const heardSeconds = heard.reduce((sum, r) => sum + r.heard, 0);
+    if (probe.audio && heardSeconds === 0) notes.add("no-speech-recognition");
+    if (frames.length === 0) notes.add("no-visual-analysis");
+    if (frames.length === 0) notes.add("no-ocr");
 
-    // OCR reads the same sampled frames the scene descriptions come from.
-    const frames = frameExtent(bounds, new Set(scenes.keys()), probe.duration);
+    const seen = seenExtent(frames, probe.duration);
     const extent = {
       transcript: [
         ...captionExtents(probe, captions),
-        ...speechExtents(speech.chunks, probe.duration),
+        ...speechExtents(
+          heard.filter((r) => r.heard > 0).map((r) => ({ seconds: r.heard, language: r.language })),
+          probe.duration,
+        ),
       ],
-      scene: frames,
-      ocr: frames,
+      scene: seen,
+      // On-screen text is read from the same frames the scenes come from.
+      ocr: seen,
     };
     return {
       engine: WORKERS_AI_ENGINE_ID,
@@ -115,117 +230,30 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       thumbnail: built.thumbnail,
       coverage: {
         transcript: transcriptComplete(extent),
-        ocr: frames.share >= COMPLETE_SHARE,
-        scene: frames.share >= COMPLETE_SHARE,
+        ocr: seen.share >= COMPLETE_SHARE,
+        scene: seen.share >= COMPLETE_SHARE,
         metadata: built.hasMetadata,
       },
       extent,
       limitations: finalLimitations([...built.limitations, ...notes]),
     };
   }
+}
 
-  /** Whisper over the reachable audio, chunk by chunk; `complete` only if all of it was heard. */
-  private async transcribe(run: Run): Promise<{
-    spans: TimedText[];
-    languages: string[];
-    heard: number;
-    chunks: { seconds: number; language: string | null }[];
-  }> {
-    const { probe } = run.input;
-    if (!probe.audio) run.notes.add("no-audio-track");
-    if (!probe.audio || !run.reachable) {
-      return { spans: [], languages: [], heard: 0, chunks: [] };
-    }
-
-    const { chunks, reach } = planAudioChunks(probe.duration, this.limits);
-    if (reach < probe.duration) run.notes.add("audio-out-of-reach");
-    const results = await mapLimit(chunks, this.limits.concurrency, async (chunk) => {
-      if (!run.reachable) return null;
-      const audio = await this.attempt(run, "audio-extraction-failed", () =>
-        extractAudio(this.deps.media, run.open, chunk),
-      );
-      if (!audio) return null;
-      const raw = await this.attempt(run, "speech-recognition-failed", () =>
-        this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.value))),
-      );
-      if (!raw) return null;
-      const parsed = parseWhisper(raw.value, chunk);
-      if (parsed.malformed) run.notes.add("speech-output-malformed");
-      return { ...parsed, chunk };
-    });
-    const heard = results.filter((r) => r !== null);
-    return {
-      spans: heard.flatMap((r) => r.spans),
-      languages: unique(heard.map((r) => r.language)),
-      heard: heard.length,
-      // Audio seconds transcribed: a chunk whose output was malformed in part is not counted.
-      chunks: heard
-        .filter((r) => !r.malformed)
-        .map((r) => ({ seconds: r.chunk.length, language: r.language })),
-    };
-  }
-
-  /** One frame per reachable segment, described in batches; frames are dropped once described. */
-  private async describeFrames(
-    run: Run,
-    bounds: readonly TimeRange[],
-  ): Promise<{ scenes: Map<number, FrameScene>; firstFrame: FrameImage | null }> {
-    const scenes = new Map<number, FrameScene>();
-    let firstFrame: FrameImage | null = null;
-    if (!run.input.probe.video) run.notes.add("no-video-track");
-    if (!run.input.probe.video || !run.reachable) return { scenes, firstFrame };
-
-    const wanted = bounds
-      .map((range, index) => ({ index, time: frameTimeFor(range) }))
-      .filter((f) => f.time <= this.limits.maxSeekSeconds);
-    if (wanted.length < bounds.length) run.notes.add("frames-out-of-reach");
-
-    const size = Math.max(1, Math.floor(this.limits.framesPerVisionCall));
-    for (let i = 0; i < wanted.length && run.reachable; i += size) {
-      const batch = wanted.slice(i, i + size);
-      const frames = await mapLimit(batch, this.limits.concurrency, (f) =>
-        this.attempt(run, "frame-extraction-failed", () =>
-          extractFrame(this.deps.media, run.open, f.time, this.limits),
-        ),
-      );
-      const got = batch.flatMap((f, k) => {
-        const image = frames[k]?.value;
-        return image ? [{ index: f.index, image }] : [];
-      });
-      firstFrame ??= got[0]?.image ?? null;
-      if (got.length === 0) continue;
-
-      const uris = got.map((g) => `data:${g.image.contentType};base64,${toBase64(g.image.bytes)}`);
-      const raw = await this.attempt(run, "vision-failed", () =>
-        this.deps.ai.run(VISION_MODEL, visionInput(uris)),
-      );
-      if (!raw) continue;
-      const parsed = parseVision(raw.value, got.length);
-      if (parsed.malformed) run.notes.add("vision-output-malformed");
-      got.forEach((g, k) => {
-        const seen = parsed.frames.get(k);
-        if (seen) scenes.set(g.index, { time: g.image.time, ...seen, source: "vision" });
-      });
-    }
-    return { scenes, firstFrame };
-  }
-
-  /** Runs one edge or model call; a failure becomes a limitation instead of an invented result. */
-  private async attempt<T>(
-    run: Run,
-    failure: string,
-    call: () => Promise<T>,
-  ): Promise<{ value: T } | null> {
-    try {
-      return { value: await call() };
-    } catch (error) {
-      if (error instanceof SourceMissingError) {
-        run.reachable = false;
-        run.notes.add("source-unavailable");
-      } else {
-        run.notes.add(failure);
-      }
-      return null;
-    }
+/**
+ * Runs one media or model step. A failure that can pass (a model still failing at its
+ * deadline, storage or the edge unavailable) is thrown on, so the window is tried again later;
+ * a failure for good (a codec that cannot be cut, input a model refuses) is answered as
+ * `ok: false`, to be named as a limitation instead of inventing a result.
+ */
+async function permanent<T>(
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false }> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    if (!(error instanceof UncuttableError) && classifyModelError(error).transient) throw error;
+    console.error(JSON.stringify({ media_step_failed: String(error) }));
+    return { ok: false };
   }
 }

@@ -5,7 +5,7 @@ import type { IndexVideoMessage, ProcessVideoMessage } from "../../domain/messag
 import { PROCESSING_PROGRESS } from "../../domain/video";
 import { asyncError } from "../../errors/async-codes";
 import type { Deps } from "../deps";
-import { failVideo } from "../processing";
+import { failVideo, resumePlannedVideo } from "../processing";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
 
 /** Progress a video has once its index is stored; from there only indexing is left. */
@@ -72,17 +72,27 @@ async function sweepVideo(
   }
   // The attempt is recorded before the send: a send that fails is retried by a later sweep.
   await upsertLeaseStatement(db, { ...lease, attempts: attempts + 1 });
+  await resendVideoWork(deps, row);
+  done.resent.push(row.id);
+}
+
+/**
+ * Sends a video's outstanding work again, from where it stands: indexing once its index is
+ * stored; its pending windows (or assembly, when none is pending) once it is planned;
+ * processing from the start otherwise.
+ */
+async function resendVideoWork(deps: Deps, row: VideoRow): Promise<void> {
   const message = { video_id: row.id, workspace_id: row.workspaceId };
   if (row.progress >= INDEXED_PROGRESS) {
     await deps.queues.indexing.send({
       type: "index-video",
       ...message,
     } satisfies IndexVideoMessage);
-  } else {
-    await deps.queues.processing.send({
-      type: "process-video",
-      ...message,
-    } satisfies ProcessVideoMessage);
+    return;
   }
-  done.resent.push(row.id);
+  if (await resumePlannedVideo(deps, row)) return;
+  await deps.queues.processing.send({
+    type: "process-video",
+    ...message,
+  } satisfies ProcessVideoMessage);
 }

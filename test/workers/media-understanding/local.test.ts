@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { MediaProbe } from "../../../src/domain/media";
 import { LocalMediaUnderstanding } from "../../../src/ports/media-understanding/local";
-import type { VideoUnderstanding } from "../../../src/ports/media-understanding/port";
+import {
+  understandWhole,
+  type VideoUnderstanding,
+} from "../../../src/ports/media-understanding/port";
 import { probe, track, understandInput } from "./probes";
 
 const engine = new LocalMediaUnderstanding();
 const understand = (p: MediaProbe, filename = "holiday.mp4") =>
-  engine.understand(understandInput(p, { filename }));
+  understandWhole(engine, understandInput(p, { filename }));
 const allEvidence = (u: VideoUnderstanding) => u.segments.flatMap((s) => s.evidence);
 
 describe("LocalMediaUnderstanding", () => {

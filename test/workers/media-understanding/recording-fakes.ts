@@ -1,3 +1,4 @@
+import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
 import type { MediaBindingLike, MediaOutputLike, MediaTransformerLike } from "../../../src/env";
 import type { AiLike } from "../../../src/ports/media-understanding/model-outputs";
 
@@ -5,18 +6,25 @@ import type { AiLike } from "../../../src/ports/media-understanding/model-output
 export interface MediaCall {
   transform: MediaTransformationInputOptions | null;
   output: MediaTransformationOutputOptions;
-  /** Bytes the fake read from the input stream (the stored video). */
+  /** Bytes the fake read from the input stream (the cut it was given). */
   inputBytes: number;
+  /** Packets of the input's video track, read by parsing it: a cut must be a real file. */
+  inputPackets: number;
 }
 
+/** The documented limits of the binding (stream/transform-videos): input and `time`. */
+const MAX_INPUT_BYTES = 100 * 1000 * 1000;
+const MAX_TIME_SECONDS = 30;
+
 /**
- * Stands in for Media Transformations: records each call and answers with bytes that name
- * what was asked (`FRAME@12s`, `AUDIO@30s+15s`), so later assertions can trace them.
+ * Stands in for Media Transformations: parses each input (it must be a real video file within
+ * the documented size), refuses a `time` past 30 s like the binding, records the call and
+ * answers bytes that name what was asked (`FRAME@3s/12`: time and packets in the input).
  */
 export class RecordingMedia implements MediaBindingLike {
   readonly calls: MediaCall[] = [];
-  /** Throws like the binding's `MediaError` for frames at these times (seconds). */
-  failFramesAt = new Set<number>();
+  /** Throws like the binding's `MediaError` for this many frame calls. */
+  failFrames = 0;
 
   input(stream: ReadableStream<Uint8Array>): MediaTransformerLike {
     const out = (transform: MediaTransformationInputOptions | null): MediaOutputLike => ({
@@ -30,16 +38,55 @@ export class RecordingMedia implements MediaBindingLike {
     transform: MediaTransformationInputOptions | null,
     output: MediaTransformationOutputOptions,
   ): Promise<Response> {
-    const inputBytes = (await new Response(stream).arrayBuffer()).byteLength;
-    this.calls.push({ transform, output, inputBytes });
-    if (output.mode === "frame") {
-      if (this.failFramesAt.has(Number.parseFloat(output.time ?? "0"))) {
-        throw Object.assign(new Error("MediaError: could not seek"), { code: 9409 });
-      }
-      return new Response(`FRAME@${output.time}`, { headers: { "content-type": "image/jpeg" } });
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    if (bytes.byteLength >= MAX_INPUT_BYTES) throw mediaError(413, "input too large");
+    const seconds = Number.parseFloat(output.time ?? "0");
+    if (!(seconds >= 0 && seconds <= MAX_TIME_SECONDS)) throw mediaError(400, "time out of range");
+    const inputPackets = await videoPackets(bytes);
+    this.calls.push({ transform, output, inputBytes: bytes.byteLength, inputPackets });
+    if (output.mode === "frame" && this.failFrames > 0) {
+      this.failFrames--;
+      throw mediaError(9409, "could not seek");
     }
-    const body = `AUDIO@${output.time}+${output.duration}`;
-    return new Response(body, { headers: { "content-type": "audio/mp4" } });
+    return new Response(`FRAME@${output.time}/${inputPackets}`, {
+      headers: { "content-type": "image/jpeg" },
+    });
+  }
+}
+
+function mediaError(code: number, message: string): Error {
+  return Object.assign(new Error(`MediaError: ${message}`), { code });
+}
+
+/** Packets in a file's video track (0 when it has none); throws when it is not a video file. */
+async function videoPackets(bytes: Uint8Array): Promise<number> {
+  const input = new Input({ formats: ALL_FORMATS, source: new BufferSource(bytes) });
+  try {
+    const track = await input.getPrimaryVideoTrack();
+    if (!track) return 0;
+    let count = 0;
+    for await (const _ of new EncodedPacketSink(track).packets()) count++;
+    return count;
+  } finally {
+    input.dispose();
+  }
+}
+
+/** Duration in seconds and track kinds of an audio file the adapter sent to Whisper. */
+export async function audioFacts(
+  base64: string,
+): Promise<{ duration: number; audio: boolean; video: boolean; bytes: number }> {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const input = new Input({ formats: ALL_FORMATS, source: new BufferSource(bytes) });
+  try {
+    return {
+      duration: await input.computeDuration(),
+      audio: (await input.getPrimaryAudioTrack()) !== null,
+      video: (await input.getPrimaryVideoTrack()) !== null,
+      bytes: bytes.byteLength,
+    };
+  } finally {
+    input.dispose();
   }
 }
 
@@ -68,7 +115,7 @@ export class RecordingAi implements AiLike {
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       await new Promise((resolve) => setTimeout(resolve, 1));
-      return this.respond(model, inputs);
+      return await this.respond(model, inputs);
     } finally {
       this.inFlight--;
     }
@@ -97,29 +144,32 @@ export function imageUris(inputs: unknown): string[] {
   );
 }
 
-/** Whisper: two timed segments per chunk; vision: a JSON object per image. */
-export function realisticAnswer(model: string, inputs: unknown): unknown {
+/**
+ * Whisper: two timed segments per window, inside the audio it was sent (parsed, so a cut that
+ * is not a real audio file fails); vision: a JSON object per image, naming the frame asked for.
+ */
+export async function realisticAnswer(model: string, inputs: unknown): Promise<unknown> {
   if (model === "@cf/openai/whisper-large-v3-turbo") {
-    const audio = decodeBase64((inputs as { audio: string }).audio);
-    const start = Number.parseFloat(audio.slice("AUDIO@".length));
+    const { duration } = await audioFacts((inputs as { audio: string }).audio);
+    const within = (t: number) => Math.min(t, duration);
     return {
-      text: `words at ${start} more words at ${start}`,
-      word_count: 8,
-      transcription_info: { language: "en", language_probability: 0.98, duration: 30 },
+      text: `words in ${Math.round(duration)} seconds`,
+      word_count: 5,
+      transcription_info: { language: "en", language_probability: 0.98, duration },
       segments: [
-        { start: 1, end: 4, text: ` words at ${start}`, no_speech_prob: 0.01 },
-        { start: 6, end: 9.5, text: ` more words at ${start}`, no_speech_prob: 0.02 },
+        { start: within(1), end: within(4), text: " words heard", no_speech_prob: 0.01 },
+        { start: within(6), end: within(9.5), text: " more words heard", no_speech_prob: 0.02 },
       ],
       vtt: "WEBVTT",
     };
   }
   const images = imageUris(inputs).map((uri, i) => {
-    const time = decodeBase64(uri).slice("FRAME@".length);
+    const frame = decodeBase64(uri).slice("FRAME@".length);
     return {
       image: i + 1,
-      description: `A cook slices tomatoes on a wooden board (${time})`,
+      description: `A cook slices tomatoes on a wooden board (${frame})`,
       tags: ["Kitchen", "tomato", "knife"],
-      visible_text: time === "0s" ? ["FRESH PASTA"] : [],
+      visible_text: frame.startsWith("0s") ? ["FRESH PASTA"] : [],
     };
   });
   return { response: JSON.stringify({ images }), usage: { total_tokens: 900 } };

@@ -1,239 +1,240 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { MediaProbe } from "../../../src/domain/media";
-import type { EdgeLimits } from "../../../src/ports/media-understanding/edge-media";
-import type { VideoUnderstanding } from "../../../src/ports/media-understanding/port";
+import { describe, expect, it } from "vitest";
+import type { MediaProbe, RangeSource } from "../../../src/domain/media";
+import { pacedAi, TransientModelError } from "../../../src/ports/ai/model-calls";
+import type { FrameImage } from "../../../src/ports/media-understanding/assemble";
+import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
+import { understandWhole } from "../../../src/ports/media-understanding/port";
+import { planWindows } from "../../../src/ports/media-understanding/windows";
 import {
+  type FrameStore,
   type WorkersAiDependencies,
   WorkersAiMediaUnderstanding,
 } from "../../../src/ports/media-understanding/workers-ai";
-import { probe, track, understandInput } from "./probes";
-import {
-  decodeBase64,
-  imageUris,
-  RecordingAi,
-  RecordingMedia,
-  realisticAnswer,
-} from "./recording-fakes";
+import { probeMedia } from "../../../src/services/media/probe";
+import { bigMp4Source } from "../../helpers/big-mp4";
+import { loopVideo } from "../../helpers/long-video";
+import { fixtureBytes } from "../../helpers/media-fixtures";
+import { bytesSource } from "../../helpers/media-sources";
+import { probe as probeOf, understandInput } from "./probes";
+import { audioFacts, RecordingAi, RecordingMedia, realisticAnswer } from "./recording-fakes";
 
 const WHISPER = "@cf/openai/whisper-large-v3-turbo";
 const VISION = "@cf/meta/llama-4-scout-17b-16e-instruct";
-const KEY = "videos/vid_01JTEST/original";
-const STORED = new Uint8Array(2048).fill(7);
 
-beforeAll(async () => {
-  await env.MEDIA_BUCKET.put(KEY, STORED);
-});
+/** Frames kept in memory, as R2 keeps them for the real adapter. */
+class MemoryFrames implements FrameStore {
+  readonly kept = new Map<string, FrameImage>();
+  async put(videoId: string, frame: FrameImage) {
+    this.kept.set(videoId, frame);
+  }
+  async get(videoId: string) {
+    return this.kept.get(videoId) ?? null;
+  }
+}
 
-function world(respond = realisticAnswer, limits: Partial<EdgeLimits> = {}) {
+const noWait = { reserve: async () => 0 };
+const instant = { limiter: noWait, sleep: async () => undefined };
+
+function world(respond = realisticAnswer) {
   const ai = new RecordingAi(respond);
   const media = new RecordingMedia();
-  const engine = new WorkersAiMediaUnderstanding({ ai, media, bucket: env.MEDIA_BUCKET, limits });
-  const run = (p: MediaProbe, size = 4_000_000, objectKey = KEY) =>
-    engine.understand(
-      understandInput(p, { objectKey, source: { size, read: async () => STORED } }),
-    );
-  return { ai, media, run };
+  const frames = new MemoryFrames();
+  const engine = new WorkersAiMediaUnderstanding({ ai: pacedAi(ai, instant), media, frames });
+  const understand = async (source: RangeSource, filename = "talk.mp4") => {
+    const probe = await probeMedia(source, { filename, contentType: "video/mp4" });
+    return understandWhole(engine, understandInput(probe, { filename, source }));
+  };
+  return { ai, media, frames, engine, understand };
 }
-const scenes = (u: VideoUnderstanding) =>
-  u.segments.flatMap((s) => s.evidence.filter((e) => e.kind === "scene"));
+
+/** talk.mp4 (24 s, captioned, H.264/AAC) played five times: two minutes of real video. */
+async function twoMinutes(): Promise<RangeSource> {
+  return bytesSource(await loopVideo(fixtureBytes("talk.mp4"), { loops: 5 }));
+}
 
 describe("WorkersAiMediaUnderstanding", () => {
   it("accepts the real binding types", () => {
     const deps = (ai: Ai, media: MediaBinding): WorkersAiDependencies => ({
       ai,
       media,
-      bucket: env.MEDIA_BUCKET,
+      frames: new R2FrameStore(env.MEDIA_BUCKET),
     });
     expect(deps).toBeTypeOf("function");
   });
 
-  it("transcribes chunked base64 audio and describes frames within the edge's reach", async () => {
-    const { ai, media, run } = world();
-    const u = await run(probe({ duration: 45 }));
-
-    const audio = media.calls.filter((c) => c.output.mode === "audio").map((c) => c.output);
-    expect(audio).toEqual([
-      { mode: "audio", time: "0s", duration: "30s", format: "m4a" },
-      { mode: "audio", time: "30s", duration: "15s", format: "m4a" },
-    ]);
-    const heard = ai
-      .callsTo(WHISPER)
-      .map((c) => decodeBase64((c.inputs as { audio: string }).audio));
-    expect(heard.sort()).toEqual(["AUDIO@0s+30s", "AUDIO@30s+15s"]);
-    expect(media.calls.every((c) => c.inputBytes === STORED.byteLength)).toBe(true);
-
-    const frames = media.calls.filter((c) => c.output.mode === "frame");
-    const frameTimes = frames.map((c) => Number.parseFloat(c.output.time ?? ""));
-    expect(frameTimes).toEqual(u.segments.map((s) => Math.ceil(s.start)).filter((t) => t <= 30));
-    expect(frames[0]?.transform).toEqual({ width: 640, height: 640, fit: "scale-down" });
-    expect(frames[0]?.output.format).toBe("jpg");
-
-    const vision = ai.callsTo(VISION);
-    expect(vision).toHaveLength(frames.length);
-    for (const call of vision) {
-      expect(imageUris(call.inputs)[0]).toMatch(/^data:image\/jpeg;base64,/);
-      expect(call.inputs).toMatchObject({ response_format: { type: "json_schema" } });
-    }
-
-    expect(u.engine).toBe("workers-ai@2");
-    expect(u.segments[0]?.sceneDescription).toBe(
-      "Frame at 00:00 (vision model): A cook slices tomatoes on a wooden board (0s). " +
-        'Recognised speech: "words at 0 more words at 0"',
-    );
-    expect(u.segments[0]?.tags).toEqual(["kitchen", "tomato", "knife", "lang:en"]);
-    expect(u.segments[0]?.evidence).toContainEqual({
-      kind: "ocr",
-      start: 0,
-      end: 0,
-      text: "FRESH PASTA",
-      source: "vision",
+  it("plans audio over the whole duration and a frame every 4 s, eight to a window", () => {
+    const windows = planWindows(probeOf({ duration: 125 }), {
+      audioWindowSeconds: 30,
+      frameIntervalSeconds: 4,
+      framesPerWindow: 8,
+      maxFrameOffsetSeconds: 30,
+      maxInputBytes: 100e6,
+      frameBoxPixels: 640,
+      concurrency: 3,
     });
-    expect(u.segments[0]?.evidence).toContainEqual(
-      expect.objectContaining({ kind: "transcript", start: 1, end: 4, source: "whisper:en" }),
-    );
-    expect(u.thumbnail).toMatchObject({ source: "frame", contentType: "image/jpeg" });
-    expect(new TextDecoder().decode(u.thumbnail.bytes)).toBe("FRAME@0s");
-
-    const beyond = u.segments.filter((s) => Math.ceil(s.start) > 30);
-    expect(beyond.length).toBeGreaterThan(0);
-    for (const s of beyond) expect(s.evidence.some((e) => e.kind === "scene")).toBe(false);
-    expect(u.coverage).toEqual({ transcript: true, ocr: false, scene: false, metadata: false });
-    expect(u.limitations).toEqual(
-      expect.arrayContaining([
-        "frames-out-of-reach",
-        "ocr-sampled-frames-only",
-        "scene-sampled-one-frame-per-segment",
-      ]),
-    );
-    expect(u.limitations).not.toContain("audio-out-of-reach");
+    const audio = windows.filter((w) => w.kind === "audio").map((w) => w.plan);
+    expect(audio).toEqual([
+      { start: 0, end: 30 },
+      { start: 30, end: 60 },
+      { start: 60, end: 90 },
+      { start: 90, end: 120 },
+      { start: 120, end: 125 },
+    ]);
+    const frames = windows.filter((w) => w.kind === "frames");
+    const cells = frames.flatMap((w) => (w.plan as { cells: { at: number }[] }).cells);
+    expect(frames.map((w) => (w.plan as { cells: unknown[] }).cells.length)).toEqual([8, 8, 8, 8]);
+    expect(cells.at(0)).toEqual({ from: 0, to: 4, at: 2 });
+    expect(cells.at(-1)).toEqual({ from: 124, to: 125, at: 124.5 });
   });
 
-  it("chunks long audio, batches frames per vision call and bounds calls in flight", async () => {
-    const limits = { maxSeekSeconds: 600, framesPerVisionCall: 3, concurrency: 2 };
-    const { ai, media, run } = world(realisticAnswer, limits);
-    const u = await run(probe({ duration: 300 }));
+  it("hears and sees a two-minute video to its end, from small cuts of it", async () => {
+    const { ai, media, understand } = world();
+    const source = await twoMinutes();
+    const u = await understand(source);
 
-    expect(ai.callsTo(WHISPER)).toHaveLength(10);
-    const times = media.calls.filter((c) => c.output.mode === "audio").map((c) => c.output.time);
-    expect(new Set(times).size).toBe(10);
-    const batches = ai.callsTo(VISION).map((c) => imageUris(c.inputs).length);
-    expect(batches.reduce((a, b) => a + b, 0)).toBe(u.segments.length);
-    expect(batches.every((n) => n >= 1 && n <= 3)).toBe(true);
-    expect(batches.length).toBe(Math.ceil(u.segments.length / 3));
-    expect(ai.maxInFlight).toBeLessThanOrEqual(2);
-    expect(u.coverage.scene).toBe(true);
-    expect(u.coverage.transcript).toBe(true);
-    expect(u.limitations).not.toContain("frames-out-of-reach");
+    // Five loops of 24.02 s: four whole windows of 30 s and a last one of a tenth of a second.
+    const heard = ai.callsTo(WHISPER);
+    expect(heard).toHaveLength(5);
+    for (const [i, call] of heard.entries()) {
+      const facts = await audioFacts((call.inputs as { audio: string }).audio);
+      // A cut is an audio-only file of about one window, a small part of the source.
+      expect(facts).toMatchObject({ audio: true, video: false });
+      if (i < 4) expect(facts.duration).toBeGreaterThan(29.9);
+      expect(facts.duration).toBeLessThanOrEqual(30.1);
+      expect(facts.bytes).toBeLessThan(source.size / 2);
+    }
+    expect(media.calls).toHaveLength(31);
+    for (const call of media.calls) {
+      expect(call.output).toMatchObject({ mode: "frame", format: "jpg" });
+      expect(call.inputPackets).toBeGreaterThan(0);
+      expect(call.inputBytes).toBeLessThan(source.size / 4);
+    }
+    expect(ai.callsTo(VISION)).toHaveLength(31);
+
+    const speech = u.segments.flatMap((s) => s.evidence.filter((e) => e.source === "whisper:en"));
+    expect(Math.max(...speech.map((e) => e.start))).toBeGreaterThan(96);
+    // Each frame stands for two seconds either side of it; frames a little off their cell's
+    // middle (the loops are 24.02 s long) leave a few hundredths of a second unseen.
+    expect(u.extent.scene.share).toBeGreaterThan(0.98);
+    expect(u.extent.transcript.find((t) => t.origin === "speech")?.share).toBe(1);
+    expect(u.coverage).toMatchObject({ transcript: true, scene: true, ocr: true });
+    expect(u.limitations).not.toContain("no-speech-recognition");
+    expect(u.limitations).not.toContain("no-visual-analysis");
+    const scenes = u.segments.flatMap((s) => s.evidence.filter((e) => e.kind === "scene"));
+    expect(scenes).toHaveLength(31);
+    expect(Math.max(...scenes.map((e) => e.start))).toBeGreaterThan(112);
+  });
+
+  it("understands a 2 GiB file by its cuts: no binding input near the 100 MB limit", async () => {
+    const { ai, media, understand } = world();
+    const u = await understand(bigMp4Source(2 * 1024 ** 3));
+    expect(ai.callsTo(WHISPER).length).toBeGreaterThan(0);
+    expect(media.calls.length).toBeGreaterThan(0);
+    expect(Math.max(...media.calls.map((c) => c.inputBytes))).toBeLessThan(1_000_000);
+    expect(u.limitations).not.toContain("input-too-large-for-edge");
+    expect(u.extent.scene.share).toBe(1);
+  });
+
+  it("retries a model's capacity errors and keeps no limitation when it recovers", async () => {
+    let failures = 2;
+    const { ai, understand } = world(async (model, inputs) => {
+      if (model === WHISPER && failures-- > 0)
+        throw new Error("3040: Capacity temporarily exceeded, please try again.");
+      return realisticAnswer(model, inputs);
+    });
+    const u = await understand(bytesSource(fixtureBytes("talk.mp4")));
+    expect(ai.callsTo(WHISPER)).toHaveLength(3);
+    expect(u.limitations).not.toContain("speech-recognition-failed");
+    expect(u.extent.transcript.find((t) => t.origin === "speech")?.share).toBe(1);
+  });
+
+  it("throws a window whose model stays unavailable, to be retried, and records nothing", async () => {
+    const ai = new RecordingAi(async () => {
+      throw Object.assign(new Error("Too many requests"), { status: 429 });
+    });
+    let clock = 0;
+    const paced = pacedAi(ai, {
+      limiter: noWait,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    const frames = new MemoryFrames();
+    const engine = new WorkersAiMediaUnderstanding({
+      ai: paced,
+      media: new RecordingMedia(),
+      frames,
+    });
+    const source = bytesSource(fixtureBytes("talk.mp4"));
+    const probe = await probeMedia(source, { filename: "talk.mp4", contentType: "video/mp4" });
+    const input = understandInput(probe, { source });
+    const [audio] = engine.plan(input).filter((w) => w.kind === "audio");
+    if (!audio) throw new Error("no audio window");
+    await expect(engine.understandWindow(input, audio)).rejects.toBeInstanceOf(TransientModelError);
+    expect(ai.calls.length).toBeGreaterThan(3);
+  });
+
+  it("names a model's refusal for good as a limitation and invents no speech", async () => {
+    const { understand } = world(async (model, inputs) => {
+      if (model === WHISPER) throw new Error("5004: Invalid data type for base64 input");
+      return realisticAnswer(model, inputs);
+    });
+    const u = await understand(bytesSource(fixtureBytes("talk.mp4")));
+    expect(u.limitations).toContain("speech-recognition-failed");
+    expect(u.limitations).toContain("no-speech-recognition");
+    expect(u.extent.transcript.some((t) => t.origin === "speech")).toBe(false);
   });
 
   it("drops malformed model output, records it and never turns it into evidence", async () => {
-    const respond = (model: string, inputs: unknown) => {
-      if (model === WHISPER) {
-        return {
-          text: "hello invented",
-          segments: [
-            { start: "one", end: 2, text: "GARBAGE-A" },
-            { start: 5, end: 3, text: "GARBAGE-B" },
-            { start: 400, end: 401, text: "GARBAGE-C" },
-            { start: 10, end: 12, text: " real words " },
-          ],
-        };
-      }
-      const time = decodeBase64(imageUris(inputs)[0] ?? "");
-      if (time === "FRAME@0s") return { response: "I think it is a kitchen GARBAGE-D" };
-      if (time === "FRAME@8s") {
-        return { response: { images: [{ image: 7, description: "GARBAGE-E", tags: [] }] } };
-      }
-      return realisticAnswer(model, inputs);
-    };
-    const { run } = world(respond);
-    const u = await run(probe({ duration: 30 }));
-
-    const texts = u.segments.flatMap((s) => [s.sceneDescription, ...s.evidence.map((e) => e.text)]);
-    expect(texts.join("\n")).not.toMatch(/GARBAGE|invented/);
-    expect(u.segments.flatMap((s) => s.evidence.map((e) => e.text))).toContain("real words");
+    const { understand } = world(async (model) =>
+      model === WHISPER
+        ? { text: "untimed words", segments: [] }
+        : { response: "{ not json", usage: {} },
+    );
+    const u = await understand(bytesSource(fixtureBytes("talk.mp4")));
     expect(u.limitations).toEqual(
       expect.arrayContaining(["speech-output-malformed", "vision-output-malformed"]),
     );
-    expect(u.coverage.transcript).toBe(false);
-    expect(u.coverage.scene).toBe(false);
-    expect(u.segments[0]?.sceneDescription).not.toContain("Frame at");
-    expect(scenes(u).map((e) => e.start)).toEqual([16, 24]);
+    const evidence = u.segments.flatMap((s) => s.evidence);
+    expect(evidence.filter((e) => e.source.startsWith("whisper"))).toEqual([]);
+    expect(evidence.filter((e) => e.kind === "scene")).toEqual([]);
+    expect(u.extent.scene.seconds).toBe(0);
   });
 
-  it("treats text without timed segments as unusable, not as a transcript", async () => {
-    const { run } = world((model, inputs) =>
-      model === WHISPER ? { text: "untimed words" } : realisticAnswer(model, inputs),
-    );
-    const u = await run(probe({ duration: 20 }));
-    expect(u.segments.every((s) => s.transcript === "")).toBe(true);
-    expect(u.coverage.transcript).toBe(false);
-    expect(u.limitations).toContain("speech-output-malformed");
-  });
-
-  it("makes no media or model call for a file over the input limit, and keeps its captions", async () => {
-    const { ai, media, run } = world();
-    const p = probe({ textTracks: [track(0, [[1, 3, "captioned line"]], "eng")] });
-    const u = await run(p, 150_000_000);
-    expect(media.calls).toEqual([]);
-    expect(ai.calls).toEqual([]);
-    expect(u.segments[0]?.transcript).toBe("captioned line");
-    // Captions for 1-3 s of 30 s do not cover the video.
-    expect(u.coverage).toEqual({ transcript: false, ocr: false, scene: false, metadata: false });
-    expect(u.extent.transcript.map((t) => t.share)).toEqual([0.1]);
-    expect(u.thumbnail.source).toBe("poster");
-    expect(u.limitations).toEqual(
-      expect.arrayContaining(["input-too-large-for-edge", "no-visual-analysis", "no-ocr"]),
-    );
-  });
-
-  it("prefers captions for the transcript and keeps recognised speech as evidence", async () => {
-    const { run } = world();
-    const u = await run(probe({ textTracks: [track(0, [[1, 3, "authored caption"]], "eng")] }));
-    const first = u.segments[0];
-    expect(first?.transcript).toBe("authored caption");
-    expect(first?.sceneDescription).toContain('Captioned speech: "authored caption"');
-    expect(first?.evidence.map((e) => e.source)).toEqual(
-      expect.arrayContaining(["text-track:0:eng", "whisper:en", "vision"]),
-    );
-  });
-
-  it("records a failed frame as a limitation and describes the others", async () => {
-    const { ai, media, run } = world();
-    // Speech at 6–9.5 s moves the first boundary from 8 s to the keyframe at 10 s.
-    media.failFramesAt.add(10);
-    const u = await run(probe({ duration: 30 }));
-    expect(u.segments.map((s) => s.start)).toEqual([0, 10, 18, 26]);
+  it("records a frame the edge could not extract and describes the others", async () => {
+    const { media, understand } = world();
+    media.failFrames = 1;
+    const u = await understand(bytesSource(fixtureBytes("talk.mp4")));
     expect(u.limitations).toContain("frame-extraction-failed");
-    expect(scenes(u).map((e) => e.start)).toEqual([0, 18, 26]);
-    expect(ai.callsTo(VISION)).toHaveLength(3);
-    expect(u.coverage.scene).toBe(false);
+    expect(u.extent.scene.share).toBeLessThan(1);
+    expect(u.extent.scene.share).toBeGreaterThan(0.7);
   });
 
-  it("says so when the stored video is missing, without calling any model", async () => {
-    const { ai, run } = world();
-    const u = await run(probe(), 4_000_000, "videos/missing");
-    expect(ai.calls).toEqual([]);
-    expect(u.limitations).toContain("source-unavailable");
-    expect(u.coverage.transcript).toBe(false);
+  it("keeps the first frame as the thumbnail when the file has no cover art", async () => {
+    const { frames, understand } = world();
+    const u = await understand(bytesSource(fixtureBytes("minute.mp4")), "minute.mp4");
+    expect(u.thumbnail.source).toBe("frame");
+    expect(frames.kept.get("vid_01JTEST")?.bytes).toEqual(u.thumbnail.bytes);
   });
 
-  it("skips speech for a silent file and frames for an audio-only one", async () => {
-    const silent = world();
-    const s = await silent.run(probe({ audio: null }));
-    expect(silent.ai.callsTo(WHISPER)).toEqual([]);
-    expect(s.limitations).toEqual(
-      expect.arrayContaining(["no-audio-track", "no-speech-recognition"]),
+  it("records an abandoned window as unavailable, never as heard or seen", async () => {
+    const { engine } = world();
+    const probe: MediaProbe = probeOf({ duration: 30 });
+    const input = understandInput(probe);
+    const windows = engine.plan(input).map((w) => ({ ...w, result: engine.abandoned(w) }));
+    const u = await engine.assemble(input, windows);
+    expect(u.limitations).toEqual(
+      expect.arrayContaining(["speech-recognition-unavailable", "vision-unavailable"]),
     );
-    const audioOnly = world();
-    const a = await audioOnly.run(probe({ video: null }));
-    expect(audioOnly.media.calls.some((c) => c.output.mode === "frame")).toBe(false);
-    expect(a.limitations).toEqual(expect.arrayContaining(["no-video-track", "no-visual-analysis"]));
+    expect(u.extent.scene.seconds).toBe(0);
+    expect(u.coverage.transcript).toBe(false);
   });
 
   it("is deterministic for the same file and the same model answers", async () => {
-    const p = probe({ duration: 45, tags: { title: "Fresh Pasta", keywords: [], other: {} } });
-    expect(await world().run(p)).toEqual(await world().run(p));
+    const a = await world().understand(bytesSource(fixtureBytes("talk.mp4")));
+    const b = await world().understand(bytesSource(fixtureBytes("talk.mp4")));
+    expect(b).toEqual(a);
   });
 });

@@ -110,10 +110,14 @@ describe("duplicate deliveries of one video's messages", () => {
     const slowPorts: Ports = {
       ...ports,
       understanding: {
-        understand: async (input) => {
+        engine: ports.understanding.engine,
+        plan: (input) => ports.understanding.plan(input),
+        understandWindow: (input, window) => ports.understanding.understandWindow(input, window),
+        abandoned: (window) => ports.understanding.abandoned(window),
+        assemble: async (input, windows) => {
           reached.open();
           await held.opened;
-          return ports.understanding.understand(input);
+          return ports.understanding.assemble(input, windows);
         },
       },
     };

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { retryDelaySeconds } from "../../../queues/consume";
 import { consumeProcessing, consumeVideoDeadLetters } from "../../../queues/processing";
 import { sourceKey } from "../../../src/lib/object-keys";
-import { createPorts } from "../../../src/ports";
+import { createPorts, type Ports } from "../../../src/ports";
 import { createDeps } from "../../../src/services/deps";
 import { processVideo } from "../../../src/services/processing";
 import { bigMp4Source } from "../../helpers/big-mp4";
@@ -84,9 +84,18 @@ describe("the processing consumers", () => {
   it("retries unexpected failures with growing delays", async () => {
     const { workspaceId } = await newTenant();
     const id = await queuedVideoWithBytes(workspaceId, fixtureBytes("talk.mp4"));
-    const broken = {
-      ...createPorts(env),
-      understanding: { understand: () => Promise.reject(new Error("engine down")) },
+    const ports = createPorts(env);
+    const broken: Ports = {
+      ...ports,
+      understanding: {
+        engine: ports.understanding.engine,
+        plan: () => {
+          throw new Error("engine down");
+        },
+        understandWindow: (input, window) => ports.understanding.understandWindow(input, window),
+        abandoned: (window) => ports.understanding.abandoned(window),
+        assemble: (input, windows) => ports.understanding.assemble(input, windows),
+      },
     };
     const batch = createMessageBatch("video-processing", [
       {

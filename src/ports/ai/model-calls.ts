@@ -1,0 +1,189 @@
+import { type RateGroup, rateGroupOf } from "./rate-limits";
+
+/**
+ * A model call failed in a way that can pass (rate limit, capacity, timeout, 5xx) and kept
+ * failing until the call's deadline. The work must be retried later as a whole; it must never
+ * be stored as a result (a limitation, an `uncertain` answer).
+ */
+export class TransientModelError extends Error {
+  constructor(
+    readonly model: string,
+    readonly reason: string,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(`${model} is unavailable for now (${reason})`);
+    this.name = "TransientModelError";
+  }
+}
+
+/** Account-wide pacing of model calls: one slot per call, spaced by each group's rate. */
+export interface ModelRateLimiter {
+  /**
+   * Reserves the next free slot of `group` no later than `maxWaitMs` from now and answers
+   * how long to wait for it; null when none is free that soon (nothing is reserved then).
+   */
+  reserve(group: RateGroup, tenant: string, maxWaitMs: number): Promise<number | null>;
+}
+
+/** How long one logical call may take, including its retries, and how retries back off. */
+export interface CallPolicy {
+  /** The whole call, waits and retries included, ends by then. */
+  deadlineMs: number;
+  /** One attempt is abandoned after this long (a timeout is transient). */
+  attemptTimeoutMs: number;
+  /** Backoff of the first retry; doubled per retry with full jitter, up to `maxBackoffMs`. */
+  baseBackoffMs: number;
+  maxBackoffMs: number;
+}
+
+/** A deadline of two minutes keeps one call well inside a step's budget. */
+export const DEFAULT_CALL_POLICY: CallPolicy = {
+  deadlineMs: 120_000,
+  attemptTimeoutMs: 90_000,
+  baseBackoffMs: 1_000,
+  maxBackoffMs: 20_000,
+};
+
+/** The part of the Workers AI binding every adapter uses. */
+export interface AiRunner {
+  run(model: string, inputs: unknown, options?: unknown): Promise<unknown>;
+}
+
+/** What a call may depend on besides the binding; tests pass a fake clock. */
+export interface CallEnvironment {
+  limiter: ModelRateLimiter;
+  policy?: Partial<CallPolicy>;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Whose call this is, so the limiter can share the rate fairly between workspaces. */
+  tenant?: string;
+}
+
+/** Internal codes the Workers AI docs list as passing (platform/errors): timeout, abort, capacity. */
+const TRANSIENT_CODES = new Set([3007, 3008, 3040]);
+/** Internal codes that cannot pass by retrying (bad input, unknown model, account blocked). */
+const PERMANENT_CODES = new Set([
+  3003, 3006, 3023, 3036, 3039, 3041, 3042, 5004, 5005, 5007, 5016, 5018, 5019,
+]);
+
+/** Whether a failed call may succeed if tried again, and when it may be tried. */
+export function classifyModelError(error: unknown): {
+  transient: boolean;
+  reason: string;
+  retryAfterMs: number | null;
+} {
+  const message = error instanceof Error ? error.message : String(error);
+  const fields = (error ?? {}) as { code?: unknown; status?: unknown; retryAfter?: unknown };
+  const code = typeof fields.code === "number" ? fields.code : codeIn(message);
+  const status = typeof fields.status === "number" ? fields.status : statusIn(message);
+  const retryAfterMs = retryAfterOf(fields.retryAfter, message);
+  const reason = code !== null ? `code ${code}` : status !== null ? `status ${status}` : message;
+  if (error instanceof TransientModelError)
+    return { transient: true, reason: error.reason, retryAfterMs: error.retryAfterMs };
+  if (code !== null && TRANSIENT_CODES.has(code)) return { transient: true, reason, retryAfterMs };
+  if (code !== null && PERMANENT_CODES.has(code)) return { transient: false, reason, retryAfterMs };
+  const httpLike = code !== null && code >= 400 && code < 600 ? code : status;
+  if (httpLike !== null) {
+    const transient = httpLike === 408 || httpLike === 429 || httpLike >= 500;
+    return { transient, reason, retryAfterMs };
+  }
+  // Any other named code is a classified refusal (a Media Transformations error, say).
+  if (code !== null) return { transient: false, reason, retryAfterMs };
+  if (status !== null) {
+    const transient = status === 408 || status === 429 || status >= 500;
+    return { transient, reason, retryAfterMs };
+  }
+  // An error that names nothing (a dropped connection, an internal error) is the platform's,
+  // not the input's: retry it within the deadline rather than keep a degraded result.
+  return {
+    transient: !/invalid|malformed|schema|too large|unsupported/i.test(message),
+    reason,
+    retryAfterMs,
+  };
+}
+
+function codeIn(message: string): number | null {
+  const match = /\b([35]0\d\d)\b/.exec(message);
+  return match ? Number(match[1]) : null;
+}
+
+function statusIn(message: string): number | null {
+  const match =
+    /\b(?:status|HTTP)\s*:?\s*([1-5]\d\d)\b/i.exec(message) ?? /^([45]\d\d)\b/.exec(message);
+  return match ? Number(match[1]) : /too many requests|rate.?limit/i.test(message) ? 429 : null;
+}
+
+function retryAfterOf(field: unknown, message: string): number | null {
+  if (typeof field === "number" && Number.isFinite(field) && field >= 0) return field * 1000;
+  const match = /retry.?after\D{0,3}(\d+(?:\.\d+)?)\s*s/i.exec(message);
+  return match ? Number(match[1]) * 1000 : null;
+}
+
+/**
+ * Runs one model call at the account's pace: it takes a slot from the limiter, calls, and on a
+ * transient failure backs off (honouring Retry-After) and tries again, until the deadline. A
+ * permanent failure is thrown as it came; a transient one still failing at the deadline is
+ * thrown as TransientModelError, so the caller retries the work, never stores the failure.
+ */
+export async function callModel<T>(
+  env: CallEnvironment,
+  model: string,
+  call: () => Promise<T>,
+): Promise<T> {
+  const policy = { ...DEFAULT_CALL_POLICY, ...env.policy };
+  const now = env.now ?? Date.now;
+  const sleep = env.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const random = env.random ?? Math.random;
+  const group = rateGroupOf(model);
+  const deadline = now() + policy.deadlineMs;
+  let last: { reason: string; retryAfterMs: number | null } = {
+    reason: "no slot",
+    retryAfterMs: null,
+  };
+  for (let attempt = 0; ; attempt++) {
+    const left = deadline - now();
+    const wait = left > 0 ? await env.limiter.reserve(group, env.tenant ?? "", left) : null;
+    if (wait === null) throw new TransientModelError(model, last.reason, last.retryAfterMs);
+    if (wait > 0) await sleep(wait);
+    try {
+      return await withTimeout(call(), policy.attemptTimeoutMs, model);
+    } catch (error) {
+      const kind = classifyModelError(error);
+      if (!kind.transient) throw error;
+      last = kind;
+      const backoff = Math.min(policy.maxBackoffMs, policy.baseBackoffMs * 2 ** attempt) * random();
+      const pause = Math.max(backoff, kind.retryAfterMs ?? 0);
+      if (now() + pause >= deadline)
+        throw new TransientModelError(model, kind.reason, kind.retryAfterMs);
+      await sleep(pause);
+    }
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, model: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`${model}: 3007 Request timeout`), { code: 3007 })),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The AI binding with every call paced and retried: adapters take it in place of `env.AI`,
+ * so one limiter keeps the whole account under each model's published rate.
+ */
+export function pacedAi(ai: AiRunner, env: CallEnvironment): AiRunner {
+  return {
+    run: (model, inputs, options) => callModel(env, model, () => ai.run(model, inputs, options)),
+  };
+}
+
+export type { RateGroup };

@@ -1,0 +1,37 @@
+/**
+ * Workers AI's published rate limits per account, "per task type"
+ * (developers.cloudflare.com/workers-ai/platform/limits): text generation 300 requests a
+ * minute (the answer model and the vision model are both text generation), automatic speech
+ * recognition 720, text embeddings 3,000. The limiter paces by task, not by model.
+ */
+export const PUBLISHED_RATES_PER_MINUTE = {
+  "text-generation": 300,
+  "speech-recognition": 720,
+  "text-embeddings": 3000,
+} as const;
+
+/** A rate limit of the platform: the models that share one budget. */
+export type RateGroup = keyof typeof PUBLISHED_RATES_PER_MINUTE;
+
+/**
+ * The limiter keeps this share of each published rate, so calls that the platform counts a
+ * little differently (a retry, a clock skew between data centres) still stay under it.
+ */
+export const RATE_HEADROOM = 0.9;
+
+const GROUP_OF_MODEL: Record<string, RateGroup> = {
+  "@cf/openai/whisper-large-v3-turbo": "speech-recognition",
+  "@cf/openai/whisper": "speech-recognition",
+  "@cf/baai/bge-m3": "text-embeddings",
+  "@cf/baai/bge-base-en-v1.5": "text-embeddings",
+};
+
+/** The rate limit a model counts against; unknown models count as text generation (the tightest). */
+export function rateGroupOf(model: string): RateGroup {
+  return GROUP_OF_MODEL[model] ?? "text-generation";
+}
+
+/** Calls a minute the limiter allows for `group`. */
+export function pacedRatePerMinute(group: RateGroup): number {
+  return PUBLISHED_RATES_PER_MINUTE[group] * RATE_HEADROOM;
+}

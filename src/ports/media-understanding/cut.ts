@@ -1,0 +1,228 @@
+import {
+  BufferTarget,
+  CustomSource,
+  EncodedAudioPacketSource,
+  type EncodedPacket,
+  EncodedPacketSink,
+  EncodedVideoPacketSource,
+  Input,
+  type InputAudioTrack,
+  type InputVideoTrack,
+  Logging,
+  LogLevel,
+  MATROSKA,
+  MP4,
+  Mp4OutputFormat,
+  Output,
+  QTFF,
+  WEBM,
+  WebMOutputFormat,
+} from "mediabunny";
+import type { RangeSource } from "../../domain/media";
+
+// mediabunny warns on stdout about tracks it skips (subtitles); only its errors are worth a line.
+Logging.level = LogLevel.Errors;
+
+/** mediabunny's read cache per window: the container index plus the packets being copied. */
+const MAX_CACHE_BYTES = 8 * 1024 * 1024;
+/** Codecs a WebM file carries; everything else is written as MP4 (M4A for audio). */
+const WEBM_CODECS = new Set(["opus", "vorbis", "vp8", "vp9", "av1"]);
+/** How far past the wanted frame a cut reaches for the frames it is decoded from. */
+const REFERENCE_MARGIN_SECONDS = 0.5;
+
+/** A stretch of the source's audio, copied without decoding into a small file of its own. */
+export interface AudioCut {
+  bytes: Uint8Array;
+  mimeType: string;
+  /** Source time of the first and past the last copied packet, in seconds. */
+  start: number;
+  end: number;
+}
+
+/** A few frames of the source's video, copied without decoding, and where the wanted one sits. */
+export interface FrameCut {
+  bytes: Uint8Array;
+  /** Whole seconds from the cut's start to the frame to take (the binding takes `Ns`). */
+  offset: number;
+  /** Source time of that frame, in seconds. */
+  time: number;
+}
+
+/** Thrown when the source's codec cannot be copied into a file of its own. */
+export class UncuttableError extends Error {}
+
+/**
+ * Opens the source for cutting: only the container index and the packets a cut copies are
+ * read, by ranges, so a 10 GiB file costs what one window of it costs.
+ */
+export function openCutter(source: RangeSource, objectKey: string): Cutter {
+  return new Cutter(
+    objectKey,
+    new Input({
+      formats: [MP4, QTFF, WEBM, MATROSKA],
+      source: new CustomSource({
+        getSize: () => source.size,
+        read: (start, end) => source.read(start, end),
+        maxCacheSize: MAX_CACHE_BYTES,
+        prefetchProfile: "none",
+      }),
+    }),
+  );
+}
+
+/** Cuts windows out of one opened source; `dispose` when done. */
+export class Cutter {
+  constructor(
+    private readonly objectKey: string,
+    private readonly input: Input,
+  ) {}
+
+  /**
+   * Each cut names where it comes from in its comment tag (the source object and the source
+   * time of its first packet): for tracing a model's answer back, and read by the local
+   * platform simulators, which answer from the source's own captions.
+   */
+  private label(start: number): { comment: string } {
+    return { comment: JSON.stringify({ cut_of: this.objectKey, start }) };
+  }
+
+  dispose(): void {
+    this.input.dispose();
+  }
+
+  /** The audio packets that start in [start, end), as M4A or WebM; null without audio. */
+  async audio(start: number, end: number): Promise<AudioCut | null> {
+    const track = await this.input.getPrimaryAudioTrack();
+    if (!track) return null;
+    const codec = await track.getCodec();
+    if (!codec) throw new UncuttableError("the audio codec is unknown");
+    const sink = new EncodedPacketSink(track);
+    const atStart = (await sink.getPacket(start)) ?? (await sink.getFirstPacket());
+    // The packet playing at `start` began in the window before; this one starts with the next.
+    const first =
+      atStart && atStart.timestamp < start ? await sink.getNextPacket(atStart) : atStart;
+    if (!first || first.timestamp >= end) return null;
+    const webm = WEBM_CODECS.has(codec);
+    const output = new Output({
+      format: webm ? new WebMOutputFormat() : new Mp4OutputFormat({ fastStart: "in-memory" }),
+      target: new BufferTarget(),
+    });
+    const out = new EncodedAudioPacketSource(codec);
+    output.addAudioTrack(out);
+    output.setMetadataTags(this.label(first.timestamp));
+    await output.start();
+    const copied = await copyPackets(
+      sink,
+      first,
+      (p) => p.timestamp < end,
+      async (p, meta) => {
+        await out.add(p, meta ? { decoderConfig: await decoderConfig(track) } : undefined);
+      },
+    );
+    await output.finalize();
+    const bytes = new Uint8Array(output.target.buffer ?? new ArrayBuffer(0));
+    return {
+      bytes,
+      mimeType: webm ? "audio/webm" : "audio/mp4",
+      start: copied.start,
+      end: copied.end,
+    };
+  }
+
+  /**
+   * The frame shown at about `time`: the packets from the key frame before it up to it, as a
+   * video-only file, with the frame at a whole-second offset no later than `maxOffset`. When
+   * that stretch would exceed `maxBytes`, the key frame alone is cut (the frame taken is then
+   * the key frame's). Null without video.
+   */
+  async frame(
+    time: number,
+    limits: { maxOffset: number; maxBytes: number },
+  ): Promise<FrameCut | null> {
+    const track = await this.input.getPrimaryVideoTrack();
+    if (!track) return null;
+    const codec = await track.getCodec();
+    if (!codec) throw new UncuttableError("the video codec is unknown");
+    const sink = new EncodedPacketSink(track);
+    const key = (await sink.getKeyPacket(time)) ?? (await sink.getFirstKeyPacket());
+    if (!key) return null;
+    let offset = Math.max(0, Math.min(limits.maxOffset, Math.round(time - key.timestamp)));
+    let last = offset === 0 ? key : await sink.getPacket(key.timestamp + offset);
+    if (!last || (await bytesBetween(sink, key, last)) > limits.maxBytes) {
+      offset = 0;
+      last = key;
+    }
+    // Frames shortly after the wanted one may be its references (B-frames decode after them).
+    const stop = last.timestamp + REFERENCE_MARGIN_SECONDS;
+    const output = new Output({
+      format: WEBM_CODECS.has(codec)
+        ? new WebMOutputFormat()
+        : new Mp4OutputFormat({ fastStart: "in-memory" }),
+      target: new BufferTarget(),
+    });
+    const out = new EncodedVideoPacketSource(codec);
+    output.addVideoTrack(out);
+    output.setMetadataTags(this.label(key.timestamp));
+    await output.start();
+    await copyPackets(
+      sink,
+      key,
+      (p) => p.timestamp <= stop,
+      async (p, meta) => {
+        await out.add(p, meta ? { decoderConfig: await videoDecoderConfig(track) } : undefined);
+      },
+    );
+    await output.finalize();
+    return {
+      bytes: new Uint8Array(output.target.buffer ?? new ArrayBuffer(0)),
+      offset,
+      time: key.timestamp + offset,
+    };
+  }
+}
+
+/** Copies packets in decode order from `first` while `keep` holds, rebased to start at 0. */
+async function copyPackets(
+  sink: EncodedPacketSink,
+  first: EncodedPacket,
+  keep: (packet: EncodedPacket) => boolean,
+  add: (packet: EncodedPacket, withConfig: boolean) => Promise<void>,
+): Promise<{ start: number; end: number }> {
+  const start = first.timestamp;
+  let end = start;
+  let withConfig = true;
+  for await (const packet of sink.packets(first)) {
+    if (!keep(packet)) break;
+    // Leading frames of an open GOP show before the key frame and need the GOP before it.
+    if (packet.timestamp < start) continue;
+    await add(packet.clone({ timestamp: Math.max(0, packet.timestamp - start) }), withConfig);
+    withConfig = false;
+    end = Math.max(end, packet.timestamp + packet.duration);
+  }
+  return { start, end };
+}
+
+async function bytesBetween(
+  sink: EncodedPacketSink,
+  from: EncodedPacket,
+  to: EncodedPacket,
+): Promise<number> {
+  let total = 0;
+  for await (const packet of sink.packets(from, undefined, { metadataOnly: true })) {
+    total += packet.byteLength;
+    if (packet.sequenceNumber >= to.sequenceNumber) break;
+  }
+  return total;
+}
+
+async function decoderConfig(track: InputAudioTrack): Promise<AudioDecoderConfig> {
+  const config = await track.getDecoderConfig();
+  if (!config) throw new UncuttableError("the audio track has no decoder configuration");
+  return config;
+}
+
+async function videoDecoderConfig(track: InputVideoTrack): Promise<VideoDecoderConfig> {
+  const config = await track.getDecoderConfig();
+  if (!config) throw new UncuttableError("the video track has no decoder configuration");
+  return config;
+}

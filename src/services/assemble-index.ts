@@ -1,0 +1,120 @@
+import { runBatch } from "../db/client";
+import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
+import { updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
+import type { MediaProbe } from "../domain/media";
+import type { IndexVideoMessage } from "../domain/messages";
+import type { VideoMedia } from "../domain/video";
+import { PROCESSING_PROGRESS } from "../domain/video";
+import { nowIso } from "../lib/clock";
+import { indexKey, thumbnailKeyOf } from "../lib/object-keys";
+import type {
+  UnderstandInput,
+  VideoUnderstanding,
+  WindowOutcome,
+} from "../ports/media-understanding/port";
+import type { Deps } from "./deps";
+import { PROCESSING } from "./video-states";
+
+/** Stable segment ids: the same video and position always give the same id. */
+function segmentId(videoId: string, position: number): string {
+  return `seg_${videoId.slice("vid_".length)}_${String(position).padStart(5, "0")}`;
+}
+
+function mediaFacts(
+  probe: MediaProbe,
+  understanding: VideoUnderstanding,
+  thumbnail: VideoMedia["thumbnail"],
+): VideoMedia {
+  return {
+    container: probe.container,
+    fps: probe.video?.fps ?? 0,
+    width: probe.video?.width ?? 0,
+    height: probe.video?.height ?? 0,
+    video_codec: probe.video?.codec ?? "",
+    audio: probe.audio
+      ? {
+          codec: probe.audio.codec,
+          channels: probe.audio.channels,
+          sample_rate: probe.audio.sampleRate,
+        }
+      : null,
+    ...(thumbnail ? { thumbnail } : {}),
+    engine: understanding.engine,
+  };
+}
+
+/**
+ * Builds and stores a video's index from its probe and its windows' results: thumbnail and
+ * index document in R2, segments and measured facts in D1 (one batch, replacing earlier
+ * segments), then hands the video to the search indexer. Guarded like every write of
+ * processing: a copy that ends after the video completed changes nothing.
+ */
+export async function assembleIndex(
+  deps: Deps,
+  video: VideoRow,
+  input: UnderstandInput,
+  windows: readonly WindowOutcome[],
+): Promise<void> {
+  const { db } = deps;
+  const { probe } = input;
+  const understanding = await deps.ports.understanding.assemble(input, windows);
+  const { thumbnail } = understanding;
+  const thumbnailKey = thumbnailKeyOf(video.id);
+  await deps.bucket.put(thumbnailKey, thumbnail.bytes, {
+    httpMetadata: { contentType: thumbnail.contentType },
+  });
+  const { coverArt: _cover, ...probeSummary } = probe;
+  await deps.bucket.put(
+    indexKey(video.id),
+    JSON.stringify({
+      video_id: video.id,
+      probe: probeSummary,
+      ...understanding,
+      thumbnail: { key: thumbnailKey, source: thumbnail.source },
+    }),
+    { httpMetadata: { contentType: "application/json" } },
+  );
+
+  const createdAt = nowIso();
+  const rows: SegmentRow[] = understanding.segments.map((segment) => ({
+    id: segmentId(video.id, segment.index),
+    videoId: video.id,
+    workspaceId: video.workspaceId,
+    position: segment.index,
+    startTime: segment.start,
+    endTime: segment.end,
+    sceneDescription: segment.sceneDescription,
+    transcript: segment.transcript,
+    tags: segment.tags,
+    evidence: segment.evidence,
+    createdAt,
+  }));
+  const media = {
+    ...mediaFacts(probe, understanding, {
+      key: thumbnailKey,
+      content_type: thumbnail.contentType,
+      source: thumbnail.source,
+    }),
+    index_key: indexKey(video.id),
+    coverage: understanding.coverage,
+    extent: understanding.extent,
+    limitations: understanding.limitations,
+    tags: understanding.tags,
+    title: understanding.title,
+  };
+  await runBatch(db, [
+    ...replaceSegmentsStatements(db, video.id, rows, videoIsIn(video.id, PROCESSING)),
+    updateVideoStatement(
+      db,
+      video.id,
+      { progress: PROCESSING_PROGRESS.understood, media, updatedAt: createdAt },
+      PROCESSING,
+    ),
+  ]);
+  const next: IndexVideoMessage = {
+    type: "index-video",
+    video_id: video.id,
+    workspace_id: video.workspaceId,
+  };
+  await deps.queues.indexing.send(next);
+}

@@ -1,0 +1,41 @@
+import type { MediaProbe } from "../../domain/media";
+import { coverArtKey, probeKey } from "../../lib/object-keys";
+
+/**
+ * Keeps a video's probe in the media bucket, so each invocation that understands a window of
+ * the video reads it instead of probing the file again (cover art beside it, as bytes).
+ */
+export async function storeProbe(
+  bucket: R2Bucket,
+  videoId: string,
+  probe: MediaProbe,
+): Promise<void> {
+  const { coverArt, ...rest } = probe;
+  if (coverArt) {
+    await bucket.put(coverArtKey(videoId), coverArt.bytes, {
+      httpMetadata: { contentType: coverArt.contentType },
+    });
+  }
+  await bucket.put(probeKey(videoId), JSON.stringify({ ...rest, hasCoverArt: coverArt !== null }), {
+    httpMetadata: { contentType: "application/json" },
+  });
+}
+
+/** The probe `storeProbe` kept; null when it is gone (the video must then be probed again). */
+export async function loadProbe(bucket: R2Bucket, videoId: string): Promise<MediaProbe | null> {
+  const stored = await bucket.get(probeKey(videoId));
+  if (!stored) return null;
+  const { hasCoverArt, ...rest } = (await stored.json()) as Omit<MediaProbe, "coverArt"> & {
+    hasCoverArt: boolean;
+  };
+  let coverArt: MediaProbe["coverArt"] = null;
+  if (hasCoverArt) {
+    const art = await bucket.get(coverArtKey(videoId));
+    if (!art) return null;
+    coverArt = {
+      contentType: art.httpMetadata?.contentType ?? "application/octet-stream",
+      bytes: new Uint8Array(await art.arrayBuffer()),
+    };
+  }
+  return { ...rest, coverArt };
+}

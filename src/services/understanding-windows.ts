@@ -1,0 +1,151 @@
+import { runBatch } from "../db/client";
+import {
+  claimWindow,
+  completeWindowStatement,
+  extendClaimStatement,
+  findWindow,
+  listWindows,
+  type MediaWindowRow,
+  windowProgress,
+  windowProgressStatement,
+} from "../db/repos/media-windows";
+import { findVideoById, type VideoRow, videoIsIn } from "../db/repos/videos";
+import { renewLeaseStatement } from "../db/repos/work-leases";
+import type { AssembleVideoMessage, UnderstandWindowMessage } from "../domain/messages";
+import { PROCESSING_PROGRESS } from "../domain/video";
+import { nowIso } from "../lib/clock";
+import { sourceKey } from "../lib/object-keys";
+import { assembleIndex } from "./assemble-index";
+import type { Deps } from "./deps";
+import { loadProbe } from "./media/probe-store";
+import { r2RangeSource } from "./media/r2-source";
+import { understandInput } from "./processing";
+import { PROCESSING } from "./video-states";
+
+/** While a window is worked on, its claim and its video's lease are renewed this often. */
+const HEARTBEAT_MS = 20_000;
+/** A claim outlives a missed heartbeat or two, then lets another delivery take the window. */
+const CLAIM_MS = 3 * HEARTBEAT_MS;
+/** Windows move progress from `probed` to `windowsDone`; assembly then takes it to `understood`. */
+const WINDOW_SPAN = PROCESSING_PROGRESS.windowsDone - PROCESSING_PROGRESS.probed;
+
+/**
+ * Understands one window of a processing video and stores its result; the window that
+ * completes the plan hands the video to assembly. Safe to redeliver: a done window is not
+ * understood again, and a result is stored only while the window is pending.
+ */
+export async function understandVideoWindow(
+  deps: Deps,
+  message: UnderstandWindowMessage,
+): Promise<void> {
+  const found = await processingVideo(deps, message);
+  if (!found) return;
+  const { video, input } = found;
+  const window = await findWindow(deps.db, video.id, message.position);
+  if (!window) return;
+  if (window.state === "pending") {
+    const now = deps.clock.now();
+    if (!(await claimWindow(deps.db, window, nowIso(now), nowIso(now + CLAIM_MS)))) {
+      // Another delivery holds it: look again once its claim would have run out.
+      throw new WindowBusyError(`window ${message.position} of ${video.id} is being worked on`);
+    }
+    const result = await withHeartbeat(deps, window, () =>
+      deps.ports.understanding.understandWindow(input, { kind: window.kind, plan: window.plan }),
+    );
+    await storeWindowResult(deps, window, result);
+  }
+  await assembleWhenComplete(deps, video);
+}
+
+/** A delivery found its window claimed by another; the message is retried later. */
+export class WindowBusyError extends Error {}
+
+/**
+ * A window that failed every retry (its dead letter): its result records the failure, so the
+ * video completes with what the other windows found instead of waiting forever.
+ */
+export async function abandonVideoWindow(
+  deps: Deps,
+  message: UnderstandWindowMessage,
+): Promise<void> {
+  const video = await findVideoById(deps.db, message.video_id);
+  if (!video || video.workspaceId !== message.workspace_id || video.status !== "processing") return;
+  const window = await findWindow(deps.db, video.id, message.position);
+  if (window?.state !== "pending") return;
+  const result = deps.ports.understanding.abandoned({ kind: window.kind, plan: window.plan });
+  await storeWindowResult(deps, window, result);
+  await assembleWhenComplete(deps, video);
+}
+
+/** Builds the index of a video whose windows are all done (from the processing queue). */
+export async function assembleVideo(deps: Deps, message: AssembleVideoMessage): Promise<void> {
+  const found = await processingVideo(deps, message);
+  if (!found || found.video.progress >= PROCESSING_PROGRESS.understood) return;
+  const windows = await listWindows(deps.db, found.video.id);
+  if (windows.some((w) => w.state !== "done")) return;
+  const outcomes = windows.map((w) => ({ kind: w.kind, plan: w.plan, result: w.result }));
+  await assembleIndex(deps, found.video, found.input, outcomes);
+}
+
+async function processingVideo(deps: Deps, message: { video_id: string; workspace_id: string }) {
+  const video = await findVideoById(deps.db, message.video_id);
+  if (!video || video.workspaceId !== message.workspace_id || video.status !== "processing")
+    return null;
+  const probe = await loadProbe(deps.bucket, video.id);
+  // A processing video past `probed` always has its probe; without it, probing starts over.
+  if (!probe) throw new Error(`the probe of ${video.id} is missing`);
+  const source = r2RangeSource(deps.bucket, sourceKey(video.id), video.fileSize);
+  return { video, input: understandInput(video, probe, source) };
+}
+
+async function storeWindowResult(
+  deps: Pick<Deps, "db">,
+  window: MediaWindowRow,
+  result: unknown,
+): Promise<void> {
+  const { db } = deps;
+  const now = nowIso();
+  await runBatch(db, [
+    completeWindowStatement(db, window, result, now, videoIsIn(window.videoId, PROCESSING)),
+    windowProgressStatement(db, window.videoId, PROCESSING_PROGRESS.probed, WINDOW_SPAN, now),
+  ]);
+}
+
+/** Once every window is done, asks for assembly (twice is harmless: assembly checks again). */
+async function assembleWhenComplete(deps: Deps, video: VideoRow): Promise<void> {
+  const { total, done } = await windowProgress(deps.db, video.id);
+  if (total === 0 || done < total) return;
+  await deps.queues.processing.send({
+    type: "assemble-video",
+    video_id: video.id,
+    workspace_id: video.workspaceId,
+  });
+}
+
+/**
+ * Runs `work` while renewing the window's claim and the video's lease, so neither another
+ * delivery nor the sweep takes live work over.
+ */
+async function withHeartbeat<T>(
+  deps: Pick<Deps, "db" | "clock">,
+  window: MediaWindowRow,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { db } = deps;
+  const renew = () => {
+    const now = deps.clock.now();
+    const lease = { subjectId: window.videoId, kind: "video" as const, activeFrom: nowIso(now) };
+    return runBatch(db, [
+      extendClaimStatement(db, window, nowIso(now + CLAIM_MS)),
+      renewLeaseStatement(db, lease),
+    ]).catch((error: unknown) =>
+      console.error(JSON.stringify({ heartbeat: window.videoId, error: String(error) })),
+    );
+  };
+  const timer = setInterval(renew, HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

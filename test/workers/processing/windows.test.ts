@@ -1,0 +1,174 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+  consumeProcessing,
+  consumeWindowDeadLetters,
+  consumeWindows,
+} from "../../../queues/processing";
+import type { UnderstandWindowMessage } from "../../../src/domain/messages";
+import { sourceKey } from "../../../src/lib/object-keys";
+import { createPorts, type Ports } from "../../../src/ports";
+import { pacedAi } from "../../../src/ports/ai/model-calls";
+import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
+import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
+import { createDeps } from "../../../src/services/deps";
+import { insertVideos } from "../../helpers/factories";
+import { type Client, expectJson, newTenant } from "../../helpers/harness";
+import { fixtureBytes } from "../../helpers/media-fixtures";
+import { storedSegments } from "../../helpers/processing";
+import { recordingEnv, sweepAfter } from "../../helpers/sweep";
+import {
+  RecordingAi,
+  RecordingMedia,
+  realisticAnswer,
+} from "../media-understanding/recording-fakes";
+
+const WHISPER = "@cf/openai/whisper-large-v3-turbo";
+
+/** The local ports with the production media engine over recording fakes of AI and Media. */
+function productionMedia(respond = realisticAnswer) {
+  const ai = new RecordingAi(respond);
+  const ports: Ports = {
+    ...createPorts(env),
+    understanding: new WorkersAiMediaUnderstanding({
+      ai: pacedAi(ai, { limiter: { reserve: async () => 0 }, sleep: async () => undefined }),
+      media: new RecordingMedia(),
+      frames: new R2FrameStore(env.MEDIA_BUCKET),
+    }),
+  };
+  return { ai, ports };
+}
+
+async function queuedVideo() {
+  const tenant = await newTenant(["READ_VIDEOS"]);
+  const bytes = fixtureBytes("talk.mp4");
+  const [id = ""] = await insertVideos(tenant.workspaceId, 1, {
+    status: "queued",
+    progress: 0,
+    filename: "talk.mp4",
+    fileSize: bytes.byteLength,
+  });
+  await env.MEDIA_BUCKET.put(sourceKey(id), bytes);
+  return { ...tenant, videoId: id };
+}
+
+async function deliver(
+  consume: typeof consumeProcessing,
+  queue: string,
+  bodies: unknown[],
+  ports: Ports,
+  target: ReturnType<typeof recordingEnv>,
+) {
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await consume(batch, createDeps(target.env, ports));
+  return getQueueResult(batch, ctx);
+}
+
+async function progressOf(api: Client, videoId: string) {
+  return await expectJson<{ progress: number; status: string }>(
+    await api.get(`/videos/${videoId}`),
+    200,
+  );
+}
+
+describe("processing in windows", () => {
+  it("plans, fans the windows out, counts them done and assembles once", async () => {
+    const { api, workspaceId, videoId } = await queuedVideo();
+    const { ai, ports } = productionMedia();
+    const target = recordingEnv();
+    const start = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
+    await deliver(consumeProcessing, "video-processing", [start], ports, target);
+
+    const windows = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+    // talk.mp4 is 24 s: one audio window and six frames in one frames window.
+    expect(windows.map((w) => w.position)).toEqual([0, 1]);
+    expect(await progressOf(api, videoId)).toMatchObject({ status: "processing", progress: 30 });
+
+    const [audio, frames] = windows;
+    // Two copies at once: one claims the window, the other is retried later.
+    const twice = await deliver(consumeWindows, "media-windows", [audio, audio], ports, target);
+    expect(twice.retryMessages).toHaveLength(1);
+    expect(ai.callsTo(WHISPER)).toHaveLength(1);
+    const again = await deliver(consumeWindows, "media-windows", [audio], ports, target);
+    expect(again.explicitAcks).toHaveLength(1);
+    expect(ai.callsTo(WHISPER)).toHaveLength(1);
+    expect((await progressOf(api, videoId)).progress).toBe(52.5);
+    expect(target.queues.PROCESSING_QUEUE.sent).toEqual([]);
+
+    await deliver(consumeWindows, "media-windows", [frames], ports, target);
+    expect((await progressOf(api, videoId)).progress).toBe(75);
+    const assemble = target.queues.PROCESSING_QUEUE.sent;
+    expect(assemble).toEqual([
+      { type: "assemble-video", video_id: videoId, workspace_id: workspaceId },
+    ]);
+
+    await deliver(consumeProcessing, "video-processing", [assemble[0], assemble[0]], ports, target);
+    expect(target.queues.INDEXING_QUEUE.sent).toHaveLength(1);
+    const segments = await storedSegments(videoId);
+    const kinds = new Set(segments.flatMap((s) => s.evidence.map((e) => e.kind)));
+    expect([...kinds]).toEqual(expect.arrayContaining(["transcript", "scene"]));
+  });
+
+  it("retries a window whose model is unavailable, and the sweep re-sends what was lost", async () => {
+    const { api, workspaceId, videoId } = await queuedVideo();
+    const { ports } = productionMedia(async (model, inputs) => {
+      if (model === WHISPER) throw Object.assign(new Error("rate limited"), { status: 429 });
+      return realisticAnswer(model, inputs);
+    });
+    const target = recordingEnv();
+    const start = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
+    await deliver(consumeProcessing, "video-processing", [start], ports, target);
+    const [audio] = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+    // A short deadline stands for the call's two minutes.
+    const slow = {
+      ...ports,
+      understanding: new WorkersAiMediaUnderstanding({
+        ai: pacedAi(
+          new RecordingAi(async () =>
+            Promise.reject(Object.assign(new Error("busy"), { status: 503 })),
+          ),
+          {
+            limiter: { reserve: async () => 0 },
+            sleep: async () => undefined,
+            policy: { deadlineMs: 0 },
+          },
+        ),
+        media: new RecordingMedia(),
+        frames: new R2FrameStore(env.MEDIA_BUCKET),
+      }),
+    };
+    const result = await deliver(consumeWindows, "media-windows", [audio], slow, target);
+    expect(result.retryMessages).toHaveLength(1);
+    expect((await progressOf(api, videoId)).progress).toBe(30);
+
+    // Lost: the sweep finds the planned video stale and sends its pending windows again.
+    target.queues.WINDOWS_QUEUE.sent.length = 0;
+    await sweepAfter(target.env, 1);
+    expect(
+      (target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[]).map((w) => w.position),
+    ).toEqual([0, 1]);
+  });
+
+  it("records a window that failed every retry as unavailable and completes the video", async () => {
+    const { workspaceId, videoId } = await queuedVideo();
+    const { ports } = productionMedia();
+    const target = recordingEnv();
+    const start = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
+    await deliver(consumeProcessing, "video-processing", [start], ports, target);
+    const [audio, frames] = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+    await deliver(consumeWindowDeadLetters, "media-windows-dlq", [audio], ports, target);
+    await deliver(consumeWindows, "media-windows", [frames], ports, target);
+    const [assemble] = target.queues.PROCESSING_QUEUE.sent;
+    await deliver(consumeProcessing, "video-processing", [assemble], ports, target);
+    const { results } = await env.DB.prepare("SELECT media FROM videos WHERE id = ?")
+      .bind(videoId)
+      .all<{ media: string }>();
+    const media = JSON.parse(results[0]?.media ?? "{}") as { limitations: string[] };
+    expect(media.limitations).toContain("speech-recognition-unavailable");
+  });
+});
