@@ -103,25 +103,23 @@ try {
   step("account", `${account.name} (${account.id})`);
   const run = wranglerRunner({ config: configPath, accountId: account.id });
 
-  // Refused before anything changes: secrets the deploy cannot make up, and a smoke check
-  // without the admin token it needs.
+  // What the secrets step will set: generated ones the Worker lacks (or rotated), and the
+  // operator's R2 token when the Worker lacks it (or it is rotated).
   const present = await workerSecrets(run);
   const secrets = {};
   for (const name of GENERATED_SECRETS)
     if (!present.has(name) || values[`rotate-${name.toLowerCase().replace("_", "-")}`])
       secrets[name] = generateSecret();
-  if (
+  // The R2 token is scoped to the bucket, which the first run creates: without it, this run
+  // provisions and stops before the secrets, and says what to do.
+  const needsR2Token =
     !present.has("R2_ACCESS_KEY_ID") ||
     !present.has("R2_SECRET_ACCESS_KEY") ||
-    values["rotate-r2-token"]
-  ) {
-    const { R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY } = process.env;
-    if (!R2_ACCESS_KEY_ID || !R2_SECRET_ACCESS_KEY)
-      throw new Error(
-        "set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token for the bucket: docs/deploy.md)",
-      );
+    values["rotate-r2-token"];
+  const { R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY } = process.env;
+  if (needsR2Token && R2_ACCESS_KEY_ID && R2_SECRET_ACCESS_KEY)
     Object.assign(secrets, { R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY });
-  }
+  // Refused before anything changes: a smoke check without the admin token it needs.
   const adminToken = secrets.ADMIN_TOKEN ?? process.env.ADMIN_TOKEN ?? savedAdminToken(configPath);
   if (!values["skip-smoke"] && !adminToken)
     throw new Error(
@@ -163,6 +161,10 @@ try {
     `${path.basename(configPath)} ${after === before ? "unchanged" : "updated (commit it)"}`,
   );
 
+  if (needsR2Token && !secrets.R2_ACCESS_KEY_ID)
+    throw new Error(
+      `create an R2 API token for bucket ${plan.bucket} (docs/deploy.md, "The R2 token"), set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY, and run npm run deploy again`,
+    );
   const names = Object.keys(secrets);
   if (secrets.ADMIN_TOKEN) saveAdminToken(configPath, secrets.ADMIN_TOKEN);
   if (names.length > 0) await putSecrets(run, secrets);

@@ -130,19 +130,30 @@ describe("npm run deploy", () => {
     expect({ ...after, SIGNING_SECRET: "" }).toEqual({ ...before, SIGNING_SECRET: "" });
   });
 
-  it("refuses, before changing anything, what it cannot decide or make up", async () => {
+  it("refuses what it cannot decide, and stops for the R2 token once the bucket exists", async () => {
     const ws = fresh();
     const noReach = await deploy(ws, ["--skip-smoke"], R2_TOKEN);
     expect(noReach.code).toBe(2);
     expect(noReach.stderr.trim()).toBe(
       "choose where the API answers: --domain HOST, --route HOST or --workers-dev",
     );
+    expect(noReach.commands).toEqual([]);
+
+    // The R2 token is scoped to the bucket the first run creates: it provisions, then stops.
     const noToken = await deploy(ws, ["--domain", "api.acme.test", "--skip-smoke"]);
     expect(noToken.code).toBe(1);
     expect(noToken.stderr.trim().split("\n")).toEqual([
-      "deploy failed: set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token for the bucket: docs/deploy.md)",
+      'deploy failed: create an R2 API token for bucket video-analysis-media (docs/deploy.md, "The R2 token"), set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY, and run npm run deploy again',
     ]);
-    expect(changes([...noReach.commands, ...noToken.commands])).toEqual([]);
+    expect(changes(noToken.commands)).toContain("r2 bucket create video-analysis-media");
+    expect(changes(noToken.commands).filter((c) => /^(secret|deploy)/.test(c))).toEqual([]);
+    const resumed = await deploy(ws, ["--skip-smoke"], R2_TOKEN);
+    expect(resumed.code, shown(resumed)).toBe(0);
+    expect(changes(resumed.commands)).toEqual([
+      "secret bulk --env production",
+      "deploy --env production",
+      "r2 bucket cors set video-analysis-media --file --force",
+    ]);
 
     // A Worker deployed from elsewhere: its ADMIN_TOKEN is not in this checkout.
     const deployed = fresh();
