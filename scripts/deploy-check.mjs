@@ -15,7 +15,7 @@ import {
   checkSecrets,
   checkStartsWithoutExperimental,
 } from "./lib/deploy-checks.mjs";
-import { DEPLOYED_SECRETS } from "./lib/deploy-steps.mjs";
+import { DEPLOYED_SECRETS } from "./lib/deploy-secrets.mjs";
 import { ROOT } from "./lib/local.mjs";
 import { reachOf, resolvedConfig } from "./lib/production-config.mjs";
 import { corsFile } from "./lib/r2-rules.mjs";

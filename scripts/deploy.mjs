@@ -4,21 +4,17 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { planSecrets, putSecrets, workerSecrets } from "./lib/deploy-secrets.mjs";
 import { deploySmoke, saveAdminToken, savedAdminToken } from "./lib/deploy-smoke.mjs";
 import {
   chooseAccount,
-  DEPLOYED_SECRETS,
   ensureBucket,
   ensureBucketRules,
   ensureDatabase,
   ensureQueue,
   ensureVectorIndex,
-  GENERATED_SECRETS,
-  generateSecret,
-  putSecrets,
   readRules,
   resourcePlan,
-  workerSecrets,
 } from "./lib/deploy-steps.mjs";
 import { ROOT } from "./lib/local.mjs";
 import {
@@ -103,22 +99,14 @@ try {
   step("account", `${account.name} (${account.id})`);
   const run = wranglerRunner({ config: configPath, accountId: account.id });
 
-  // What the secrets step will set: generated ones the Worker lacks (or rotated), and the
-  // operator's R2 token when the Worker lacks it (or it is rotated).
-  const present = await workerSecrets(run);
-  const secrets = {};
-  for (const name of GENERATED_SECRETS)
-    if (!present.has(name) || values[`rotate-${name.toLowerCase().replace("_", "-")}`])
-      secrets[name] = generateSecret();
   // The R2 token is scoped to the bucket, which the first run creates: without it, this run
   // provisions and stops before the secrets, and says what to do.
-  const needsR2Token =
-    !present.has("R2_ACCESS_KEY_ID") ||
-    !present.has("R2_SECRET_ACCESS_KEY") ||
-    values["rotate-r2-token"];
-  const { R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY } = process.env;
-  if (needsR2Token && R2_ACCESS_KEY_ID && R2_SECRET_ACCESS_KEY)
-    Object.assign(secrets, { R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY });
+  const rotate = new Set(
+    ["ADMIN_TOKEN", "SIGNING_SECRET", "R2_TOKEN"].filter(
+      (name) => values[`rotate-${name.toLowerCase().replace("_", "-")}`],
+    ),
+  );
+  const { secrets, needsR2Token } = planSecrets(await workerSecrets(run), rotate, process.env);
   // Refused before anything changes: a smoke check without the admin token it needs.
   const adminToken = secrets.ADMIN_TOKEN ?? process.env.ADMIN_TOKEN ?? savedAdminToken(configPath);
   if (!values["skip-smoke"] && !adminToken)
@@ -168,8 +156,6 @@ try {
   const names = Object.keys(secrets);
   if (secrets.ADMIN_TOKEN) saveAdminToken(configPath, secrets.ADMIN_TOKEN);
   if (names.length > 0) await putSecrets(run, secrets);
-  const missingNames = DEPLOYED_SECRETS.filter((n) => !present.has(n) && !names.includes(n));
-  if (missingNames.length > 0) throw new Error(`secrets still missing: ${missingNames.join(", ")}`);
   step("secrets", names.length ? `set ${names.join(", ")}` : "unchanged");
 
   const migrations = await run([

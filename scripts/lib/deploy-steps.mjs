@@ -1,24 +1,8 @@
 // The resources `npm run deploy` provisions, each found by name first and created only when
 // missing, through wrangler's own commands. Every step answers what it did in a few words.
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { listedRows, sameRows } from "./r2-rules.mjs";
 import { jsonOutput, WranglerError } from "./wrangler-cli.mjs";
-
-/**
- * The secrets the deploy sets: exactly src/env.ts `DeployedSecrets` (deploy:check compares).
- * The first two are generated when the Worker lacks them, the R2 token's pair comes from
- * the operator's environment.
- */
-export const DEPLOYED_SECRETS = [
-  "ADMIN_TOKEN",
-  "SIGNING_SECRET",
-  "R2_ACCESS_KEY_ID",
-  "R2_SECRET_ACCESS_KEY",
-];
-export const GENERATED_SECRETS = ["ADMIN_TOKEN", "SIGNING_SECRET"];
 
 /**
  * The Vectorize index the production adapters need: BGE-M3's 1,024 dimensions
@@ -54,7 +38,8 @@ export async function chooseAccount(run, wanted) {
   try {
     who = jsonOutput((await run(["whoami", "--json"])).stdout);
   } catch (error) {
-    if (error instanceof WranglerError) throw new Error("not logged in: run npx wrangler login");
+    if (error instanceof WranglerError)
+      throw new Error(`wrangler whoami failed (run npx wrangler login): ${error.message}`);
     throw error;
   }
   const accounts = who.accounts ?? [];
@@ -156,32 +141,6 @@ export async function ensureQueue(run, name) {
   }
   await run(["queues", "create", name]);
   return { created: true };
-}
-
-/** The names of the secrets the production Worker has (none before its first upload). */
-export async function workerSecrets(run) {
-  try {
-    const listed = jsonOutput((await run(["secret", "list", "--env", "production"])).stdout);
-    return new Set(listed.map((s) => s.name));
-  } catch (error) {
-    if (missing(error, /not found/i)) return new Set();
-    throw error;
-  }
-}
-
-/** A fresh random secret value (48 hex characters). */
-export const generateSecret = () => randomBytes(24).toString("hex");
-
-/** Sets secrets in one `secret bulk` call through a private temporary file, never argv. */
-export async function putSecrets(run, values) {
-  const dir = mkdtempSync(path.join(tmpdir(), "vas-secrets-"));
-  const file = path.join(dir, "secrets.json");
-  try {
-    writeFileSync(file, JSON.stringify(values), { mode: 0o600 });
-    await run(["secret", "bulk", file, "--env", "production"]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Reads a committed rules file. */

@@ -12,7 +12,7 @@ import {
   checkSecrets,
   checkStartsWithoutExperimental,
 } from "../../../scripts/lib/deploy-checks.mjs";
-import { DEPLOYED_SECRETS } from "../../../scripts/lib/deploy-steps.mjs";
+import { DEPLOYED_SECRETS } from "../../../scripts/lib/deploy-secrets.mjs";
 import { type ResolvedConfig, resolvedConfig } from "../../../scripts/lib/production-config.mjs";
 
 // Each check of `npm run deploy:check` passes on the committed files and fails, in one line
