@@ -14,8 +14,10 @@ import {
   checkReachable,
   checkSecrets,
   checkStartsWithoutExperimental,
+  checkVectorIndex,
 } from "./lib/deploy-checks.mjs";
 import { DEPLOYED_SECRETS } from "./lib/deploy-secrets.mjs";
+import { VECTOR_INDEX } from "./lib/deploy-steps.mjs";
 import { ROOT } from "./lib/local.mjs";
 import { reachOf, resolvedConfig } from "./lib/production-config.mjs";
 import { corsFile } from "./lib/r2-rules.mjs";
@@ -70,8 +72,21 @@ try {
   record("url", checkReachable(production), reach && `${reach.kind} ${reach.host ?? ""}`.trim());
   record("name", checkDistinctName(production, local), `${production.name} (local: ${local.name})`);
   record("logs", checkObservability(production), "Workers Logs on");
-  const envSource = readFileSync(path.join(ROOT, "src/env.ts"), "utf8");
-  record("secrets", checkSecrets(envSource, DEPLOYED_SECRETS), DEPLOYED_SECRETS.join(", "));
+  const source = (file) => readFileSync(path.join(ROOT, file), "utf8");
+  record(
+    "secrets",
+    checkSecrets(source("src/env.ts"), DEPLOYED_SECRETS),
+    DEPLOYED_SECRETS.join(", "),
+  );
+  record(
+    "vectorize",
+    checkVectorIndex(
+      source("src/ports/embedder/workers-ai.ts"),
+      source("src/ports/vector-index/vectorize.ts"),
+      VECTOR_INDEX,
+    ),
+    `${VECTOR_INDEX.dimensions} dimensions, ${VECTOR_INDEX.metric}, metadata index ${VECTOR_INDEX.metadata.map((m) => m.propertyName).join(", ")}`,
+  );
   const cors = JSON.parse(readFileSync(corsFile(configPath), "utf8"));
   record(
     "cors",

@@ -14,3 +14,8 @@ export function checkDistinctName(production: ResolvedConfig, local: ResolvedCon
 export function checkObservability(config: ResolvedConfig): string | null;
 export function checkSecrets(envSource: string, deployed: string[]): string | null;
 export function checkCors(corsJson: unknown, config: ResolvedConfig): string | null;
+export function checkVectorIndex(
+  embedderSource: string,
+  adapterSource: string,
+  index: { dimensions: number; metadata: { propertyName: string }[] },
+): string | null;

@@ -176,3 +176,24 @@ export function checkCors(corsJson, config) {
     return `${file} does not expose ETag to ${wanted}`;
   return null;
 }
+
+/**
+ * The Vectorize index the deploy creates fits the production adapters: the embedder's
+ * dimensions (`DIMENSIONS` in src/ports/embedder/workers-ai.ts) and a metadata index for
+ * each key the Vectorize adapter filters on (`{ key: { $eq | $in } }` in vector-index/vectorize.ts).
+ */
+export function checkVectorIndex(embedderSource, adapterSource, index) {
+  const dimensions = Number(
+    embedderSource.match(/const DIMENSIONS = ([\d_]+);/)?.[1]?.replace(/_/g, ""),
+  );
+  if (dimensions !== index.dimensions)
+    return `the deploy creates a ${index.dimensions}-dimension index but the embedder makes ${Number.isNaN(dimensions) ? "vectors of unknown size" : `${dimensions}`} (src/ports/embedder/workers-ai.ts)`;
+  const filtered = [...adapterSource.matchAll(/\{ (\w+): \{ \$(?:eq|in):/g)].map((m) => m[1]);
+  const indexed = index.metadata.map((m) => m.propertyName);
+  const unindexed = [...new Set(filtered)].filter((key) => !indexed.includes(key));
+  if (filtered.length === 0)
+    return "src/ports/vector-index/vectorize.ts filters on no metadata key the check can read";
+  return unindexed.length
+    ? `the Vectorize adapter filters on ${unindexed.join(", ")}, which the deploy gives no metadata index`
+    : null;
+}

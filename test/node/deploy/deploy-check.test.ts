@@ -11,8 +11,10 @@ import {
   checkReachable,
   checkSecrets,
   checkStartsWithoutExperimental,
+  checkVectorIndex,
 } from "../../../scripts/lib/deploy-checks.mjs";
 import { DEPLOYED_SECRETS } from "../../../scripts/lib/deploy-secrets.mjs";
+import { VECTOR_INDEX } from "../../../scripts/lib/deploy-steps.mjs";
 import { type ResolvedConfig, resolvedConfig } from "../../../scripts/lib/production-config.mjs";
 
 // Each check of `npm run deploy:check` passes on the committed files and fails, in one line
@@ -178,5 +180,19 @@ describe("npm run deploy:check", () => {
       ],
     };
     expect(checkCors(onWorkersDev, workersDev)).toBeNull();
+  });
+
+  it("makes the Vectorize index the embedder fills and the adapter filters", () => {
+    const embedder = readFileSync(path.join(ROOT, "src/ports/embedder/workers-ai.ts"), "utf8");
+    const adapter = readFileSync(path.join(ROOT, "src/ports/vector-index/vectorize.ts"), "utf8");
+    expect(checkVectorIndex(embedder, adapter, VECTOR_INDEX)).toBeNull();
+    const smaller = embedder.replace("const DIMENSIONS = 1024;", "const DIMENSIONS = 768;");
+    expect(oneLine(checkVectorIndex(smaller, adapter, VECTOR_INDEX))).toBe(
+      "the deploy creates a 1024-dimension index but the embedder makes 768 (src/ports/embedder/workers-ai.ts)",
+    );
+    const byLanguage = adapter.replace("{ video_id: { $in: ids } }", "{ language: { $in: ids } }");
+    expect(oneLine(checkVectorIndex(embedder, byLanguage, VECTOR_INDEX))).toBe(
+      "the Vectorize adapter filters on language, which the deploy gives no metadata index",
+    );
   });
 });
