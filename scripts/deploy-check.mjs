@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import {
   checkBundleSize,
   checkCors,
@@ -21,8 +22,14 @@ import { VECTOR_INDEX } from "./lib/deploy-steps.mjs";
 import { ROOT } from "./lib/local.mjs";
 import { reachOf, resolvedConfig } from "./lib/production-config.mjs";
 import { corsFile } from "./lib/r2-rules.mjs";
+import { saidLine } from "./lib/wrangler-cli.mjs";
 
-const configPath = path.join(ROOT, "wrangler.toml");
+// `--config` checks another copy of the configuration (with its deploy/ folder); the tests
+// use it to see a failing dry run.
+const { values } = parseArgs({
+  options: { config: { type: "string", default: path.join(ROOT, "wrangler.toml") } },
+});
+const configPath = path.resolve(values.config);
 const outdir = mkdtempSync(path.join(tmpdir(), "vas-dry-run-"));
 
 /** `wrangler deploy --dry-run --env production`, bundled into `outdir`. */
@@ -32,7 +39,7 @@ function dryRun() {
       path.join(ROOT, "node_modules/.bin/wrangler"),
       ["deploy", "--dry-run", "--env", "production", "--outdir", outdir, "--config", configPath],
       {
-        cwd: ROOT,
+        cwd: path.dirname(configPath),
         stdio: ["ignore", "pipe", "pipe"],
         env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
       },
@@ -57,8 +64,10 @@ try {
     resolvedConfig(configPath),
   ]);
   if (bundle.code !== 0) {
-    const said = bundle.output.trim().split("\n").filter(Boolean).at(-1);
-    record("bundle", `wrangler deploy --dry-run --env production failed: ${said}`);
+    record(
+      "bundle",
+      `wrangler deploy --dry-run --env production failed: ${saidLine(bundle.output)}`,
+    );
   } else {
     const size = checkBundleSize(outdir);
     record("bundle", size.problem, `${size.ok} within Workers Paid's limits`);

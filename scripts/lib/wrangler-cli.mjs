@@ -11,24 +11,25 @@ const DEFAULT_BIN = path.join(ROOT, "node_modules", ".bin", "wrangler");
 /** A wrangler command that exited non-zero; `output` is its stdout and stderr. */
 export class WranglerError extends Error {
   constructor(args, code, output) {
-    super(`wrangler ${args.join(" ")} exited with ${code}: ${lastLine(output)}`);
+    super(`wrangler ${args.join(" ")} exited with ${code}: ${saidLine(output)}`);
     this.name = "WranglerError";
     this.code = code;
     this.output = output;
   }
 }
 
-/** The last line that says something, without wrangler's decorations. */
-function lastLine(output) {
-  const lines = output
-    .split("\n")
-    .map((line) =>
-      stripVTControlCharacters(line)
-        .replace(/^[✘▲]\s*\[[A-Z]+\]\s*/u, "")
-        .trim(),
-    )
-    .filter((line) => line !== "" && !/^[─🪵]/u.test(line) && !line.startsWith("If you think"));
-  return lines.at(-1) ?? "(no output)";
+/**
+ * The line of wrangler's output that says what went wrong: its first `[ERROR]` line, else the
+ * last line that says something, without wrangler's decorations.
+ */
+export function saidLine(output) {
+  const lines = output.split("\n").map((line) => stripVTControlCharacters(line).trim());
+  const error = lines.find((line) => /^✘\s*\[ERROR\]/u.test(line));
+  if (error) return error.replace(/^✘\s*\[ERROR\]\s*/u, "");
+  const said = lines.filter(
+    (line) => line !== "" && !/^[─🪵▲]/u.test(line) && !line.startsWith("If you think"),
+  );
+  return said.at(-1) ?? "(no output)";
 }
 
 /**
@@ -73,6 +74,6 @@ export function wranglerRunner({
 /** The JSON value a `--json` command printed (wrangler may print notices before it). */
 export function jsonOutput(stdout) {
   const start = stdout.search(/^[[{]/m);
-  if (start < 0) throw new Error(`expected JSON from wrangler, got: ${lastLine(stdout)}`);
+  if (start < 0) throw new Error(`expected JSON from wrangler, got: ${saidLine(stdout)}`);
   return JSON.parse(stdout.slice(start));
 }

@@ -1,5 +1,6 @@
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -194,5 +195,29 @@ describe("npm run deploy:check", () => {
     expect(oneLine(checkVectorIndex(embedder, byLanguage, VECTOR_INDEX))).toBe(
       "the Vectorize adapter filters on language, which the deploy gives no metadata index",
     );
+  });
+
+  it("fails in one line per problem, exit 1, when the dry run cannot bundle", async () => {
+    // A copy whose `main` does not exist beside it: the dry run fails, the other checks run.
+    const copy = mkdtempSync(path.join(dir, "copy-"));
+    mkdirSync(path.join(copy, "deploy"));
+    writeFileSync(path.join(copy, "wrangler.toml"), toml);
+    copyFileSync(path.join(ROOT, "deploy/r2-cors.json"), path.join(copy, "deploy/r2-cors.json"));
+    const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ["scripts/deploy-check.mjs", "--config", path.join(copy, "wrangler.toml")],
+        { cwd: ROOT },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      ),
+    );
+    expect(ran.code).toBe(1);
+    const failures = ran.stderr.trimEnd().split("\n");
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(
+      /^deploy:check bundle: wrangler deploy --dry-run --env production failed: .*index\.ts/,
+    );
+    expect(ran.stdout).toMatch(/^deploy:check cors: /m);
   });
 });
