@@ -219,5 +219,5 @@ describe("npm run deploy:check", () => {
       /^deploy:check bundle: wrangler deploy --dry-run --env production failed: .*index\.ts/,
     );
     expect(ran.stdout).toMatch(/^deploy:check cors: /m);
-  });
+  }, 300_000);
 });
