@@ -1,7 +1,7 @@
 // Types of production-config.mjs for the node tests.
 export type Reach =
-  | { kind: "domain" | "route"; host: string; workersDev?: boolean }
-  | { kind: "workers.dev"; host?: undefined; workersDev?: boolean };
+  | { kind: "domain" | "route"; host: string }
+  | { kind: "workers.dev"; host?: undefined };
 export const TEMPLATE_HOST: string;
 export function resolvedConfig(configPath: string, env?: string): Promise<ResolvedConfig>;
 export interface ResolvedConfig {

@@ -22,9 +22,9 @@ export function reachOf(config) {
     const pattern = typeof first === "string" ? first : first.pattern;
     const host = pattern.replace(/^https?:\/\//, "").replace(/\/.*$/, "");
     const kind = typeof first === "object" && first.custom_domain ? "domain" : "route";
-    return { kind, host, workersDev: config.workers_dev === true };
+    return { kind, host };
   }
-  return config.workers_dev === true ? { kind: "workers.dev", workersDev: true } : null;
+  return config.workers_dev === true ? { kind: "workers.dev" } : null;
 }
 
 /** The API's origin for a domain or route; for workers.dev, the shape it must have. */
