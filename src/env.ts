@@ -5,15 +5,26 @@
  */
 export type Env = Cloudflare.Env & Secrets;
 
-/** The secrets of the Worker (`.dev.vars` locally, `wrangler secret put` in production). */
-export interface Secrets {
+/**
+ * Everything the Worker reads besides wrangler.toml's bindings and vars (`.dev.vars` locally,
+ * Worker secrets in production), each in one class. `npm run deploy:check` holds the classes
+ * to the deploy: it sets exactly `DeployedSecrets`.
+ */
+export type Secrets = DeployedSecrets & OptionalSecrets & TestOnlySecrets;
+
+/** What every deployment needs; `npm run deploy` sets each of them. */
+export interface DeployedSecrets {
   /** Operator token for /admin/v1; when unset the admin API answers 404. */
   ADMIN_TOKEN?: string;
-  /** Secret for cursors, signed URLs and the local storage gateway. */
+  /** Secret for cursors, signed URLs, sealed webhook secrets and the local storage gateway. */
   SIGNING_SECRET?: string;
   /** Production only: the R2 S3 API key that signs upload targets. */
   R2_ACCESS_KEY_ID?: string;
   R2_SECRET_ACCESS_KEY?: string;
+}
+
+/** Settings with defaults, which an operator may set as secrets; the deploy leaves them alone. */
+export interface OptionalSecrets {
   /**
    * Seconds without progress after which the crash sweep takes over a video's or run's
    * work (default 900, the longest a queue consumer can run).
@@ -26,7 +37,11 @@ export interface Secrets {
   WEBHOOK_RETRY_SCHEDULE?: string;
   /** Fraction (0 to 1) by which each webhook retry wait is spread either way (default 0.1). */
   WEBHOOK_RETRY_JITTER?: string;
-  /** Test-only: stages where work waits, so the crash test can kill it there. */
+}
+
+/** Read only by tests; never set in a deployment. */
+export interface TestOnlySecrets {
+  /** Stages where work waits, so the crash test can kill it there. */
   WORK_PAUSE_AT?: string;
 }
 
