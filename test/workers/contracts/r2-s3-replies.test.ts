@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { R2S3Storage } from "../../../src/ports/storage/r2-s3";
-import { type DocumentedReply, documentedResponse } from "./r2-s3-fixtures";
+import { type DocumentedReply, documented, documentedResponse } from "./r2-s3-fixtures";
 
 const KEY = "videos/vid_1/source";
 
@@ -46,6 +46,22 @@ describe("R2S3Storage against R2's documented S3 replies", () => {
     expect(requests.map((r) => new URL(r.url).searchParams.get("part-number-marker"))).toEqual([
       "0",
       "3",
+    ]);
+  });
+
+  it("reads ETags written with character references, which XML allows for quotes", async () => {
+    const { storage } = against((request) => {
+      const { body } = documented("list-parts-last-page.xml");
+      const encoded = body.replace(
+        /"b54357faf0632cce46e942fa68356b38"/,
+        "&#34;b54357faf0632cce46e942fa68356b38&#x22;",
+      );
+      return new URL(request.url).searchParams.get("part-number-marker") === "0"
+        ? new Response(encoded, { headers: { "content-type": "application/xml" } })
+        : documentedResponse("no-such-upload.xml");
+    });
+    expect(await storage.listParts(KEY, "up-1")).toEqual([
+      { partNumber: 4, etag: "b54357faf0632cce46e942fa68356b38", size: 524288 },
     ]);
   });
 
