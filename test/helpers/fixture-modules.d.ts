@@ -3,3 +3,9 @@ declare module "*?inline" {
   const dataUrl: string;
   export default dataUrl;
 }
+
+/** Vite's `?raw` import: the file's text (documented replies under test/fixtures/contracts). */
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

@@ -18,6 +18,9 @@ export interface R2S3Location {
 const xml = new XMLParser({
   ignoreAttributes: true,
   parseTagValue: false,
+  // XML allows a quote as `&#34;` (Go's encoding/xml writes ETags so); the parser decodes
+  // numeric character references only with this option.
+  htmlEntities: true,
   isArray: (name: string) => name === "Part",
 });
 

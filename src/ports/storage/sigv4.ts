@@ -7,6 +7,15 @@ export interface S3Credentials {
   secretAccessKey: string;
 }
 
+/** The credential scope a signature is bound to, besides the day. */
+export interface SigningScope {
+  region: string;
+  service: string;
+}
+
+/** R2's S3 endpoint: region `auto`, service `s3`. */
+export const R2_SCOPE: SigningScope = { region: "auto", service: "s3" };
+
 const MAX_EXPIRES_SECONDS = 7 * 24 * 3600;
 
 /**
@@ -28,7 +37,8 @@ function amzDate(date: Date): string {
 
 /**
  * Presigns `url` for `method` until `expiresAt` (SigV4 query signing, host-only signed
- * headers, UNSIGNED-PAYLOAD, region `auto`, service `s3`).
+ * headers, UNSIGNED-PAYLOAD, region `auto`, service `s3`). `scope` exists so AWS's published
+ * test vectors, signed for other regions and services, can be reproduced.
  */
 export async function presignUrl(
   credentials: S3Credentials,
@@ -36,6 +46,7 @@ export async function presignUrl(
   url: URL,
   expiresAt: Date,
   now: Date = new Date(),
+  scope: SigningScope = R2_SCOPE,
 ): Promise<string> {
   const expires = Math.max(
     1,
@@ -47,8 +58,7 @@ export async function presignUrl(
     ...credentials,
     method,
     url: unsigned.toString(),
-    service: "s3",
-    region: "auto",
+    ...scope,
     datetime: amzDate(now),
     signQuery: true,
     cache: signingKeyCache(),
@@ -114,6 +124,7 @@ export async function verifyPresigned(
   method: string,
   url: URL,
   now: number = Date.now(),
+  scope: SigningScope = R2_SCOPE,
 ): Promise<PresignRefusal | null> {
   const params = url.searchParams;
   const signature = params.get("X-Amz-Signature");
@@ -147,8 +158,7 @@ export async function verifyPresigned(
     ...credentials,
     method,
     url: unsigned.toString(),
-    service: "s3",
-    region: "auto",
+    ...scope,
     datetime: date,
     signQuery: true,
     cache: signingKeyCache(),

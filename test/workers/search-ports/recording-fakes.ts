@@ -67,6 +67,7 @@ export class RecordingVectorize implements VectorizeBinding {
   private readonly stored = new Map<string, StoredVector>();
   private readonly pending: Array<{ id: string; apply: () => void }> = [];
   private processed = "";
+  private processedAt = new Date(0).toISOString();
   private sequence = 0;
 
   async upsert(vectors: VectorizeVector[]): Promise<VectorizeAsyncMutation> {
@@ -90,8 +91,9 @@ export class RecordingVectorize implements VectorizeBinding {
     return {
       vectorCount: this.stored.size,
       dimensions: 4,
-      processedUpToDatetime: 0,
-      // Typed as a number by workers-types; at runtime it is the mutation's UUID string.
+      // Both typed as numbers by workers-types; documented (and sent) as an ISO 8601 string
+      // and the mutation's UUID string.
+      processedUpToDatetime: this.processedAt as unknown as number,
       processedUpToMutation: this.processed as unknown as number,
     };
   }
@@ -129,6 +131,7 @@ export class RecordingVectorize implements VectorizeBinding {
     for (const mutation of this.pending.splice(0)) {
       mutation.apply();
       this.processed = mutation.id;
+      this.processedAt = new Date().toISOString();
     }
   }
 
