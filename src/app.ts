@@ -153,7 +153,15 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   app.use("/admin/*", limit);
 
   app.get("/", (c) => c.redirect("/docs"));
-  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // What runs here: the adapters behind the ports, and which platform services are simulated
+  // locally (none when deployed), so an operator and the smoke check can tell.
+  app.get("/healthz", (c) =>
+    c.json({
+      status: "ok",
+      adapters: c.env.DEPLOYMENT,
+      simulated: (c.env.SIMULATED ?? "").split(",").filter((name) => name !== ""),
+    }),
+  );
   registerDocsRoutes(app);
   registerPlaygroundRoutes(app);
   registerProblemRoutes(app);

@@ -3,7 +3,28 @@
  * `npm run types` (worker-configuration.d.ts, checked by `npm test`); secrets, which the
  * config does not name, are listed here.
  */
-export type Env = Cloudflare.Env & Secrets;
+export type Env = Omit<Cloudflare.Env, keyof PlatformBindings | SimulatorBindings> &
+  PlatformBindings &
+  Secrets;
+
+/** Bindings only the local simulators' entry uses (simulators/worker.ts), never the service. */
+type SimulatorBindings = "VECTORIZE_SIMULATOR";
+
+/**
+ * The production platform bindings, typed by the parts the adapters call. The real bindings
+ * (`Ai`, `MediaBinding`, `Vectorize`) fit these shapes, and so do the local simulators that
+ * stand in for them when the production adapters run on this machine.
+ */
+export interface PlatformBindings {
+  AI?: AiRunner;
+  MEDIA?: MediaBindingLike;
+  VECTORIZE?: Pick<Vectorize, "upsert" | "query" | "deleteByIds" | "describe" | "getByIds">;
+}
+
+/** The part of the Workers AI binding every adapter uses: one model call. */
+export interface AiRunner {
+  run(model: string, inputs: unknown, options?: unknown): Promise<unknown>;
+}
 
 /**
  * Everything the Worker reads besides wrangler.toml's bindings and vars (`.dev.vars` locally,
@@ -37,6 +58,16 @@ export interface OptionalSecrets {
   WEBHOOK_RETRY_SCHEDULE?: string;
   /** Fraction (0 to 1) by which each webhook retry wait is spread either way (default 0.1). */
   WEBHOOK_RETRY_JITTER?: string;
+  /**
+   * Where R2's S3 API is reached (default `https://<R2_ACCOUNT_ID>.r2.cloudflarestorage.com`);
+   * the local simulators of the production adapters serve their own.
+   */
+  R2_S3_ENDPOINT?: string;
+  /**
+   * The platform services simulated locally, comma separated (`ai,media,vectorize,r2`); set
+   * only by the simulators' entry and shown by `GET /healthz`. Empty when deployed.
+   */
+  SIMULATED?: string;
 }
 
 /** Read only by tests; never set in a deployment. */

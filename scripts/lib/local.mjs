@@ -42,12 +42,14 @@ export function localConfig(env = process.env) {
   const vars = ensureDevVars();
   const secrets = { ...vars };
   if (env.ADMIN_TOKEN !== undefined) secrets.ADMIN_TOKEN = env.ADMIN_TOKEN;
-  // The crash sweep's lease, the crash test's pause points (test-only), webhook retries.
+  // The crash sweep's lease, the crash test's pause points (test-only), webhook retries, and
+  // the simulators' knobs (read only with ADAPTERS=production).
   for (const name of [
     "WORK_LEASE_SECONDS",
     "WORK_PAUSE_AT",
     "WEBHOOK_RETRY_SCHEDULE",
     "WEBHOOK_RETRY_JITTER",
+    ...SIMULATOR_SETTINGS,
   ])
     if (env[name] !== undefined) secrets[name] = env[name];
   if (!secrets.ADMIN_TOKEN) delete secrets.ADMIN_TOKEN;
@@ -60,8 +62,22 @@ export function localConfig(env = process.env) {
     throw new Error(
       `SWEEP_INTERVAL_SECONDS is not a whole number of seconds: ${env.SWEEP_INTERVAL_SECONDS}`,
     );
-  return { port, stateDir, secrets, sweepSeconds, baseUrl: `http://127.0.0.1:${port}` };
+  const adapters = env.ADAPTERS ?? "local";
+  if (adapters !== "local" && adapters !== "production")
+    throw new Error(`ADAPTERS must be "local" or "production", not ${env.ADAPTERS}`);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // The simulators' R2 endpoint is this service's own origin.
+  if (adapters === "production") secrets.SIMULATOR_ORIGIN = baseUrl;
+  return { port, stateDir, secrets, sweepSeconds, baseUrl, adapters };
 }
+
+/** What tunes the local simulators of the production platform (README, configuration). */
+const SIMULATOR_SETTINGS = [
+  "SIMULATE_MODEL_LATENCY_MS",
+  "SIMULATE_FAULT_RATE",
+  "SIMULATE_VISION",
+  "SIMULATE_VECTORIZE_DELAY_MS",
+];
 
 /** Prints one line to stderr and exits non-zero: a refusal, not a crash with a stack. */
 export function refuse(message) {
@@ -136,7 +152,10 @@ function envFileValue(key, value) {
  * command line, where wrangler would print them). `script` replaces wrangler.toml's `main`
  * with the same bindings (the bench entry).
  */
-export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit", script } = {}) {
+export function startWrangler(
+  { port, stateDir, secrets, adapters = "local" },
+  { stdio = "inherit", script } = {},
+) {
   const envFile = path.join(stateDir, "runtime.env");
   writeFileSync(
     envFile,
@@ -151,6 +170,8 @@ export function startWrangler({ port, stateDir, secrets }, { stdio = "inherit", 
     [
       "dev",
       ...(script === undefined ? [] : [script]),
+      // The production adapters over the local simulators (wrangler.toml [env.simulated]).
+      ...(adapters === "production" ? ["--env", "simulated"] : []),
       "--local",
       "--ip",
       "127.0.0.1",

@@ -57,7 +57,11 @@ export function createPorts(env: Env): Ports {
     });
     return {
       storage: new R2S3Storage(
-        { accountId: required(env, "R2_ACCOUNT_ID"), bucket: required(env, "R2_BUCKET_NAME") },
+        {
+          accountId: required(env, "R2_ACCOUNT_ID"),
+          bucket: required(env, "R2_BUCKET_NAME"),
+          ...(env.R2_S3_ENDPOINT ? { endpoint: env.R2_S3_ENDPOINT } : {}),
+        },
         {
           accessKeyId: required(env, "R2_ACCESS_KEY_ID"),
           secretAccessKey: required(env, "R2_SECRET_ACCESS_KEY"),

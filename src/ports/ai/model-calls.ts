@@ -1,3 +1,4 @@
+import type { AiRunner } from "../../env";
 import { type RateGroup, rateGroupOf } from "./rate-limits";
 
 /**
@@ -43,11 +44,6 @@ export const DEFAULT_CALL_POLICY: CallPolicy = {
   baseBackoffMs: 1_000,
   maxBackoffMs: 20_000,
 };
-
-/** The part of the Workers AI binding every adapter uses. */
-export interface AiRunner {
-  run(model: string, inputs: unknown, options?: unknown): Promise<unknown>;
-}
 
 /** What a call may depend on besides the binding; tests pass a fake clock. */
 export interface CallEnvironment {

@@ -13,6 +13,8 @@ import { presignGetUrl, presignUrl, type S3Credentials } from "./sigv4";
 export interface R2S3Location {
   accountId: string;
   bucket: string;
+  /** The S3 API's origin; R2's own (`https://<accountId>.r2.cloudflarestorage.com`) when left out. */
+  endpoint?: string;
 }
 
 const xml = new XMLParser({
@@ -56,9 +58,9 @@ export class R2S3Storage implements UploadStorage {
 
   private objectUrl(key: string): URL {
     const path = key.split("/").map(encodeURIComponent).join("/");
-    return new URL(
-      `https://${this.location.accountId}.r2.cloudflarestorage.com/${this.location.bucket}/${path}`,
-    );
+    const origin =
+      this.location.endpoint ?? `https://${this.location.accountId}.r2.cloudflarestorage.com`;
+    return new URL(`${origin.replace(/\/+$/, "")}/${this.location.bucket}/${path}`);
   }
 
   private async call(

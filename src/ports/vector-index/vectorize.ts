@@ -1,10 +1,8 @@
+import type { PlatformBindings } from "../../env";
 import type { VectorIndex, VectorMatch, VectorQuery, VectorRecord } from "./port";
 
 /** The methods of the Vectorize (V2) binding this adapter uses; `env.VECTORIZE` satisfies it. */
-export type VectorizeBinding = Pick<
-  Vectorize,
-  "upsert" | "query" | "deleteByIds" | "describe" | "getByIds"
->;
+export type VectorizeBinding = NonNullable<PlatformBindings["VECTORIZE"]>;
 
 /** How long to wait for a mutation to become visible, and how to wait (injectable for tests). */
 export interface VisibilityOptions {

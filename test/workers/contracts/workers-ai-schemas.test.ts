@@ -2,15 +2,20 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ANSWER_MODEL } from "../../../src/ports/answer-engine/workers-ai-prompt";
 import { BGE_M3, WorkersAiEmbedder } from "../../../src/ports/embedder/workers-ai";
+import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
 import {
   VISION_MODEL,
   visionInput,
   WHISPER_MODEL,
 } from "../../../src/ports/media-understanding/model-outputs";
+import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
+import { probeMedia } from "../../../src/services/media/probe";
+import { fixtureBytes } from "../../helpers/media-fixtures";
+import { bytesSource } from "../../helpers/media-sources";
 import { request, talk } from "../answer-engine/fixtures";
 import { jsonMode, modelAnswer, VEST_ID, vestsVerdict, world } from "../answer-engine/recording-ai";
-import { probe, understandInput } from "../media-understanding/probes";
+import { understandInput } from "../media-understanding/probes";
 import {
   RecordingAi,
   RecordingMedia,
@@ -84,31 +89,26 @@ describe("Workers AI calls against the published model schemas", () => {
   });
 
   it("transcribes and describes frames in requests the models accept; the fakes answer in shape", async () => {
-    const key = "contracts/video";
-    await env.MEDIA_BUCKET.put(key, new Uint8Array(2048));
     const ai = new RecordingAi(realisticAnswer);
     const engine = new WorkersAiMediaUnderstanding({
       ai,
       media: new RecordingMedia(),
-      bucket: env.MEDIA_BUCKET,
+      frames: new R2FrameStore(env.MEDIA_BUCKET),
     });
-    await engine.understand(
-      understandInput(probe({ duration: 45 }), {
-        objectKey: key,
-        source: { size: 4_000_000, read: async () => new Uint8Array(2048) },
-      }),
-    );
+    const source = bytesSource(fixtureBytes("talk.mp4"));
+    const probed = await probeMedia(source, { filename: "talk.mp4", contentType: "video/mp4" });
+    await understandWhole(engine, understandInput(probed, { source }));
     const heard = ai.callsTo(WHISPER_MODEL);
     const seen = ai.callsTo(VISION_MODEL);
     expect(heard.length).toBeGreaterThan(0);
     expect(seen.length).toBeGreaterThan(0);
     for (const call of heard) {
       expect(whisperInput(call.inputs)).toEqual([]);
-      expect(whisperOutput(realisticAnswer(call.model, call.inputs))).toEqual([]);
+      expect(whisperOutput(await realisticAnswer(call.model, call.inputs))).toEqual([]);
     }
     for (const call of seen) {
       expect(visionIn(call.inputs)).toEqual([]);
-      expect(visionOut(realisticAnswer(call.model, call.inputs))).toEqual([]);
+      expect(visionOut(await realisticAnswer(call.model, call.inputs))).toEqual([]);
     }
   });
 

@@ -1,0 +1,152 @@
+import type { Env } from "../src/env";
+import * as service from "../src/index";
+import { faultsFrom } from "./faults";
+import { SimulatedMedia } from "./media";
+import { handleS3Request } from "./r2-s3";
+import {
+  type SimulatedIndexBackend,
+  VectorizeSimulator,
+  type VectorizeSimulatorIndex,
+} from "./vectorize";
+import { SimulatedAi, type VisionMode } from "./workers-ai";
+
+export { VectorizeSimulatorIndex } from "./vectorize";
+
+/** Where the simulated R2 S3 API is served, on the service's own origin. */
+const R2_PATH = "/__r2";
+/** The index `npm run deploy` creates: BGE-M3's 1,024 dimensions, cosine, filtered by video. */
+const INDEX = { dimensions: 1024, metric: "cosine", metadataIndexes: ["video_id"] } as const;
+
+/** What the simulators read besides the service's own bindings (the README's table). */
+export interface SimulatorEnv extends Env {
+  VECTORIZE_SIMULATOR: DurableObjectNamespace<VectorizeSimulatorIndex>;
+  /** The service's base URL, where presigned storage targets point (set by `npm run dev`). */
+  SIMULATOR_ORIGIN?: string;
+  SIMULATE_MODEL_LATENCY_MS?: string;
+  SIMULATE_FAULT_RATE?: string;
+  /** `refuse` (default) or `describe`: what the simulated vision model does with a frame. */
+  SIMULATE_VISION?: string;
+  /** Milliseconds before a Vectorize write is visible (default 1,000). */
+  SIMULATE_VECTORIZE_DELAY_MS?: string;
+}
+
+function visionMode(raw: string | undefined): VisionMode {
+  if (raw === undefined || raw === "" || raw === "refuse") return "refuse";
+  if (raw === "describe") return "describe";
+  throw new Error(`SIMULATE_VISION must be "refuse" or "describe", not ${raw}`);
+}
+
+function delayMs(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 1000;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`SIMULATE_VECTORIZE_DELAY_MS must be a number of milliseconds, not ${raw}`);
+  return value;
+}
+
+/**
+ * The simulated index's object, reached anew on every call: the service keeps its adapters for
+ * the isolate's life, and a stub made during one request cannot be used by another.
+ */
+function indexObject(
+  namespace: DurableObjectNamespace<VectorizeSimulatorIndex>,
+): SimulatedIndexBackend {
+  const stub = () => namespace.getByName("video-segments");
+  return {
+    mutate: (config, mutation) => stub().mutate(config, mutation),
+    query: (config, vector, options) => stub().query(config, vector, options),
+    getByIds: (config, ids) => stub().getByIds(config, ids),
+    describe: (config) => stub().describe(config),
+  };
+}
+
+/** The simulated R2 API token: derived from the signing secret, so it lives as long as it. */
+function r2Credentials(env: SimulatorEnv) {
+  const secret = env.SIGNING_SECRET ?? "";
+  return { accessKeyId: "SIMULATEDR2ACCESSKEY", secretAccessKey: `${secret}:r2-simulator` };
+}
+
+/**
+ * The service's env with every production platform binding replaced by its local simulator:
+ * the production adapters then run unchanged, with nothing remote.
+ */
+function simulated(env: SimulatorEnv): Env {
+  const faults = faultsFrom(env);
+  const credentials = r2Credentials(env);
+  const origin = env.SIMULATOR_ORIGIN ?? "http://127.0.0.1:8787";
+  return {
+    ...env,
+    DEPLOYMENT: "production",
+    SIMULATED: "ai,media,vectorize,r2",
+    AI: new SimulatedAi({
+      bucket: env.MEDIA_BUCKET,
+      faults,
+      vision: visionMode(env.SIMULATE_VISION),
+    }),
+    MEDIA: new SimulatedMedia(faults),
+    VECTORIZE: new VectorizeSimulator(indexObject(env.VECTORIZE_SIMULATOR), {
+      ...INDEX,
+      metadataIndexes: [...INDEX.metadataIndexes],
+      visibilityDelayMs: delayMs(env.SIMULATE_VECTORIZE_DELAY_MS),
+    }),
+    R2_ACCOUNT_ID: "simulated",
+    R2_S3_ENDPOINT: `${origin}${R2_PATH}`,
+    R2_ACCESS_KEY_ID: credentials.accessKeyId,
+    R2_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+  };
+}
+
+/** Serves R2's S3 API for the bucket, as R2 would with the deploy's CORS rule. */
+function serveR2(request: Request, env: SimulatorEnv): Promise<Response> {
+  const origin = env.SIMULATOR_ORIGIN ?? new URL(request.url).origin;
+  return handleS3Request(request, env.MEDIA_BUCKET, {
+    credentials: r2Credentials(env),
+    bucketName: env.R2_BUCKET_NAME ?? "video-analysis-media",
+    basePath: R2_PATH,
+    cors: [
+      {
+        AllowedOrigins: [origin],
+        AllowedMethods: ["GET", "PUT", "HEAD"],
+        AllowedHeaders: ["content-type"],
+        ExposeHeaders: ["ETag"],
+        MaxAgeSeconds: 3600,
+      },
+    ],
+  });
+}
+
+export default {
+  fetch: (request, env, ctx) =>
+    new URL(request.url).pathname.startsWith(`${R2_PATH}/`)
+      ? serveR2(request, env)
+      : service.default.fetch(request, simulated(env), ctx),
+  queue: (batch, env) => service.default.queue(batch, simulated(env)),
+  scheduled: (controller, env) => service.default.scheduled(controller, simulated(env)),
+} satisfies ExportedHandler<SimulatorEnv>;
+
+// The service's Durable Objects, each given the simulated env (they build ports from it).
+export class IdempotencyKey extends service.IdempotencyKey {
+  constructor(ctx: DurableObjectState, env: SimulatorEnv) {
+    super(ctx, simulated(env));
+  }
+}
+export class LocalVectorIndex extends service.LocalVectorIndex {
+  constructor(ctx: DurableObjectState, env: SimulatorEnv) {
+    super(ctx, simulated(env));
+  }
+}
+export class ModelRateLimiter extends service.ModelRateLimiter {
+  constructor(ctx: DurableObjectState, env: SimulatorEnv) {
+    super(ctx, simulated(env));
+  }
+}
+export class RunCoordinator extends service.RunCoordinator {
+  constructor(ctx: DurableObjectState, env: SimulatorEnv) {
+    super(ctx, simulated(env));
+  }
+}
+export class UploadSession extends service.UploadSession {
+  constructor(ctx: DurableObjectState, env: SimulatorEnv) {
+    super(ctx, simulated(env));
+  }
+}

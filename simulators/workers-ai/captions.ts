@@ -1,0 +1,42 @@
+import type { TextCue } from "../../src/domain/media";
+import { probeMedia } from "../../src/services/media/probe";
+import { r2RangeSource } from "../../src/services/media/r2-source";
+
+/** What the simulated speech recognition "hears" of a source: its first captioned track. */
+export interface SourceCaptions {
+  language: string | null;
+  cues: TextCue[];
+  /** The track speaks for [0, last cue end]; past it nothing is known. */
+  until: number;
+}
+
+const MAX_CACHED = 16;
+const cache = new Map<string, Promise<SourceCaptions | null>>();
+
+/** The captions of a stored source (cached per object), or null when it has none. */
+export function sourceCaptions(bucket: R2Bucket, key: string): Promise<SourceCaptions | null> {
+  let found = cache.get(key);
+  if (!found) {
+    found = read(bucket, key);
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value ?? "");
+    cache.set(key, found);
+    found.catch(() => cache.delete(key));
+  }
+  return found;
+}
+
+async function read(bucket: R2Bucket, key: string): Promise<SourceCaptions | null> {
+  const head = await bucket.head(key);
+  if (!head) return null;
+  const probe = await probeMedia(r2RangeSource(bucket, key, head.size), {
+    filename: key,
+    contentType: "application/octet-stream",
+  });
+  const track = probe.textTracks.find((t) => t.cues.length > 0);
+  if (!track) return null;
+  return {
+    language: track.language ?? null,
+    cues: track.cues,
+    until: Math.max(...track.cues.map((c) => c.end)),
+  };
+}
