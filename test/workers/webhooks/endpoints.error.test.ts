@@ -44,6 +44,27 @@ describe("webhook endpoint validation", () => {
     expect(await fieldsOf(await api.post("/webhooks", body))).toContain(field);
   });
 
+  it.each([
+    ["CR/LF", "https://a.example.com/hook\r\nX-Injected: 1"],
+    ["a tab", "https://a.example.com/ho\tok"],
+    ["a leading space", " https://a.example.com/hook"],
+    ["a trailing newline", "https://a.example.com/hook\n"],
+    ["a space in the path", "https://a.example.com/my hook"],
+    ["NUL in the host", "https://a.exa\u0000mple.com/"],
+    ["a no-break space", "https://a.example.com/\u00a0"],
+    ["DEL", "https://a.example.com/\u007f"],
+  ])("refuses a url with %s, naming url, on POST and PATCH", async (_, url) => {
+    const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
+    const created = await api.post("/webhooks", { url, event_types: ["*"] });
+    const problem = await expectProblem(created, 400, "invalid-request");
+    expect(problem.errors).toEqual([
+      { path: "url", message: "must not contain whitespace or control characters" },
+    ]);
+    const { id } = await registerEndpoint(api);
+    const patched = await api.request("PATCH", `/webhooks/${id}`, { body: { url } });
+    expect(await fieldsOf(patched)).toEqual(["url"]);
+  });
+
   it("PATCH names the field it refuses, and an empty PATCH is refused", async () => {
     const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
     const { id } = await registerEndpoint(api);

@@ -2570,7 +2570,7 @@ export interface components {
     };
     CreateWebhookEndpoint: {
       /**
-       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials and private, loopback, link-local and metadata addresses are refused.
+       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials, whitespace, control characters and private, loopback, link-local, metadata or other special-purpose addresses (in any spelling) are refused; the URL is stored and answered in its canonical form.
        * @example https://hooks.example.com/video-analysis
        */
       url: string;
@@ -2605,7 +2605,7 @@ export interface components {
     };
     UpdateWebhookEndpoint: {
       /**
-       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials and private, loopback, link-local and metadata addresses are refused.
+       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials, whitespace, control characters and private, loopback, link-local, metadata or other special-purpose addresses (in any spelling) are refused; the URL is stored and answered in its canonical form.
        * @example https://hooks.example.com/video-analysis
        */
       url?: string;
