@@ -6,6 +6,7 @@ import { serializer } from "../src/lib/serial";
 export interface StoredResponse {
   status: number;
   headers: Record<string, string>;
+  /** The body as the middleware sealed it; this object never reads it. */
   body: string;
 }
 

@@ -10,6 +10,7 @@ import { authenticate } from "./middleware/authenticate";
 import { limitBody } from "./middleware/body-limit";
 import { emptyJsonBody } from "./middleware/empty-json-body";
 import type { HonoEnv } from "./middleware/hono-env";
+import { boundJsonDepth } from "./middleware/json-depth";
 import { requestId } from "./middleware/request-id";
 import { strictInput } from "./middleware/strict-input";
 import { rejectTenantFields } from "./middleware/tenant-params";
@@ -97,7 +98,7 @@ function createAlphaApi(options: Pick<AppOptions, "extendAlpha">): OpenAPIHono<H
   });
   // Served before authentication is installed: the document is public.
   api.get("/openapi.json", (c) => c.json(alphaDocumentOf(api, new URL(c.req.url).origin)));
-  api.use("*", authenticate, emptyJsonBody, rejectTenantFields, strictInput);
+  api.use("*", authenticate, emptyJsonBody, boundJsonDepth, rejectTenantFields, strictInput);
   registerVideoRoutes(api);
   registerUploadRoutes(api);
   registerSearch(api);

@@ -2,11 +2,14 @@ import { createMiddleware } from "hono/factory";
 import type { StoredResponse } from "../../durable-objects/idempotency-key";
 import { ApiError, invalidRequest } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
+import { openText, sealText } from "../lib/sealed";
 import type { HonoEnv } from "./hono-env";
 
 /** The header of spec section 4, at most this many characters. */
 export const IDEMPOTENCY_KEY_MAX = 255;
 const REPLAYED_HEADERS = ["content-type", "location"];
+/** Stored bodies are sealed: some carry a secret shown once (a webhook endpoint's `whsec_`). */
+const SEAL_PURPOSE = "idempotent-responses";
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -34,8 +37,15 @@ async function fingerprint(method: string, url: URL, body: string): Promise<stri
   return sha256Hex(JSON.stringify([method, url.pathname, canonicalBody]));
 }
 
-function replay(stored: StoredResponse): Response {
-  return new Response(stored.body === "" ? null : stored.body, {
+async function replay(stored: StoredResponse, signingSecret: string): Promise<Response> {
+  const body = await openText(SEAL_PURPOSE, signingSecret, stored.body);
+  if (body === null) {
+    throw new ApiError(
+      "conflict",
+      "The first response to this Idempotency-Key can no longer be read (the service's signing secret changed); send the request with a new key.",
+    );
+  }
+  return new Response(body === "" ? null : body, {
     status: stored.status,
     headers: { ...stored.headers, "Idempotent-Replayed": "true" },
   });
@@ -69,7 +79,7 @@ export const idempotency = createMiddleware<HonoEnv>(async (c, next) => {
   const begun = await stub.begin(print);
   switch (begun.state) {
     case "replay":
-      return replay(begun.response);
+      return replay(begun.response, c.var.deps.secrets.signing());
     case "mismatch":
       throw new ApiError(
         "idempotency-key-mismatch",
@@ -96,10 +106,11 @@ export const idempotency = createMiddleware<HonoEnv>(async (c, next) => {
       const value = c.res.headers.get(name);
       if (value !== null) headers[name] = value;
     }
+    const body = await c.res.clone().text();
     await stub.complete(begun.token, {
       status: c.res.status,
       headers,
-      body: await c.res.clone().text(),
+      body: await sealText(SEAL_PURPOSE, c.var.deps.secrets.signing(), body),
     });
   } else {
     await stub.release(begun.token);

@@ -43,8 +43,6 @@ export const IdempotencyHeaderSchema = z.object({
 
 interface AlphaRouteOptions {
   permission: Permission;
-  /** Documents and enforces Idempotency-Key (the POSTs of spec section 4). */
-  idempotent?: boolean;
   /** Further statuses this route can answer with (409, 410, ...). */
   errors?: readonly number[];
 }
@@ -53,29 +51,26 @@ interface AlphaRouteOptions {
 export type AlphaRouteConfig = RouteConfig & { operationId: string };
 
 /**
- * Declares an alpha route: bearer security, the permission check, idempotency where the
- * spec lists it, and problem responses from the error table for what it can answer.
+ * Declares an alpha route: bearer security, the permission check, idempotency on every
+ * POST, and problem responses from the error table for what it can answer.
  */
 export function alphaRoute<const R extends AlphaRouteConfig>(
   options: AlphaRouteOptions,
   route: R,
 ): R {
+  // Every POST, with no way to opt out: a POST added later cannot forget it (spec §4).
+  const idempotent = route.method === "post";
   const statuses = [
     ...BASE_ERROR_STATUSES,
     ...(route.request?.body ? BODY_ERROR_STATUSES : []),
-    ...(options.idempotent ? IDEMPOTENT_ERROR_STATUSES : []),
+    ...(idempotent ? IDEMPOTENT_ERROR_STATUSES : []),
     ...(options.errors ?? []),
   ];
   const config: RouteConfig = {
     ...route,
     security: [{ bearerAuth: [] }],
-    middleware: [
-      requirePermission(options.permission),
-      ...(options.idempotent ? [idempotency] : []),
-    ],
-    request: options.idempotent
-      ? { ...route.request, headers: IdempotencyHeaderSchema }
-      : route.request,
+    middleware: [requirePermission(options.permission), ...(idempotent ? [idempotency] : [])],
+    request: idempotent ? { ...route.request, headers: IdempotencyHeaderSchema } : route.request,
     responses: { ...problemResponses(statuses), ...route.responses },
     description: `${route.description ?? ""}\n\nPermission: \`${options.permission}\`.`.trim(),
     "x-required-permission": options.permission,

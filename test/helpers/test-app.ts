@@ -8,7 +8,7 @@ import { insertVideos } from "./factories";
 import { API } from "./harness";
 
 const createWidget = alphaRoute(
-  { permission: "RUN_WORKFLOWS", idempotent: true },
+  { permission: "RUN_WORKFLOWS" },
   {
     method: "post",
     operationId: "createTestWidget",

@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../errors/api-error";
 import { constantTimeEqualStrings } from "../../lib/crypto";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { boundJsonDepth } from "../../middleware/json-depth";
 import { strictInput } from "../../middleware/strict-input";
 import { bearerToken } from "../../services/auth";
 import { validationHook } from "../validation-hook";
@@ -27,7 +28,7 @@ const adminAuth = createMiddleware<HonoEnv>(async (c, next) => {
 /** The operator API of decisions section 2, mounted at /admin/v1. */
 export function createAdminApp(): OpenAPIHono<HonoEnv> {
   const admin = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
-  admin.use("*", adminAuth, strictInput);
+  admin.use("*", adminAuth, boundJsonDepth, strictInput);
   registerWorkspaceRoutes(admin);
   registerKeyRoutes(admin);
   registerAdminLists(admin);

@@ -9,7 +9,7 @@ import { alphaRoute } from "../define";
 import { FindingParamsSchema, FindingSchema, ReviewFindingBodySchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "VIEW_INSIGHTS", idempotent: true },
+  { permission: "VIEW_INSIGHTS" },
   {
     method: "post",
     path: "/findings/{finding_id}/review",

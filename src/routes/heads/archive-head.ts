@@ -19,7 +19,7 @@ export function registerArchiveHead<T extends HeadTypes>(
 ) {
   const { noun, idParam } = resource;
   const route = alphaRoute(
-    { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
+    { permission: "RUN_WORKFLOWS", errors: [409] },
     {
       method: "post",
       operationId: `archive${pascalNoun(resource.noun.one)}`,

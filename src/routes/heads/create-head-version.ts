@@ -12,7 +12,7 @@ export function registerCreateHeadVersion<T extends HeadTypes>(
 ) {
   const { noun, idParam } = resource;
   const route = alphaRoute(
-    { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
+    { permission: "RUN_WORKFLOWS", errors: [409] },
     {
       method: "post",
       operationId: `create${pascalNoun(resource.noun.one)}Version`,

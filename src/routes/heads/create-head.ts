@@ -13,7 +13,7 @@ export function registerCreateHead<T extends HeadTypes>(
 ) {
   const { noun } = resource;
   const route = alphaRoute(
-    { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
+    { permission: "RUN_WORKFLOWS", errors: [409] },
     {
       method: "post",
       operationId: `create${pascalNoun(resource.noun.one)}`,

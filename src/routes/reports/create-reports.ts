@@ -26,7 +26,7 @@ const CreateReportsBodySchema = z
   .openapi("CreateReportsRequest");
 
 const route = alphaRoute(
-  { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
+  { permission: "RUN_WORKFLOWS", errors: [409] },
   {
     method: "post",
     operationId: "createReports",

@@ -6,7 +6,7 @@ import { alphaRoute } from "../define";
 import { CsvImportBodySchema, CsvImportResultSchema } from "./csv-schemas";
 
 const route = alphaRoute(
-  { permission: "MANAGE_RULEBOOKS", idempotent: true, errors: [410] },
+  { permission: "MANAGE_RULEBOOKS", errors: [410] },
   {
     method: "post",
     path: "/rulebooks/csv-imports",

@@ -5,7 +5,7 @@ import { alphaRoute } from "../define";
 import { CreateRulebookBodySchema, RulebookSchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "MANAGE_RULEBOOKS", idempotent: true },
+  { permission: "MANAGE_RULEBOOKS" },
   {
     method: "post",
     path: "/rulebooks",

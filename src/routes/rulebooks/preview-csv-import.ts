@@ -10,7 +10,7 @@ import { CsvPreviewFormSchema, CsvPreviewJsonSchema, CsvPreviewSchema } from "./
 export const CSV_PREVIEW_PATH = "/rulebooks/csv-imports/preview";
 
 const route = alphaRoute(
-  { permission: "MANAGE_RULEBOOKS", idempotent: true },
+  { permission: "MANAGE_RULEBOOKS" },
   {
     method: "post",
     path: CSV_PREVIEW_PATH,

@@ -6,7 +6,7 @@ import { alphaRoute } from "../define";
 import { presentRun, RunIdParamsSchema, RunSchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "RUN_WORKFLOWS", idempotent: true },
+  { permission: "RUN_WORKFLOWS" },
   {
     method: "post",
     operationId: "cancelRun",

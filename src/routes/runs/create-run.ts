@@ -8,7 +8,7 @@ import { CreateRunBodySchema } from "./create-run-body";
 import { presentRun, RunSchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "RUN_WORKFLOWS", idempotent: true, errors: [409] },
+  { permission: "RUN_WORKFLOWS", errors: [409] },
   {
     method: "post",
     operationId: "createRun",

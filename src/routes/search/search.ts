@@ -72,7 +72,7 @@ const SearchResultSchema = z
   .openapi("SearchResult");
 
 const route = alphaRoute(
-  { permission: "SEARCH_CONTENT", idempotent: true },
+  { permission: "SEARCH_CONTENT" },
   {
     method: "post",
     operationId: "searchVideos",

@@ -9,7 +9,7 @@ import { presentVideo, VideoSchema } from "../videos/schemas";
 import { unwrap, VideoIdParamsSchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "UPLOAD_VIDEOS", idempotent: true, errors: [409, 410] },
+  { permission: "UPLOAD_VIDEOS", errors: [409, 410] },
   {
     method: "post",
     operationId: "completeUpload",

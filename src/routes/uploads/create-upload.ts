@@ -21,7 +21,7 @@ const CreateUploadBodySchema = z
   .openapi("CreateUploadRequest");
 
 const route = alphaRoute(
-  { permission: "UPLOAD_VIDEOS", idempotent: true },
+  { permission: "UPLOAD_VIDEOS" },
   {
     method: "post",
     operationId: "createUpload",

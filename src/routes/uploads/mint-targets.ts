@@ -4,7 +4,7 @@ import { alphaRoute } from "../define";
 import { presentSession, UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "UPLOAD_VIDEOS", idempotent: true },
+  { permission: "UPLOAD_VIDEOS" },
   {
     method: "post",
     operationId: "createUploadTargets",

@@ -6,7 +6,7 @@ import { DeliveryParamsSchema, requireDelivery } from "./params";
 import { DeliverySchema, presentDelivery } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "MANAGE_WEBHOOKS", idempotent: true, errors: [409] },
+  { permission: "MANAGE_WEBHOOKS", errors: [409] },
   {
     method: "post",
     path: "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",

@@ -9,7 +9,7 @@ const EVENT_TYPE_LIST = ["*", ...WEBHOOK_EVENT_TYPES].join(", ");
 /** The `url` of an endpoint; the URL guard runs in the service (it depends on the deployment). */
 export const EndpointUrlSchema = z.string().min(1).max(2048).openapi({
   description:
-    "Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials and private, loopback, link-local and metadata addresses are refused.",
+    "Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials, whitespace, control characters and private, loopback, link-local, metadata or other special-purpose addresses (in any spelling) are refused; the URL is stored and answered in its canonical form.",
   example: "https://hooks.example.com/video-analysis",
 });
 

@@ -5,7 +5,7 @@ import { alphaRoute } from "../define";
 import { CreateWorkflowBodySchema, WorkflowSchema } from "./schemas";
 
 const route = alphaRoute(
-  { permission: "MANAGE_RULEBOOKS", idempotent: true, errors: [409] },
+  { permission: "MANAGE_RULEBOOKS", errors: [409] },
   {
     method: "post",
     path: "/workflows",

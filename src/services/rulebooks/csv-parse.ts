@@ -68,13 +68,25 @@ function lineBreaks(text: string, from: number, to: number): number {
   return count;
 }
 
-function columnNames(header: string[]): string[] {
-  const seen = new Map<string, number>();
-  return header.map((raw, index) => {
-    const base = raw.trim() || `Column ${index + 1}`;
-    const times = (seen.get(base) ?? 0) + 1;
-    seen.set(base, times);
-    return times === 1 ? base : `${base} (${times})`;
+/**
+ * Distinct names for the header's columns, the same for the same header every time, so the
+ * preview (which keys each row by name) and the import (which finds a column by name) read
+ * the same cells. A name is the header cell trimmed (`Column N` when empty); a repeat gets
+ * the first free `name (k)`, k from 2, that no column of the header is called, so
+ * `Title,Title,Title (2)` reads `Title`, `Title (3)`, `Title (2)`.
+ */
+export function columnNames(header: readonly string[]): string[] {
+  const bases = header.map((raw, index) => raw.trim() || `Column ${index + 1}`);
+  const written = new Set(bases);
+  const taken = new Set<string>();
+  return bases.map((base) => {
+    let name = base;
+    // A suffixed name that some cell of the header spells out is left to that cell.
+    for (let k = 2; taken.has(name) || (name !== base && written.has(name)); k++) {
+      name = `${base} (${k})`;
+    }
+    taken.add(name);
+    return name;
   });
 }
 

@@ -6,7 +6,7 @@ import type { Deps } from "../deps";
 import { ROTATION_OVERLAP_MS, webhookConfig } from "./config";
 import { newEndpointSecret } from "./secret-format";
 import { openSecret, sealSecret, UnreadableSecretError } from "./secrets";
-import { checkWebhookUrl } from "./url-guard";
+import { canonicalWebhookUrl } from "./url-guard";
 
 /** What a user sets on an endpoint. */
 export interface EndpointInput {
@@ -15,10 +15,11 @@ export interface EndpointInput {
   description?: string | null | undefined;
 }
 
-/** Refuses a URL the deployment may not deliver to, naming the field. */
-export function assertDeliverableUrl(deps: Pick<Deps, "config">, url: string): void {
-  const verdict = checkWebhookUrl(url, webhookConfig(deps.config));
+/** The canonical form of a URL the deployment may deliver to; otherwise 400 naming `url`. */
+export function deliverableUrl(deps: Pick<Deps, "config">, url: string): string {
+  const verdict = canonicalWebhookUrl(url, webhookConfig(deps.config));
   if (!verdict.ok) throw invalidRequest([{ path: "url", message: verdict.reason }]);
+  return verdict.url;
 }
 
 /** Creates an endpoint; the secret is returned here once and stored only encrypted. */
@@ -27,13 +28,13 @@ export async function createEndpoint(
   workspaceId: string,
   input: EndpointInput,
 ): Promise<{ row: EndpointRow; secret: string }> {
-  assertDeliverableUrl(deps, input.url);
+  const url = deliverableUrl(deps, input.url);
   const now = nowIso(deps.clock.now());
   const secret = newEndpointSecret();
   const row: EndpointRow = {
     id: newId("wh"),
     workspaceId,
-    url: input.url,
+    url,
     description: input.description ?? null,
     eventTypes: input.event_types,
     enabled: true,
@@ -67,9 +68,8 @@ export async function patchEndpoint(
   row: EndpointRow,
   patch: EndpointPatch,
 ): Promise<EndpointRow> {
-  if (patch.url !== undefined) assertDeliverableUrl(deps, patch.url);
   const change: Partial<EndpointRow> = { updatedAt: nowIso(deps.clock.now()) };
-  if (patch.url !== undefined) change.url = patch.url;
+  if (patch.url !== undefined) change.url = deliverableUrl(deps, patch.url);
   if (patch.event_types !== undefined) change.eventTypes = patch.event_types;
   if (patch.description !== undefined) change.description = patch.description;
   if (patch.enabled === true && !row.enabled) {

@@ -160,4 +160,24 @@ describe("Idempotency-Key (spec sections 4 and 8)", () => {
     const again = await post(api.key, { name: "a" }, "young");
     expect(again.headers.get("idempotent-replayed")).toBe("true");
   });
+
+  it("keeps the stored answer sealed, and refuses a replay it can no longer open", async () => {
+    const { api, workspaceId, keyId } = await newTenant();
+    const first = await post(api.key, { name: "sealed-name" }, "sealed");
+    expect(first.status).toBe(201);
+    const stub = env.IDEMPOTENCY_KEYS.getByName(
+      idempotencyScope(workspaceId, ownerOfKey(keyId), "sealed"),
+    );
+    await runInDurableObject(stub, async (_instance, state) => {
+      const record = await state.storage.get<{ response: { body: string } }>("record");
+      expect(record?.response.body).toMatch(/^v1\./);
+      expect(record?.response.body).not.toContain("sealed-name");
+      await state.storage.put("record", {
+        ...record,
+        response: { ...record?.response, body: "v1.AAAA.AAAA" },
+      });
+    });
+    await expectProblem(await post(api.key, { name: "sealed-name" }, "sealed"), 409, "conflict");
+    expect(await countVideos(workspaceId)).toBe(1);
+  });
 });

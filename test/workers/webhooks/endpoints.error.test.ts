@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectProblem, newTenant } from "../../helpers/harness";
 import { registerEndpoint } from "./helpers";
@@ -43,6 +44,27 @@ describe("webhook endpoint validation", () => {
     expect(await fieldsOf(await api.post("/webhooks", body))).toContain(field);
   });
 
+  it.each([
+    ["CR/LF", "https://a.example.com/hook\r\nX-Injected: 1"],
+    ["a tab", "https://a.example.com/ho\tok"],
+    ["a leading space", " https://a.example.com/hook"],
+    ["a trailing newline", "https://a.example.com/hook\n"],
+    ["a space in the path", "https://a.example.com/my hook"],
+    ["NUL in the host", "https://a.exa\u0000mple.com/"],
+    ["a no-break space", "https://a.example.com/\u00a0"],
+    ["DEL", "https://a.example.com/\u007f"],
+  ])("refuses a url with %s, naming url, on POST and PATCH", async (_, url) => {
+    const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
+    const created = await api.post("/webhooks", { url, event_types: ["*"] });
+    const problem = await expectProblem(created, 400, "invalid-request");
+    expect(problem.errors).toEqual([
+      { path: "url", message: "must not contain whitespace or control characters" },
+    ]);
+    const { id } = await registerEndpoint(api);
+    const patched = await api.request("PATCH", `/webhooks/${id}`, { body: { url } });
+    expect(await fieldsOf(patched)).toEqual(["url"]);
+  });
+
   it("PATCH names the field it refuses, and an empty PATCH is refused", async () => {
     const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
     const { id } = await registerEndpoint(api);
@@ -80,5 +102,38 @@ describe("webhook endpoint validation", () => {
     expect(await fieldsOf(await api.get(`/webhooks/${id}/deliveries?status=lost`))).toEqual([
       "status",
     ]);
+  });
+
+  it("answers 422 for an Idempotency-Key reused with another body or endpoint, changing nothing", async () => {
+    const { api, workspaceId } = await newTenant(["MANAGE_WEBHOOKS"]);
+    const key = { "Idempotency-Key": "reused" };
+    const body = { url: "https://a.example.com/", event_types: ["*"] };
+    expect((await api.post("/webhooks", body, key)).status).toBe(201);
+    const other = { ...body, url: "https://b.example.com/" };
+    await expectProblem(await api.post("/webhooks", other, key), 422, "idempotency-key-mismatch");
+    const count = await env.DB.prepare(
+      "SELECT count(*) AS n FROM webhook_endpoints WHERE workspace_id = ?",
+    )
+      .bind(workspaceId)
+      .first<number>("n");
+    expect(count).toBe(1);
+
+    const one = await registerEndpoint(api);
+    const two = await registerEndpoint(api);
+    const rotate = { "Idempotency-Key": "rotate" };
+    expect((await api.post(`/webhooks/${one.id}/rotate-secret`, undefined, rotate)).status).toBe(
+      200,
+    );
+    await expectProblem(
+      await api.post(`/webhooks/${two.id}/rotate-secret`, undefined, rotate),
+      422,
+      "idempotency-key-mismatch",
+    );
+    const secrets = await env.DB.prepare(
+      "SELECT previous_secret FROM webhook_endpoints WHERE id = ?",
+    )
+      .bind(two.id)
+      .first<string | null>("previous_secret");
+    expect(secrets).toBeNull();
   });
 });

@@ -102,6 +102,29 @@ describe("webhook endpoints", () => {
     expect((await api.request("DELETE", `/webhooks/${id}`)).status).toBe(404);
   });
 
+  it("stores and answers a URL in its canonical form only", async () => {
+    const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
+    const created = await expectJson<Endpoint>(
+      await api.post("/webhooks", {
+        url: "HTTPS://Hooks.Example.COM:443/in/./v1/../v2?x=1",
+        event_types: ["*"],
+      }),
+      201,
+    );
+    expect(created.url).toBe("https://hooks.example.com/in/v2?x=1");
+    const stored = await env.DB.prepare("SELECT url FROM webhook_endpoints WHERE id = ?")
+      .bind(created.id)
+      .first<string>("url");
+    expect(stored).toBe(created.url);
+    const patched = await expectJson<Endpoint>(
+      await api.request("PATCH", `/webhooks/${created.id}`, {
+        body: { url: "https://[2A00:1450:4001:082B:0:0:0:200E]:8443" },
+      }),
+      200,
+    );
+    expect(patched.url).toBe("https://[2a00:1450:4001:82b::200e]:8443/");
+  });
+
   it("rotates the secret: a new one, shown once", async () => {
     const { api } = await newTenant(["MANAGE_WEBHOOKS"]);
     const created = await registerEndpoint(api);

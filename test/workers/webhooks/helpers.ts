@@ -75,9 +75,15 @@ export function webhookWorld(options: { schedule?: string; now?: number } = {}) 
   const deps: Deps = { ...base, clock: { now: () => clock.at } };
   const app = createApp({ ports: createPorts(target) });
   /** Sends an API request through the app bound to the recording queue. */
-  async function call(key: string, method: string, path: string, body?: unknown) {
+  async function call(
+    key: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ) {
     const ctx = createExecutionContext();
-    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    const headers: Record<string, string> = { ...extraHeaders, authorization: `Bearer ${key}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     const request = new Request(`${API}${path}`, {
       method,

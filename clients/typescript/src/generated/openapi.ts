@@ -2570,7 +2570,7 @@ export interface components {
     };
     CreateWebhookEndpoint: {
       /**
-       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials and private, loopback, link-local and metadata addresses are refused.
+       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials, whitespace, control characters and private, loopback, link-local, metadata or other special-purpose addresses (in any spelling) are refused; the URL is stored and answered in its canonical form.
        * @example https://hooks.example.com/video-analysis
        */
       url: string;
@@ -2605,7 +2605,7 @@ export interface components {
     };
     UpdateWebhookEndpoint: {
       /**
-       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials and private, loopback, link-local and metadata addresses are refused.
+       * @description Where events are POSTed: https (http to a loopback address only where the deployment allows it, as in local development). Credentials, whitespace, control characters and private, loopback, link-local, metadata or other special-purpose addresses (in any spelling) are refused; the URL is stored and answered in its canonical form.
        * @example https://hooks.example.com/video-analysis
        */
       url?: string;
@@ -6526,7 +6526,10 @@ export interface operations {
   createWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        "Idempotency-Key"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -6581,6 +6584,15 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
@@ -6592,6 +6604,15 @@ export interface operations {
       };
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -6834,7 +6855,10 @@ export interface operations {
   rotateWebhookSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -6880,6 +6904,24 @@ export interface operations {
       };
       /** @description `resource-not-found`: The resource does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -7134,7 +7176,10 @@ export interface operations {
   recoverWebhookDeliveries: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -7218,6 +7263,15 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7232,7 +7286,10 @@ export interface operations {
   sendWebhookTest: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -7287,6 +7344,15 @@ export interface operations {
       };
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
+      422: {
         headers: {
           [name: string]: unknown;
         };
