@@ -50,6 +50,15 @@ export function defaultTemplate(answers: AnswerRow[], locale: string): RenderTem
   };
 }
 
+/**
+ * What a report names as the run's profile: the profile version of an analysis run; for a
+ * workflow run its rulebook, written as reports have always written it (`rb_…@1`).
+ */
+function profileRef(run: RunRow): string {
+  if (run.kind === "workflow") return `${run.rulebookId}@1`;
+  return `${run.profileId}@${run.profileVersion}`;
+}
+
 /** A stored answer as rendering reads it. */
 function storedAnswer(row: AnswerRow): StoredAnswer {
   const answer: StoredAnswer = {
@@ -152,7 +161,7 @@ export async function renderReports(
     run: {
       id: run.id,
       source_ids: run.sourceIds,
-      profile_ref: `${run.profileId}@${run.profileVersion}`,
+      profile_ref: profileRef(run),
       execution_profile_ref: run.executionProfileRef,
       limitations: run.limitations,
     },
