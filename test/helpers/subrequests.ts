@@ -1,3 +1,5 @@
+import type { Env } from "../../src/env";
+
 /**
  * Counts what a Worker invocation sends out, as the platform counts subrequests: each D1
  * query or batch, each R2, Durable Object stub, queue, AI or Vectorize call, each fetch.
@@ -33,7 +35,7 @@ function calls<T extends object>(target: T, name: string, counts: Record<string,
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
         count(counts, name);
-        return value.apply(t, args);
+        return Reflect.apply(value, t, args);
       };
     },
   });
@@ -73,7 +75,7 @@ function countingNamespace<T extends object>(
       const value: unknown = Reflect.get(t, property, t);
       if (typeof value !== "function") return value;
       if (property === "get" || property === "getByName") {
-        return (...args: unknown[]) => calls(value.apply(t, args) as object, name, counts);
+        return (...args: unknown[]) => calls(Reflect.apply(value, t, args) as object, name, counts);
       }
       return value.bind(t);
     },
