@@ -17,12 +17,20 @@ export type BeginResult =
   | { state: "mismatch" }
   | { state: "in-flight" };
 
+/** A kept response without its body, which lives in `body:<n>` values beside the record. */
+interface StoredHead {
+  status: number;
+  headers: Record<string, string>;
+  chunks: number;
+}
+
 interface IdempotencyRecord {
   fingerprint: string;
   createdAt: number;
   token: string;
   leaseUntil: number;
-  response: StoredResponse | null;
+  /** A head with its body in chunks; a whole response in records kept by earlier versions. */
+  response: StoredHead | StoredResponse | null;
 }
 
 /** Keys are kept this long after their first request (spec section 8). */
@@ -32,6 +40,29 @@ const LEASE_MS = 2 * 60 * 1000;
 /** How long a duplicate waits for the first request before answering 409. */
 const WAIT_MS = 10_000;
 const RECORD = "record";
+/**
+ * UTF-16 units per stored body chunk: a Durable Object value holds at most 2 MB, and a
+ * replayed body (a CSV import's rulebooks) can be several MB.
+ */
+export const BODY_CHUNK_CHARS = 500_000;
+/** Keys one `put` may write at once. */
+const PUT_KEYS = 128;
+
+const chunkKey = (n: number) => `body:${n}`;
+
+/** The body in pieces of at most `BODY_CHUNK_CHARS`, never splitting a surrogate pair. */
+export function bodyChunks(body: string): string[] {
+  const chunks: string[] = [];
+  let start = 0;
+  while (start < body.length) {
+    let end = Math.min(start + BODY_CHUNK_CHARS, body.length);
+    const last = body.charCodeAt(end - 1);
+    if (end < body.length && last >= 0xd800 && last <= 0xdbff) end--;
+    chunks.push(body.slice(start, end));
+    start = end;
+  }
+  return chunks;
+}
 
 /**
  * One object per (workspace, Idempotency-Key). It serializes requests that share a key:
@@ -58,7 +89,21 @@ export class IdempotencyKey extends DurableObject<Env> {
     await this.serial(async () => {
       const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
       if (!record || record.token !== token) return;
-      await this.ctx.storage.put(RECORD, { ...record, response });
+      const chunks = bodyChunks(response.body);
+      for (let first = 0; first < chunks.length; first += PUT_KEYS) {
+        const entries: Record<string, string> = {};
+        chunks.slice(first, first + PUT_KEYS).forEach((chunk, i) => {
+          entries[chunkKey(first + i)] = chunk;
+        });
+        await this.ctx.storage.put(entries);
+      }
+      // The record names the chunks last: a response is replayed only once it is whole.
+      const head: StoredHead = {
+        status: response.status,
+        headers: response.headers,
+        chunks: chunks.length,
+      };
+      await this.ctx.storage.put(RECORD, { ...record, response: head });
     });
     this.wake();
   }
@@ -78,10 +123,22 @@ export class IdempotencyKey extends DurableObject<Env> {
     const record = await this.current(now);
     if (!record) return this.claim(fingerprint, now, now);
     if (record.fingerprint !== fingerprint) return { state: "mismatch" };
-    if (record.response) return { state: "replay", response: record.response };
+    if (record.response) return { state: "replay", response: await this.whole(record.response) };
     if (record.leaseUntil <= now) return this.claim(fingerprint, record.createdAt, now);
     if (now >= deadline) return { state: "in-flight" };
     return "wait";
+  }
+
+  /** The kept response with its body put back together. */
+  private async whole(kept: StoredHead | StoredResponse): Promise<StoredResponse> {
+    if (!("chunks" in kept)) return kept;
+    const keys = Array.from({ length: kept.chunks }, (_, n) => chunkKey(n));
+    const pieces: string[] = [];
+    for (let first = 0; first < keys.length; first += PUT_KEYS) {
+      const got = await this.ctx.storage.get<string>(keys.slice(first, first + PUT_KEYS));
+      for (const key of keys.slice(first, first + PUT_KEYS)) pieces.push(got.get(key) ?? "");
+    }
+    return { status: kept.status, headers: kept.headers, body: pieces.join("") };
   }
 
   /** Deletes the record once its retention has passed. */
@@ -99,7 +156,7 @@ export class IdempotencyKey extends DurableObject<Env> {
     const record = await this.ctx.storage.get<IdempotencyRecord>(RECORD);
     if (!record) return null;
     if (record.createdAt + RETENTION_MS > now) return record;
-    await this.ctx.storage.delete(RECORD);
+    await this.ctx.storage.deleteAll();
     return null;
   }
 

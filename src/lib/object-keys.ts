@@ -37,6 +37,11 @@ export function reportKey(
   return `reports/${runId}/${reportId}.${REPORT_EXTENSIONS[format]}`;
 }
 
+/** The R2 key of a report's manifest: one entry per answer and cited span, so it lives in R2. */
+export function reportManifestKey(runId: string, reportId: string): string {
+  return `reports/${runId}/${reportId}.manifest.json`;
+}
+
 /** Where a CSV import session keeps its file (UTF-8, BOM removed) until it expires. */
 export function csvImportKey(workspaceId: string, sessionId: string): string {
   return `csv-imports/${workspaceId}/${sessionId}.csv`;

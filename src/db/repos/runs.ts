@@ -175,24 +175,21 @@ export async function answerReferences(
     .orderBy(asc(answers.position));
 }
 
-/**
- * The rulebooks among `rulebookIds` that a queued or processing workflow run checks (a
- * workflow run keeps its rulebook in `profile_id`).
- */
+/** The rulebooks among `rulebookIds` that a queued or processing workflow run checks. */
 export async function activeWorkflowRulebooks(
   db: Database,
   rulebookIds: readonly string[],
 ): Promise<string[]> {
   const rows = await db
-    .selectDistinct({ id: runs.profileId })
+    .selectDistinct({ id: runs.rulebookId })
     .from(runs)
     .where(
       and(
         eq(runs.kind, "workflow"),
         inArray(runs.status, ["queued", "processing"]),
         // One JSON parameter, whatever the count: a statement takes at most 100 parameters.
-        sql`${runs.profileId} IN (SELECT value FROM json_each(${JSON.stringify(rulebookIds)}))`,
+        sql`${runs.rulebookId} IN (SELECT value FROM json_each(${JSON.stringify(rulebookIds)}))`,
       ),
     );
-  return rows.map((row) => row.id);
+  return rows.flatMap((row) => (row.id === null ? [] : [row.id]));
 }

@@ -23,8 +23,9 @@ export const runs = sqliteTable(
     sourceIds: text("source_ids", { mode: "json" }).$type<string[]>().notNull(),
     executionProfileRef: text("execution_profile_ref").$type<ExecutionProfileRef>().notNull(),
     locale: text("locale").notNull(),
-    profileId: text("profile_id").notNull(),
-    profileVersion: integer("profile_version").notNull(),
+    /** Analysis runs: the profile version they answer (null on workflow runs). */
+    profileId: text("profile_id"),
+    profileVersion: integer("profile_version"),
     reportTemplateId: text("report_template_id"),
     reportTemplateVersion: integer("report_template_version"),
     formats: text("formats", { mode: "json" }).$type<("json" | "markdown")[]>().notNull(),
@@ -38,8 +39,12 @@ export const runs = sqliteTable(
     error: text("error", { mode: "json" }).$type<StoredError>(),
     usage: text("usage", { mode: "json" }).$type<RunUsage>(),
     engine: text("engine"),
-    /** Workflow runs: the workflow, the run's summary line and its report, once made. */
+    /**
+     * Workflow runs: the workflow, its rulebook and the immutable rule set version checked,
+     * the run's summary line and its report, once made (all null on analysis runs).
+     */
     workflowId: text("workflow_id"),
+    rulebookId: text("rulebook_id"),
     ruleSetVersionId: text("rule_set_version_id"),
     summary: text("summary"),
     reportId: text("report_id"),

@@ -1,4 +1,5 @@
 import type { EvidenceSpan } from "../../domain/evidence";
+import { boundSegment, cutText, SEGMENT_BOUNDS } from "./bounds";
 import { describeSegment } from "./describe";
 import type { IndexSegment, UnderstandInput } from "./port";
 import { coverArtThumbnail, posterThumbnail, type Thumbnail } from "./poster";
@@ -136,15 +137,17 @@ export function assemble(a: AssembleInput): Assembled {
   if (!hasMetadata) limitations.push("no-container-metadata");
   if (thumbnail.source === "poster") limitations.push("thumbnail-generated-poster");
 
+  const title = probe.tags.title?.trim();
+  const description = probe.tags.description?.trim();
   return {
-    segments,
+    segments: segments.map(boundSegment),
     tags: unique([
       ...ownTags,
       ...languageTags([...a.captions.spans.map((s) => s.language), ...a.speechLanguages]),
       ...a.detectedTags,
-    ]),
-    title: probe.tags.title?.trim() || null,
-    description: probe.tags.description?.trim() || null,
+    ]).slice(0, SEGMENT_BOUNDS.videoTags),
+    title: title ? cutText(title, SEGMENT_BOUNDS.titleChars) : null,
+    description: description ? cutText(description, SEGMENT_BOUNDS.videoDescriptionChars) : null,
     thumbnail,
     hasCaptions,
     hasMetadata,

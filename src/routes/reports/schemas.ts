@@ -77,6 +77,18 @@ type StoredManifest = Omit<z.infer<typeof ManifestSchema>, "evidence"> & {
   evidence: (EvidenceRef & { answer_id: string })[];
 };
 
+/**
+ * A report's manifest: in R2 under the key its row names, or in the row itself for reports
+ * made before manifests moved to R2.
+ */
+async function storedManifest(row: ReportRow, bucket: R2Bucket): Promise<StoredManifest> {
+  const key = row.manifest.object_key;
+  if (typeof key !== "string") return row.manifest as StoredManifest;
+  const object = await bucket.get(key);
+  if (!object) throw new Error(`the manifest of report ${row.id} is missing`);
+  return (await object.json()) as StoredManifest;
+}
+
 /** Renders a report, reading its content from R2 and signing evidence URLs only when expanded. */
 export async function presentReport(
   row: ReportRow,
@@ -90,7 +102,7 @@ export async function presentReport(
     dto.content = await object.text();
   }
   if (expand.has("manifest")) {
-    const manifest = row.manifest as StoredManifest;
+    const manifest = await storedManifest(row, context.bucket);
     dto.manifest = {
       content_identity: manifest.content_identity,
       answers: manifest.answers,

@@ -113,6 +113,9 @@ export function presentRun(
       updated_at: run.updatedAt,
     };
   }
+  // Every analysis run is admitted with a profile version; only workflow runs have none.
+  if (run.profileId === null || run.profileVersion === null)
+    throw new Error(`analysis run ${run.id} has no profile version`);
   const analysis: RunDto["analysis"] = {
     source_ids: run.sourceIds,
     execution_profile_ref: run.executionProfileRef,

@@ -54,7 +54,7 @@ export function presentWorkflowDetail(run: RunRow): z.infer<typeof WorkflowDetai
   return {
     workflow_id: run.workflowId ?? "",
     case_id: run.id,
-    rulebook_id: run.profileId,
+    rulebook_id: run.rulebookId ?? "",
     rule_set_version_id: run.ruleSetVersionId ?? "",
     report_id: run.reportId,
     summary: run.summary,

@@ -14,7 +14,7 @@ import type { TemplateBlock } from "../../domain/report-templates";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
-import { reportKey } from "../../lib/object-keys";
+import { reportKey, reportManifestKey } from "../../lib/object-keys";
 import { nameAtVersion } from "../../lib/refs";
 import type { Deps } from "../deps";
 import { buildReport } from "./build";
@@ -48,6 +48,15 @@ export function defaultTemplate(answers: AnswerRow[], locale: string): RenderTem
       label: answer.key,
     })),
   };
+}
+
+/**
+ * What a report names as the run's profile: the profile version of an analysis run; for a
+ * workflow run its rulebook, written as reports have always written it (`rb_…@1`).
+ */
+function profileRef(run: RunRow): string {
+  if (run.kind === "workflow") return `${run.rulebookId}@1`;
+  return `${run.profileId}@${run.profileVersion}`;
 }
 
 /** A stored answer as rendering reads it. */
@@ -152,7 +161,7 @@ export async function renderReports(
     run: {
       id: run.id,
       source_ids: run.sourceIds,
-      profile_ref: `${run.profileId}@${run.profileVersion}`,
+      profile_ref: profileRef(run),
       execution_profile_ref: run.executionProfileRef,
       limitations: run.limitations,
     },
@@ -179,6 +188,21 @@ export async function renderReports(
       httpMetadata: { contentType: `${rendered.content_type}; charset=utf-8` },
       customMetadata: { content_identity: contentIdentity },
     });
+    // The manifest lists every answer and cited span: a workflow run's rules x videos would
+    // outgrow a D1 value, so it is stored beside the content and the row names it.
+    const manifestKey = reportManifestKey(run.id, id);
+    const manifest = {
+      content_identity: contentIdentity,
+      answers: answers.map((answer) => ({
+        answer_id: answer.id,
+        answer_key: answer.key,
+        result_state: answer.resultState,
+      })),
+      evidence: cited.map(({ answer_id, evidence }) => ({ answer_id, ...evidence })),
+    };
+    await deps.bucket.put(manifestKey, JSON.stringify(manifest), {
+      httpMetadata: { contentType: "application/json; charset=utf-8" },
+    });
     rows.push({
       id,
       runId: run.id,
@@ -191,15 +215,7 @@ export async function renderReports(
       outputIdentity,
       analysisProfileRef: run.profileSnapshotId,
       reportTemplateRef: ref,
-      manifest: {
-        content_identity: contentIdentity,
-        answers: answers.map((answer) => ({
-          answer_id: answer.id,
-          answer_key: answer.key,
-          result_state: answer.resultState,
-        })),
-        evidence: cited.map(({ answer_id, evidence }) => ({ answer_id, ...evidence })),
-      },
+      manifest: { content_identity: contentIdentity, object_key: manifestKey },
       createdAt: now,
     });
   }

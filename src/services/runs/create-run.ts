@@ -115,6 +115,7 @@ export async function createAnalysisRun(
     profileSnapshotId: profileSnapshot.id,
     inputSnapshotId: inputSnapshot.id,
     workflowId: null,
+    rulebookId: null,
     ruleSetVersionId: null,
     requestId: input.requestId,
     createdAt: now,
@@ -174,6 +175,7 @@ type NewRun = Pick<
   | "profileSnapshotId"
   | "inputSnapshotId"
   | "workflowId"
+  | "rulebookId"
   | "ruleSetVersionId"
   | "requestId"
   | "createdAt"

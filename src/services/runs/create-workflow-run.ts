@@ -1,8 +1,6 @@
-import { rulesOfSets } from "../../db/repos/rulebooks";
 import type { RunRow, SnapshotRow } from "../../db/repos/runs";
 import { findWorkflow } from "../../db/repos/workflows";
 import type { ExecutionProfileRef } from "../../domain/execution-profiles";
-import type { Rule } from "../../domain/rulebooks";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -21,19 +19,22 @@ export interface CreateWorkflowRun {
   executeNow: boolean;
 }
 
-/** What a workflow run froze at admission: the rule set it checks and the playbook. */
+/**
+ * What a workflow run froze at admission: the rule set version it checks (immutable, so
+ * the id is the rules: up to 10,000 of them would not fit one D1 value) and the playbook.
+ */
 export interface WorkflowSnapshot {
   workflow_id: string;
   rulebook_id: string;
   rule_set_version_id: string;
   playbook: string;
-  rules: Rule[];
 }
 
 /**
- * Admits a workflow run: the workflow's frozen rule set version and playbook are copied
- * into the run's snapshot (editing the rulebook later changes nothing for the run), the
- * sources are checked like an analysis run's, and the same run object queues it.
+ * Admits a workflow run: the workflow's rule set version and playbook are recorded in the
+ * run's snapshot (rule set versions never change, so editing the rulebook later changes
+ * nothing for the run), the sources are checked like an analysis run's, and the same run
+ * object queues it.
  */
 export async function createWorkflowRun(
   deps: Pick<Deps, "db" | "objects">,
@@ -44,8 +45,6 @@ export async function createWorkflowRun(
   if (!workflow) throw notFound("Workflow", input.workflowId);
   const sourceIds = input.sourceIds ?? workflow.sourceIds;
   const sources = await completedSources(db, input.workspaceId, sourceIds);
-  const rules = (await rulesOfSets(db, [workflow.ruleSetVersionId])).get(workflow.ruleSetVersionId);
-  if (!rules) throw new Error(`rule set ${workflow.ruleSetVersionId} is missing`);
 
   const now = nowIso();
   const runId = newId("run");
@@ -54,7 +53,6 @@ export async function createWorkflowRun(
     rulebook_id: workflow.rulebookId,
     rule_set_version_id: workflow.ruleSetVersionId,
     playbook: workflow.playbook,
-    rules,
   };
   const profileSnapshot: SnapshotRow = {
     id: newId("snap"),
@@ -77,9 +75,8 @@ export async function createWorkflowRun(
     sourceIds,
     executionProfileRef: input.executionProfileRef,
     locale: input.locale,
-    // The profile columns of a workflow run name its rulebook and rule set version.
-    profileId: workflow.rulebookId,
-    profileVersion: 1,
+    profileId: null,
+    profileVersion: null,
     reportTemplateId: null,
     reportTemplateVersion: null,
     // The workflow's report output modes are rendered when the run completes.
@@ -87,6 +84,7 @@ export async function createWorkflowRun(
     profileSnapshotId: profileSnapshot.id,
     inputSnapshotId: inputSnapshot.id,
     workflowId: workflow.id,
+    rulebookId: workflow.rulebookId,
     ruleSetVersionId: workflow.ruleSetVersionId,
     requestId: input.requestId,
     createdAt: now,

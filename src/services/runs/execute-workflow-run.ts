@@ -1,4 +1,6 @@
+import { API_PREFIX } from "../../api-prefix";
 import type { FindingRow } from "../../db/repos/findings";
+import { rulesOfSets } from "../../db/repos/rulebooks";
 import { type AnswerRow, findSnapshots, type RunRow } from "../../db/repos/runs";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import type { FindingEvidence, FindingSeverity, FindingType } from "../../domain/findings";
@@ -73,13 +75,17 @@ export async function executeWorkflowRun(
     | WorkflowSnapshot
     | undefined;
   if (!snapshot) throw new Error(`run ${run.id} has no workflow snapshot`);
+  // The snapshot names an immutable rule set version: its rows are the rules frozen at
+  // admission (snapshots made before it was named alone also hold the rules, the same ones).
+  const rules =
+    (await rulesOfSets(db, [snapshot.rule_set_version_id])).get(snapshot.rule_set_version_id) ?? [];
   const execution = await startExecution(deps, run);
   const { videos } = execution;
   const rows: FindingRow[] = [];
   // The same verdicts as answers (one per rule × video) are what the report renderer reads.
   const answers: AnswerRow[] = [];
   const createdAt = nowIso();
-  for (const rule of snapshot.rules) {
+  for (const rule of rules) {
     for (const video of videos) {
       if (!(await coordinator.checkpoint())) return null;
       const answer = await execution.answer(snapshot.playbook, ruleQuestion(rule), [video]);
@@ -142,12 +148,8 @@ export async function executeWorkflowRun(
     rows.map((row) => row.resultState),
     videos.length,
   );
-  const findings = rows.map((row) => ({
-    finding_id: row.id,
-    rule_reference: row.ruleReference,
-    video_id: row.videoId,
-    result_state: row.resultState,
-  }));
+  // Counts and a link: one entry per rule × video would outgrow a D1 value (2 MB).
+  const findings = { count: rows.length, path: `${API_PREFIX}/findings?run_id=${run.id}` };
   return {
     ...execution.outcome(answers, { findings, summary }, createdAt),
     findings: rows,

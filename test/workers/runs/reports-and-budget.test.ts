@@ -166,6 +166,26 @@ describe("reports", () => {
     });
     expect(clip.status).toBe(206);
     expect(report?.content).toBeUndefined();
+
+    // The row names the manifest in R2 (it grows with answers x evidence); a row that still
+    // holds its manifest inline, as rows made before did, reads the same.
+    const row = await env.DB.prepare("SELECT manifest FROM reports WHERE id = ?")
+      .bind(report?.id)
+      .first<{ manifest: string }>();
+    const stored = JSON.parse(row?.manifest ?? "{}");
+    expect(Object.keys(stored).sort()).toEqual(["content_identity", "object_key"]);
+    const inline = await (await env.MEDIA_BUCKET.get(stored.object_key))?.text();
+    await env.DB.prepare("UPDATE reports SET manifest = ? WHERE id = ?")
+      .bind(inline, report?.id)
+      .run();
+    const again = await expectJson<Report>(
+      await api.get(`/reports/${report?.id}?expand[]=manifest`),
+      200,
+    );
+    expect(again.manifest?.answers).toEqual(report?.manifest?.answers);
+    expect(again.manifest?.evidence.map((e) => e.evidence_id)).toEqual(
+      evidence.map((e) => e.evidence_id),
+    );
   });
 
   it("refuses bad requests", async () => {
