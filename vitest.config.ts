@@ -56,6 +56,10 @@ export default defineConfig(async () => {
           },
           test: {
             name: "workers",
+            // Starting workerd takes seconds and isolating files starts one per file; shared
+            // runners keep one per worker, and the setup file gives each file empty storage.
+            isolate: false,
+            restoreMocks: true,
             testTimeout: 30_000,
             include: ["test/workers/**/*.test.ts"],
             setupFiles: ["./test/workers/apply-migrations.ts"],
