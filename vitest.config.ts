@@ -78,6 +78,7 @@ export default defineConfig(async () => {
             name: "node",
             include: ["test/node/**/*.test.ts"],
             environment: "node",
+            globalSetup: ["./test/node/migrated-state.ts"],
             testTimeout: 120_000,
             hookTimeout: 180_000,
           },
