@@ -11,8 +11,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // Vitest runs one file at a time on a 2-core machine by default; the node project's
-      // files mostly wait on a local process, so two at a time cut the suite from ~15 to
-      // ~11 minutes there with every test passing (docs/decisions.md, stop 17 merge).
+      // files mostly wait on a local process (docs/decisions.md, "Test suite run time").
       maxWorkers: 2,
       projects: [
         {
