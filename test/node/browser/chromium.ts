@@ -88,6 +88,10 @@ async function unpackedChromium(): Promise<string> {
 export async function chromiumLaunchOptions(): Promise<LaunchOptions> {
   const configured = process.env.CHROMIUM_PATH;
   if (configured) return { executablePath: configured, args: CHROMIUM_ARGS };
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(
+      `@sparticuz/chromium ships a Chromium for Linux x64 only; set CHROMIUM_PATH to a Chromium for ${process.platform} ${process.arch}`,
+    );
   const folder = await unpackedChromium();
   return {
     executablePath: path.join(folder, "chromium"),
