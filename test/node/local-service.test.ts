@@ -31,7 +31,12 @@ function admin(args: string[]) {
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-e2e-"));
-  service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
+  // An empty state folder, as a newcomer's first `npm run dev` meets it: every migration runs.
+  service = new LocalProcess(
+    await freePort(),
+    { STATE_DIR: stateDir, ADMIN_TOKEN },
+    { emptyState: true },
+  );
   baseUrl = service.baseUrl;
   await service.start();
 });
