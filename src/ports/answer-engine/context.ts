@@ -24,7 +24,7 @@ export interface AnswerContext {
 /** Probes, evidence requirement, budgeted reading and matching of one request. */
 export function buildContext(request: AnswerRequest): AnswerContext {
   const requirement = kindRequirement(request.spec);
-  const probes = buildProbes(request.spec, request.instructions);
+  const probes = buildProbes(request.spec, request.instructions, request.mode);
   const inspection = inspect(
     request.videos,
     requirement,

@@ -88,29 +88,29 @@ export function instructionSentences(instructions: string, answerKey: string): s
 
 /**
  * The texts an answer looks for, every one specific to the spec: its description, each
- * field's description and label, the key's words, and each instruction sentence naming the
- * key. Instructions are shared by every spec of the profile, so a sentence that does not name
- * the key is not about this answer.
+ * field's description and label, and each instruction sentence naming the key. Instructions
+ * are shared by every spec of the profile, so a sentence that does not name the key is not
+ * about this answer. The key itself is a name, never a word to look for ("spill_times" would
+ * otherwise look for "times").
  */
 export function probeSources(spec: AnswerSpec, instructions: string): string[] {
   return [
     spec.description ?? "",
     ...(spec.fields ?? []).flatMap((f) => [f.description ?? "", f.label]),
-    keyWords(spec.answer_key),
     ...instructionSentences(instructions, spec.answer_key),
   ];
 }
 
-/** The mode of a spec's question, from all of its probe sources. */
-export function specMode(spec: AnswerSpec, instructions: string): QuestionMode {
-  return questionMode(probeSources(spec, instructions), spec.answer_type);
+/** The mode of a spec's question: the caller's when it decides it, else from its sources. */
+export function specMode(spec: AnswerSpec, instructions: string, decided?: QuestionMode) {
+  return decided ?? questionMode(probeSources(spec, instructions), spec.answer_type);
 }
 
 /** Every distinct probe of a spec, in source order, all of the spec's mode. */
-export function buildProbes(spec: AnswerSpec, instructions: string): Probe[] {
+export function buildProbes(spec: AnswerSpec, instructions: string, decided?: QuestionMode) {
   const seen = new Set<string>();
   const probes: Probe[] = [];
-  const mode = specMode(spec, instructions);
+  const mode = specMode(spec, instructions, decided);
   for (const source of probeSources(spec, instructions)) {
     const probe = probeFrom(source, mode);
     if (probe === null || seen.has(probe.text)) continue;

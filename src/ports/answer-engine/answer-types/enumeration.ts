@@ -28,7 +28,7 @@ interface Candidate {
  */
 export function namedCandidates(ctx: AnswerContext): Candidate[] {
   const { spec, instructions } = ctx.request;
-  const mode = specMode(spec, instructions);
+  const mode = specMode(spec, instructions, ctx.request.mode);
   const quoted = [
     ...new Set(
       probeSources(spec, instructions).flatMap((s) =>
