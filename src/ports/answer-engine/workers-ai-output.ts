@@ -184,7 +184,7 @@ function onlyDirectives(ctx: AnswerContext, cited: EvidenceRef[]): boolean {
     r.text
       .split(/(?<=[.!?;])\s+/u)
       .filter((sentence) => sentence.trim() !== "")
-      .every(isDirective),
+      .every((sentence) => isDirective(sentence)),
   );
 }
 
