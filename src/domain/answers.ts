@@ -91,6 +91,7 @@ export type ReasonCode =
   | "no_literal_match"
   | "language_unsupported"
   | "quantity_not_stated"
+  | "unsupported_citation"
   | "below_threshold"
   | "budget_exhausted"
   | "no_probe_terms"

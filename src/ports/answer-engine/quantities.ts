@@ -127,6 +127,26 @@ export function statedCount(text: string, nouns: string[]): number | null {
   return null;
 }
 
+/**
+ * Every number a text states, as written and, after a unit of time, in seconds ("ten
+ * minutes" → 10 and 600; "twice" → 2): what a model's value may rest on.
+ */
+export function numbersStated(text: string): number[] {
+  const words = wordsOf(text);
+  const out: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? "";
+    if (word in TIMES_WORDS) out.push(TIMES_WORDS[word] ?? 1);
+    const number = readNumber(words, i);
+    if (number === null) continue;
+    out.push(number.value);
+    const unit = UNITS[words[i + number.length] ?? ""];
+    if (unit?.[0] === "time") out.push(number.value * unit[1]);
+    i += number.length - 1;
+  }
+  return out;
+}
+
 /** How many times one sentence says a thing happened: "twice", "three times", else once. */
 export function statedTimes(text: string): number {
   const words = wordsOf(text);

@@ -109,6 +109,7 @@ const REASON_PRIORITY: ReasonCode[] = [
   "context_limit",
   "evidence_not_in_index",
   "no_cited_evidence",
+  "unsupported_citation",
   "unbacked_value",
   "quantity_not_stated",
   "instruction_not_observation",

@@ -117,7 +117,10 @@ describe("clip is seen and heard", () => {
       id: "vid_s",
       duration: 10,
       cues: [[0, 10, "Nothing about it."]],
-      scene: [[4, 4, "A yard with pallets."]],
+      // A frame sees about two seconds: frames every 2 s see the whole video.
+      scene: [0, 2, 4, 6, 8, 10].map(
+        (t) => [t, t, "A yard with pallets."] as [number, number, string],
+      ),
       coverage: { scene: true },
     });
     const quotedClip = { ...QUOTED, evidence: { accepted_types: ["clip"] } };
