@@ -234,6 +234,11 @@ describe("workflow runs", () => {
       type: "hazard_observed",
       severity: "high",
     });
+    // The report heads each verdict by its rule's title, never by ids.
+    const report = await api.get(`/reports/${run.workflow.report_id}?expand[]=content`);
+    const body = JSON.stringify(await report.json());
+    expect(body).toContain("Loading dock closes at six pm — Warehouse safety briefing");
+    expect(body).not.toContain(`"heading":"dock-hours/`);
     // The talk only states the vest rule: that is no evidence anyone wore one.
     expect(byRule.get("vests")).toMatchObject({
       result_state: "uncertain",
