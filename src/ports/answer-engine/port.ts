@@ -1,5 +1,6 @@
 import type { AnswerPayload, AnswerSpec, AnswerUsage, ResultState } from "../../domain/answers";
 import type { EvidenceKind, ExtractionCoverage, ExtractionExtent } from "../../domain/evidence";
+import type { QuestionMode } from "./statement-mode";
 
 /** What the engine answers for one answer spec. */
 export interface EngineAnswer {
@@ -66,6 +67,11 @@ export interface AnswerRequest {
   videos: EngineVideo[];
   locale: string;
   budget: BudgetRemaining;
+  /**
+   * The question's mode when the caller decides it rather than the spec's words: a workflow
+   * asks whether a rule was met (it happened, or was said), never whether a rule exists.
+   */
+  mode?: QuestionMode | undefined;
 }
 
 /** Answers one answer spec over the indexed videos; two adapters (local rules, Workers AI). */

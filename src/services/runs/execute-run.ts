@@ -69,6 +69,21 @@ export async function executeRun(deps: Deps, message: RunAnalysisMessage): Promi
 }
 
 /**
+ * A workflow run's section headings: each verdict (`rule/video`) headed by its rule's title and
+ * the video it is about, never by ids.
+ */
+function ruleHeadings(outcome: RunOutcome): Record<string, string> {
+  const headings: Record<string, string> = {};
+  for (const finding of outcome.findings ?? []) {
+    const key = `${finding.ruleId}/${finding.videoId}`;
+    const answer = outcome.answers.find((a) => a.key === key);
+    const video = answer?.payload.items.find((i) => i.item_id === finding.videoId)?.label;
+    headings[key] = video ? `${finding.title} — ${video}` : finding.title;
+  }
+  return headings;
+}
+
+/**
  * Renders the reports a run asked for (`formats`; a workflow's output modes) from the
  * outcome's answers before the run completes, so the completion commits them in its own
  * batch and `run.completed` can name the workflow run's report. A crash before the commit
@@ -80,6 +95,7 @@ async function withReports(deps: Deps, run: RunRow, outcome: RunOutcome): Promis
   const reports = await renderReports(deps, ended, outcome.answers, {
     formats: run.formats,
     requestId: run.requestId,
+    headings: ruleHeadings(outcome),
   });
   const chosen = reports.find((report) => report.format === "json") ?? reports[0];
   return run.kind === "workflow" && chosen

@@ -2,9 +2,8 @@ import { API_PREFIX } from "../../api-prefix";
 import type { FindingRow } from "../../db/repos/findings";
 import { rulesOfSets } from "../../db/repos/rulebooks";
 import { type AnswerRow, findSnapshots, type RunRow } from "../../db/repos/runs";
-import type { AnswerSpec, ResultState } from "../../domain/answers";
-import type { FindingEvidence, FindingSeverity, FindingType } from "../../domain/findings";
-import type { Rule } from "../../domain/rulebooks";
+import type { ResultState } from "../../domain/answers";
+import type { FindingEvidence } from "../../domain/findings";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
@@ -12,23 +11,7 @@ import type { Deps } from "../deps";
 import type { WorkflowSnapshot } from "./create-workflow-run";
 import { startExecution } from "./execution";
 import type { RunOutcome } from "./outcome";
-
-/** A rule as the verdict question the answer engine decides for one video. */
-export function ruleQuestion(rule: Rule): AnswerSpec {
-  return {
-    answer_key: `rule_${rule.id.replace(/[^A-Za-z0-9]+/g, "_")}`.toLowerCase(),
-    answer_type: "verdict",
-    description: `${rule.title}. ${rule.description}`,
-    evidence: { required: true },
-  };
-}
-
-const TYPE_OF: Record<ResultState, FindingType> = {
-  found: "requirement_met",
-  not_found: "requirement_not_shown",
-  uncertain: "needs_review",
-  not_checked: "needs_review",
-};
+import { findingTyping, ruleQuestion } from "./rule-questions";
 
 /** The cited spans of the answer that lie inside this video; anything else is not evidence. */
 function citedIn(answer: EngineAnswer, video: EngineVideo): FindingEvidence[] {
@@ -86,9 +69,15 @@ export async function executeWorkflowRun(
   const answers: AnswerRow[] = [];
   const createdAt = nowIso();
   for (const rule of rules) {
+    const question = ruleQuestion(rule);
     for (const video of videos) {
       if (!(await coordinator.checkpoint())) return null;
-      const answer = await execution.answer(snapshot.playbook, ruleQuestion(rule), [video]);
+      const answer = await execution.answer(
+        snapshot.playbook,
+        question.spec,
+        [video],
+        question.mode,
+      );
       const evidence = citedIn(answer, video);
       // `found` stands only on evidence inside this video; without it the verdict is unproven.
       const unproven = answer.result_state === "found" && evidence.length === 0;
@@ -109,7 +98,7 @@ export async function executeWorkflowRun(
         provenance: { ...answer.provenance, usage: answer.usage },
         createdAt,
       });
-      const severity: FindingSeverity = state === "found" ? "info" : (rule.severity ?? "medium");
+      const typing = findingTyping(question.kind, state, rule.severity);
       rows.push({
         id: newId("finding"),
         workspaceId: run.workspaceId,
@@ -120,8 +109,8 @@ export async function executeWorkflowRun(
         ruleReference: `${snapshot.rulebook_id}/${rule.id}@${rule.version}`,
         title: rule.title,
         description: answer.answer_payload.summary,
-        type: TYPE_OF[state],
-        severity,
+        type: typing.type,
+        severity: typing.severity,
         status: "open",
         resultState: state,
         summary: answer.answer_payload.summary,

@@ -5,6 +5,7 @@ import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import { emptyUsage, type RunUsage, runResultState } from "../../domain/runs";
 import { newId } from "../../lib/ids";
 import type { EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
+import type { QuestionMode } from "../../ports/answer-engine/statement-mode";
 import type { Deps } from "../deps";
 import { loadEngineVideos } from "./engine-input";
 import type { RunOutcome } from "./outcome";
@@ -52,7 +53,7 @@ export class Execution {
   }
 
   /** Asks one question about these videos within what is left of the budget. */
-  async answer(instructions: string, spec: AnswerSpec, videos: EngineVideo[]) {
+  async answer(instructions: string, spec: AnswerSpec, videos: EngineVideo[], mode?: QuestionMode) {
     const { answerEngine } = this.deps.ports;
     const exhausted = this.budget.media_seconds <= 0 || this.budget.tokens <= 0;
     const answer = exhausted
@@ -64,6 +65,7 @@ export class Execution {
           videos,
           locale: this.run.locale,
           budget: { ...this.budget },
+          mode,
         });
     const tokens = answer.usage.input_tokens + answer.usage.output_tokens;
     this.budget.media_seconds -= answer.usage.media_seconds;
