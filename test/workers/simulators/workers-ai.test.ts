@@ -58,7 +58,7 @@ describe("the Workers AI simulator", () => {
   });
 
   it("refuses audio of a source without captions: it claims to hear nothing it cannot", async () => {
-    const audio = await audioCut("silent.mp4", 0, 5);
+    const audio = await audioCut("audio-only.mp4", 0, 3);
     await expect(simulator().run(WHISPER, { audio })).rejects.toThrow(/^3003: /);
   });
 
