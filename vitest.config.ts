@@ -2,9 +2,20 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+/** The node tests that drive the real local process (`npm run dev`). */
+const PROCESS_TESTS = [
+  "test/node/busy-port.test.ts",
+  "test/node/local-service.test.ts",
+  "test/node/browser/pages.test.ts",
+  "test/node/client/client.test.ts",
+  "test/node/reliability/*.test.ts",
+  "test/node/webhooks/local-delivery.test.ts",
+];
+
 /**
- * Two projects: `workers` runs inside workerd with the real bindings of wrangler.toml
- * (storage isolated per test file); `node` drives the real local service as a process.
+ * Projects: `workers` runs inside workerd with the real bindings of wrangler.toml (storage
+ * isolated per test file); `client` tests the typed client; `node` drives the real local
+ * service as a process, and `node-production` drives it again with the production adapters.
  */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -79,6 +90,20 @@ export default defineConfig(async () => {
             environment: "node",
             globalSetup: ["./test/node/migrated-state.ts"],
             testTimeout: 120_000,
+            hookTimeout: 180_000,
+          },
+        },
+        {
+          test: {
+            // The same tests of the real local process again, with the production adapters
+            // over the local simulators (`ADAPTERS=production`): the same assertions hold.
+            // The smoke test and test/node/production run both modes themselves.
+            name: "node-production",
+            include: PROCESS_TESTS,
+            env: { ADAPTERS: "production" },
+            environment: "node",
+            globalSetup: ["./test/node/migrated-state.ts"],
+            testTimeout: 180_000,
             hookTimeout: 180_000,
           },
         },

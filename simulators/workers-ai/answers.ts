@@ -8,7 +8,11 @@ interface PromptEvidence {
 }
 
 interface Prompt {
-  answer_spec: { answer_type: string; description?: string; fields?: { description?: string }[] };
+  answer_spec: {
+    answer_type: string;
+    description?: string;
+    fields?: { description?: string; label?: string }[];
+  };
   segments: { evidence: PromptEvidence[] }[];
 }
 
@@ -44,11 +48,29 @@ function parsePrompt(inputs: unknown): Prompt {
 export function answerFromPrompt(inputs: unknown): unknown {
   const prompt = parsePrompt(inputs);
   const spec = prompt.answer_spec;
-  const question = [
-    spec.description ?? "",
-    ...(spec.fields ?? []).map((f) => f.description ?? ""),
-  ].join(" ");
-  const wanted = [
+  // A verdict on a rule asks its title and its description apart (each a way the rule may be
+  // stated); any other question is one whole.
+  // Labelled lines ("Owner: Safety", from a rulebook's extra columns) describe the rule; they
+  // are not what to look for.
+  const labels = (spec.fields ?? []).flatMap((f) =>
+    f.label
+      ? [
+          f.label
+            .split("\n")
+            .filter((line) => !/^[^:]{1,40}:\s/.test(line))
+            .join(" "),
+        ]
+      : [],
+  );
+  const questions =
+    spec.answer_type === "verdict" && labels.length > 0
+      ? [spec.description ?? "", ...labels]
+      : [
+          [spec.description ?? "", ...(spec.fields ?? []).map((f) => f.description ?? "")].join(
+            " ",
+          ),
+        ];
+  const wanted = questions.map((question) => [
     ...new Set(
       stems(
         tokenize(question)
@@ -56,12 +78,14 @@ export function answerFromPrompt(inputs: unknown): unknown {
           .join(" "),
       ),
     ),
-  ];
+  ]);
   const evidence = prompt.segments.flatMap((s) => s.evidence ?? []);
   const scored = evidence.map((e) => {
     const words = new Set(stems(e.text));
-    const hits = wanted.filter((w) => words.has(w)).length;
-    return { e, share: wanted.length === 0 ? 0 : hits / wanted.length };
+    const shares = wanted.map((w) =>
+      w.length === 0 ? 0 : w.filter((word) => words.has(word)).length / w.length,
+    );
+    return { e, share: Math.max(0, ...shares) };
   });
   const full = scored.filter((s) => s.share === 1 && !NEGATION.test(s.e.text)).map((s) => s.e);
   const partial = scored.filter((s) => s.share > 0).map((s) => s.e);
@@ -82,6 +106,8 @@ export function answerFromPrompt(inputs: unknown): unknown {
           : "No evidence given mentions it.",
     value: spec.answer_type === "verdict" && state === "found" ? true : null,
     evidence_ids: cited.map((e) => e.evidence_id),
+    // As the prompt asks: the cited words that support a found, copied exactly.
+    quotes: state === "found" ? cited.map((e) => e.text) : [],
     items: cited.map((e) => ({
       label: e.text.slice(0, 200),
       result_state: state === "found" ? "found" : "uncertain",

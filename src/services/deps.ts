@@ -45,6 +45,7 @@ export interface Deps {
   config: Pick<
     Env,
     | "DEPLOYMENT"
+    | "SIMULATED"
     | "WORK_PAUSE_AT"
     | "WORK_LEASE_SECONDS"
     | "WEBHOOK_ALLOW_LOOPBACK_HTTP"
@@ -71,6 +72,7 @@ export function createDeps(env: Env, ports: Ports): Deps {
     objects: { runs: env.RUNS, uploadSessions: env.UPLOAD_SESSIONS },
     config: {
       DEPLOYMENT: env.DEPLOYMENT,
+      SIMULATED: env.SIMULATED,
       WORK_PAUSE_AT: env.WORK_PAUSE_AT,
       WORK_LEASE_SECONDS: env.WORK_LEASE_SECONDS,
       WEBHOOK_ALLOW_LOOPBACK_HTTP: env.WEBHOOK_ALLOW_LOOPBACK_HTTP,

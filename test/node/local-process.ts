@@ -6,6 +6,9 @@ import { inject } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** The adapters the processes of this test run use: the node-production project sets them. */
+export const ADAPTERS = process.env.ADAPTERS === "production" ? "production" : "local";
+
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

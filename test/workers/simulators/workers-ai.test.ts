@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { frameJpeg } from "../../../simulators/media/jpeg";
 import { SimulatedAi } from "../../../simulators/workers-ai";
 import { RateWindow } from "../../../simulators/workers-ai/rate-window";
+import { ANSWER_JSON_SCHEMA } from "../../../src/ports/answer-engine/workers-ai-prompt";
 import { openCutter } from "../../../src/ports/media-understanding/cut";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
@@ -75,13 +76,18 @@ describe("the Workers AI simulator", () => {
   });
 
   it("answers from the evidence in its prompt, and only cites what holds every word", async () => {
-    const ask = (description: string) => ({
+    const ask = (description: string, label?: string) => ({
       messages: [
         { role: "system", content: "answer" },
         {
           role: "user",
           content: JSON.stringify({
-            answer_spec: { answer_key: "k", answer_type: "verdict", description },
+            answer_spec: {
+              answer_key: "k",
+              answer_type: "verdict",
+              description,
+              ...(label ? { fields: [{ key: "description", label }] } : {}),
+            },
             segments: [
               {
                 evidence: [
@@ -116,7 +122,11 @@ describe("the Workers AI simulator", () => {
       result_state: "found",
       evidence_ids: ["evidence_1"],
       value: true,
+      quotes: ["The loading dock closes at six."],
     });
+    // Every field the service's JSON schema requires is there: the engine keeps only a found
+    // whose quote stands in the evidence it cites.
+    for (const field of ANSWER_JSON_SCHEMA.required) expect(found.response).toHaveProperty(field);
     const negated = (await simulator().run(ANSWER, ask("Are forklifts allowed?"))) as {
       response: { result_state: string };
     };
@@ -125,6 +135,12 @@ describe("the Workers AI simulator", () => {
       response: { result_state: string; evidence_ids: string[] };
     };
     expect(absent.response).toMatchObject({ result_state: "not_found", evidence_ids: [] });
+    // A rule's title and description are each a way to state it: either, whole, is found.
+    const rule = (await simulator().run(
+      ANSWER,
+      ask("Loading dock closing time", "The loading dock closes at six\nOwner: Safety"),
+    )) as { response: { result_state: string } };
+    expect(rule.response.result_state).toBe("found");
   });
 
   it("embeds in BGE-M3's shape: 1,024 unit-length dimensions, near for shared words", async () => {
