@@ -1,4 +1,4 @@
-// Issue 15's scale figures: GET /videos, GET /runs, GET /findings and POST /search with 1k,
+// Scale figures: GET /videos, GET /runs, GET /findings and POST /search with 1k,
 // 10k and 100k rows (segments for search) in one workspace, each as a ratio to its own 1k
 // figure.
 import { benchClient, fmt, json, timed } from "../lib.mjs";

@@ -3,7 +3,7 @@ import type { StoredError } from "../domain/async-errors";
 import type { ExtractionExtent } from "../domain/evidence";
 import { videoMedia } from "./media-urls";
 
-/** A video as clients see it (spec section 2.3); routes/videos/schemas.ts documents it. */
+/** A video as clients see it (the spec's Video section); routes/videos/schemas.ts documents it. */
 export interface VideoDto {
   id: string;
   filename: string;

@@ -32,7 +32,7 @@ const ManifestSchema = z
   })
   .openapi("ReportManifest");
 
-/** A report (spec 2.9). */
+/** A report (the spec's Report section). */
 export const ReportSchema = z
   .object({
     id: z.string().openapi({ example: "rep_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

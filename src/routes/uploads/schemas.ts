@@ -11,7 +11,7 @@ export const VideoIdParamsSchema = z.object({
   video_id: idParam("video_id", "vid_01jd3m6t8y0c7x4k2n9q5r1s3v"),
 });
 
-/** A presigned storage target (spec section 2.4). */
+/** A presigned storage target (the spec's Upload session section). */
 export const TargetSchema = z
   .object({
     method: z.literal("put").openapi({ description: "HTTP method to send the bytes with" }),
@@ -31,7 +31,7 @@ export const TargetSchema = z
   })
   .openapi("StorageTarget");
 
-/** An upload session (spec section 2.4). */
+/** An upload session (the spec's Upload session section). */
 export const UploadSessionSchema = z
   .object({
     video_id: z.string().openapi({ example: "vid_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

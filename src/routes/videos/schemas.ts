@@ -3,7 +3,7 @@ import { AsyncErrorSchema, TimestampSchema } from "../../schemas/common";
 import type { VideoDto } from "../../services/videos";
 import { COMPLETED_VIDEO_EXAMPLE } from "./examples";
 
-/** Video statuses of spec section 2.3. */
+/** Video statuses of the spec's Video section. */
 export const VIDEO_STATUSES = ["queued", "processing", "completed", "failed"] as const;
 
 const ShareSchema = {
@@ -36,7 +36,7 @@ const ExtentSchema = z
       "Per evidence kind, how much of the video was inspected; an answer's absence needs 95 % in the run's locale",
   });
 
-/** A video (spec section 2.3). */
+/** A video (the spec's Video section). */
 export const VideoSchema = z
   .object({
     id: z.string().openapi({

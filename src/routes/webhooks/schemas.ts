@@ -118,7 +118,7 @@ export function presentEndpoint(row: EndpointRow): z.infer<typeof EndpointSchema
   };
 }
 
-/** A webhook delivery (spec section 2.11). */
+/** A webhook delivery (the spec's Webhook delivery section). */
 export const DeliverySchema = z
   .object({
     id: z.string().openapi({ example: "delivery_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

@@ -23,7 +23,7 @@ import { reportResource } from "./present";
 import { renderModel } from "./render";
 import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
 
-/** The report formats of spec section 2.9. */
+/** The report formats of the spec's Report section. */
 export type ReportFormat = "json" | "markdown";
 
 const DEFAULT_BLOCK: Record<AnswerType, TemplateBlock["type"]> = {

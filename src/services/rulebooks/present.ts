@@ -4,7 +4,7 @@ import type { Rule } from "../../domain/rulebooks";
 import type { Deps } from "../deps";
 import { rulebooksWithActiveRuns } from "./activity";
 
-/** A rulebook as the API shows it to one key (spec 2.7). */
+/** A rulebook as the API shows it to one key (the spec's Rulebook section). */
 export interface RulebookResource {
   id: string;
   name: string;

@@ -19,7 +19,7 @@ export interface WorkflowDraft {
   template_type: string;
 }
 
-/** A workflow as the API shows it (spec 2.6). */
+/** A workflow as the API shows it (the spec's Workflow section). */
 export interface WorkflowResource {
   id: string;
   name: string;

@@ -22,12 +22,12 @@ async function probeCountingGets(parts: ReturnType<typeof longSubtitledMkv>) {
   return { probe, read };
 }
 
-// Every R2 read is a subrequest of the processing invocation. A film interleaves its cues
-// with megabytes of video, so the probe's cost grows with its clusters: measured here at
-// one get per cluster for the subtitle walk and two for mediabunny's packet scan (which
-// also reads every packet's bytes). docs/decisions.md ("Subrequests") has the numbers and
-// what keeping a 2-hour film under 1,000 subrequests needs; this bound keeps it from
-// getting worse meanwhile.
+// Every R2 read is a subrequest of the processing invocation. A film interleaves its cues with
+// megabytes of video, so the probe's cost grows with its clusters: measured here at one get per
+// cluster for the subtitle walk and two for mediabunny's packet scan (which also reads every
+// packet's bytes). docs/decisions.md ("Subrequests per invocation") has the numbers and what
+// keeping a 2-hour film under 1,000 subrequests needs; this bound keeps it from getting worse
+// meanwhile.
 describe("subrequests of probing a long file", () => {
   it("reads a 2-hour subtitled Matroska file in at most three R2 gets per cluster", async () => {
     const clusters = 1440;
