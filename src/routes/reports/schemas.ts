@@ -3,7 +3,7 @@ import type { ReportRow } from "../../db/repos/runs";
 import type { EvidenceRef } from "../../domain/evidence";
 import { TimestampSchema } from "../../schemas/common";
 import type { EvidenceLinker } from "../../services/evidence-urls";
-import { reportResource } from "../../services/reports/present";
+import { reportResource } from "../../services/presenters/report";
 
 /** Expand values of report reads. */
 export const REPORT_EXPANDABLE = ["content", "manifest"] as const;

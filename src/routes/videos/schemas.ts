@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AsyncErrorSchema, TimestampSchema } from "../../schemas/common";
-import type { VideoDto } from "../../services/videos";
+import type { VideoDto } from "../../services/presenters/video";
 import { COMPLETED_VIDEO_EXAMPLE } from "./examples";
 
 /** Video statuses of the spec's Video section. */
@@ -83,8 +83,7 @@ export const VideoSchema = z
   .openapi("Video", { example: COMPLETED_VIDEO_EXAMPLE });
 
 /** The wire type of a video; the service's presenter must produce exactly this. */
-export type { VideoDto } from "../../services/videos";
-export { presentVideo } from "../../services/videos";
+export type { VideoDto } from "../../services/presenters/video";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when the documented schema and the presented type drift apart. */

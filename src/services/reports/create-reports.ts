@@ -17,9 +17,9 @@ import { newId } from "../../lib/ids";
 import { reportKey, reportManifestKey } from "../../lib/object-keys";
 import { nameAtVersion } from "../../lib/refs";
 import type { Deps } from "../deps";
+import { reportResource } from "../presenters/report";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
-import { reportResource } from "./present";
 import { renderModel } from "./render";
 import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
 

@@ -2,7 +2,7 @@ import { type RulebookRow, rulesOfSets } from "../../db/repos/rulebooks";
 import type { AuthContext } from "../../domain/caller";
 import type { Rule } from "../../domain/rulebooks";
 import type { Deps } from "../deps";
-import { rulebooksWithActiveRuns } from "./activity";
+import { rulebooksWithActiveRuns } from "../rulebooks/activity";
 
 /** A rulebook as the API shows it to one key (the spec's Rulebook section). */
 export interface RulebookResource {
