@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { AsyncErrorSchema, TimestampSchema } from "../../schemas/common";
+import { AsyncErrorSchema, type SameShape, TimestampSchema } from "../../schemas/common";
 import type { VideoDto } from "../../services/presenters/video";
 import { COMPLETED_VIDEO_EXAMPLE } from "./examples";
 
@@ -85,6 +85,8 @@ export const VideoSchema = z
 /** The wire type of a video; the service's presenter must produce exactly this. */
 export type { VideoDto } from "../../services/presenters/video";
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when the documented schema and the presented type drift apart. */
-export const VIDEO_SCHEMA_MATCHES_PRESENTER: Same<z.infer<typeof VideoSchema>, VideoDto> = true;
+export const VIDEO_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof VideoSchema>,
+  VideoDto
+> = true;
