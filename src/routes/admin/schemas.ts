@@ -44,11 +44,12 @@ export const OwnerIdSchema = z
 /** A permission name or `*` for all of them. */
 export const PermissionNameSchema = z.enum([...PERMISSIONS, "*"]);
 
-/** Fail to compile when a documented schema and its presenter's type drift apart. */
+/** Fails to compile when the schema of a workspace and its presenter's type drift apart. */
 export const WORKSPACE_SCHEMA_MATCHES_PRESENTER: SameShape<
   z.infer<typeof WorkspaceSchema>,
   WorkspaceDto
 > = true;
+/** Fails to compile when the schema of an API key and its presenter's type drift apart. */
 export const API_KEY_SCHEMA_MATCHES_PRESENTER: SameShape<
   z.infer<typeof ApiKeySchema>,
   ApiKeyDto

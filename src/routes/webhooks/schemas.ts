@@ -147,15 +147,17 @@ export const DeliveryDetailSchema = DeliverySchema.extend({
   attempt_log: z.array(AttemptSchema),
 }).openapi("WebhookDeliveryDetail");
 
-/** Fail to compile when a documented schema and its presenter's type drift apart. */
+/** Fails to compile when the schema of an endpoint and its presenter's type drift apart. */
 export const ENDPOINT_SCHEMA_MATCHES_PRESENTER: SameShape<
   z.infer<typeof EndpointSchema>,
   EndpointDto
 > = true;
+/** Fails to compile when the schema of a delivery and its presenter's type drift apart. */
 export const DELIVERY_SCHEMA_MATCHES_PRESENTER: SameShape<
   z.infer<typeof DeliverySchema>,
   DeliveryDto
 > = true;
+/** Fails to compile when the schema of an attempt and its presenter's type drift apart. */
 export const ATTEMPT_SCHEMA_MATCHES_PRESENTER: SameShape<
   z.infer<typeof AttemptSchema>,
   AttemptDto
