@@ -22,7 +22,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // Vitest runs one file at a time on a 2-core machine by default; the node project's
-      // files mostly wait on a local process (docs/decisions.md, "Test suite run time").
+      // files mostly wait on a local process (docs/decisions.md, "Tests").
       maxWorkers: 2,
       projects: [
         {

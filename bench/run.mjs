@@ -1,10 +1,11 @@
-// npm run bench [-- suite ...]: starts the service locally, runs the suites, appends the
-// results to docs/benchmarks.md with the command that produced them.
-import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+// npm run bench [-- suite ...]: starts the service locally, runs the suites and writes each
+// suite's result into its own section of docs/benchmarks.md, replacing the one before.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT } from "../scripts/lib/local.mjs";
 import { startService } from "./lib.mjs";
+import { replaceSections, suiteSection } from "./report.mjs";
 import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
 import * as productionSim from "./suites/production-sim.mjs";
@@ -48,25 +49,32 @@ if (suites.length === 0) {
 }
 
 const report = path.join(ROOT, "docs", "benchmarks.md");
-if (!existsSync(report)) {
-  writeFileSync(
-    report,
-    "# Benchmarks\n\nAppended by `npm run bench`. The machine is shared and noisy: compare the ratios measured within one run, not absolute figures across runs.\n",
-  );
-}
+const PREAMBLE =
+  "# Benchmarks\n\nThe latest result of each suite, written by `npm run bench` (one section per suite; a run replaces the sections of the suites it ran). The machine is shared and noisy: compare the ratios measured within one run, not absolute figures across runs.\n";
 
 const service = await startService();
-const sections = [];
+const results = [];
 try {
   for (const suite of suites) {
     console.log(`running ${suite.name} ...`);
-    sections.push(await suite.run(service));
+    results.push([suite.name, await suite.run(service)]);
   }
 } finally {
   await service.stop();
 }
-const command = `npm run bench${wanted.length ? ` -- ${wanted.join(" ")}` : ""}`;
-const header = `\n## ${new Date().toISOString()}\n\nCommand: \`${command}\` on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, local \`wrangler dev\`.\n`;
-const text = `${header}\n${sections.join("\n\n")}\n`;
-appendFileSync(report, text);
-console.log(text);
+const run = {
+  measuredAt: new Date().toISOString(),
+  command: `npm run bench${wanted.length ? ` -- ${wanted.join(" ")}` : ""}`,
+  machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, local \`wrangler dev\``,
+};
+const updates = new Map(results.map(([name, result]) => [name, suiteSection(name, result, run)]));
+const before = existsSync(report) ? readFileSync(report, "utf8") : PREAMBLE;
+writeFileSync(
+  report,
+  replaceSections(
+    before,
+    updates,
+    SUITES.map((suite) => suite.name),
+  ),
+);
+console.log([...updates.values()].join("\n"));

@@ -33,7 +33,7 @@ interface IdempotencyRecord {
   response: StoredHead | StoredResponse | null;
 }
 
-/** Keys are kept this long after their first request (spec section 8). */
+/** Keys are kept this long after their first request (the spec's Limits section). */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A request that neither completes nor releases within this is presumed dead. */
 const LEASE_MS = 2 * 60 * 1000;

@@ -9,10 +9,10 @@ import {
   packPairs,
   unpackPairs,
 } from "../src/ports/embedder/feature-stats";
+import { PagedVectors } from "../src/ports/vector-index/local-index/paged-vectors";
+import { quantise } from "../src/ports/vector-index/local-index/quantised-vectors";
+import { migrate, readMeta, writeMeta } from "../src/ports/vector-index/local-index/schema";
 import type { VectorMatch, VectorQuery, VectorRecord } from "../src/ports/vector-index/port";
-import { PagedVectors } from "../src/services/local-index/paged-vectors";
-import { quantise } from "../src/services/local-index/quantised-vectors";
-import { migrate, readMeta, writeMeta } from "../src/services/local-index/schema";
 
 /** What `stats()` reports, for the benchmark and operators. */
 export interface LocalIndexStats {

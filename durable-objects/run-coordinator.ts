@@ -46,7 +46,10 @@ const SUB_STATE = {
   canceled: "canceled",
 } as const;
 
-/** The legal moves of spec section 3: queued → processing → completed | failed | canceled. */
+/**
+ * The legal moves of the spec's States and transitions section: queued → processing → completed |
+ * failed | canceled.
+ */
 export function isLegal(from: RunStatus, to: RunStatus): boolean {
   if (from === "queued") return to === "processing" || to === "failed" || to === "canceled";
   if (from === "processing") return to === "completed" || to === "failed" || to === "canceled";

@@ -1,5 +1,5 @@
-// The operator CLI for the admin API (decisions section 2), local or deployed. `--help`
-// prints the commands and the permission names. Every failure is one line on stderr and a
+// The operator CLI for the admin API (the spec's decisions on the admin API), local or deployed.
+// `--help` prints the commands and the permission names. Every failure is one line on stderr and a
 // non-zero exit (2 for a usage mistake, 1 for anything the service or network refused).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,2 +1,2 @@
-/** Where the alpha surface lives (spec section 9). */
+/** Where the alpha surface lives (the spec's Versioning section). */
 export const API_PREFIX = "/api/v1alpha1";

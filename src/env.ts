@@ -53,7 +53,7 @@ export interface OptionalSecrets {
   WORK_LEASE_SECONDS?: string;
   /**
    * Seconds before each webhook attempt, comma separated (default: the Standard Webhooks
-   * schedule of decisions §4); tests shorten it to seconds.
+   * schedule of the spec's decisions on webhooks); tests shorten it to seconds.
    */
   WEBHOOK_RETRY_SCHEDULE?: string;
   /** Fraction (0 to 1) by which each webhook retry wait is spread either way (default 0.1). */

@@ -7,9 +7,9 @@ import { newId } from "../../src/lib/ids";
 import { pageQuery, toPage } from "../../src/lib/pagination";
 import { signingSecret } from "../../src/lib/secrets";
 import type { HonoEnv } from "../../src/middleware/hono-env";
-import { presentVideo } from "../../src/routes/videos/schemas";
 import { probeMedia } from "../../src/services/media/probe";
 import { r2RangeSource } from "../../src/services/media/r2-source";
+import { presentVideo } from "../../src/services/presenters/video";
 
 /**
  * The local ceiling for `npm run bench`: the same D1 list query as GET /videos with no

@@ -1,4 +1,4 @@
-// Issue 10 §5: the generated bad-input run of the node suite (every operation of the OpenAPI
+// The generated bad-input run of the node suite (every operation of the OpenAPI
 // document; no 5xx, a problem document for every error) at bench scale. It starts its own
 // process through the test, so the bench's shared service is not used.
 import { spawnSync } from "node:child_process";

@@ -1,5 +1,5 @@
 // Authenticated GET /videos against the bare route running the same D1 query with no
-// auth or middleware (issue 2's aim: at least 0.8x the bare route).
+// auth or middleware (the aim: at least 0.8x the bare route).
 import { compare, fmt } from "../lib.mjs";
 
 export const name = "list-videos";

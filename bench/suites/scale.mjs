@@ -1,4 +1,4 @@
-// Issue 15's scale figures: GET /videos, GET /runs, GET /findings and POST /search with 1k,
+// Scale figures: GET /videos, GET /runs, GET /findings and POST /search with 1k,
 // 10k and 100k rows (segments for search) in one workspace, each as a ratio to its own 1k
 // figure.
 import { benchClient, fmt, json, timed } from "../lib.mjs";
@@ -10,8 +10,8 @@ const SIZES = [1_000, 10_000, 100_000];
 
 /**
  * A seeding POST, sent again when wrangler dev's proxy answers 503 "restarted mid-request":
- * locally that follows every seeding request of more than ~10 s, with the code before issue
- * 15 as well, and the refused request never reached the Worker.
+ * locally that follows every seeding request of more than ~10 s, whatever the Worker's code,
+ * and the refused request never reached the Worker.
  */
 async function seedPost(url) {
   for (let attempt = 1; ; attempt++) {

@@ -1,4 +1,4 @@
-// Search at 1M segments in one workspace (issue 15): the same measurement as search-latency
+// Search at 1M segments in one workspace: the same measurement as search-latency
 // at 100k and 1M. Seeding a million segments through the real indexing step takes a while.
 import { measure } from "./search-latency.mjs";
 

@@ -1,4 +1,4 @@
-// Issue 4's speed figures: search latency (median, p95) with 1k, 10k and 100k segments in
+// Search latency (median, p95) with 1k, 10k and 100k segments in
 // the local index, the index Durable Object's memory, and one search against one plain
 // authenticated GET /videos measured in the same run. `search-latency-1m` (in
 // search-latency-1m.mjs) goes on to 1M segments.

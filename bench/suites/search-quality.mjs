@@ -1,4 +1,4 @@
-// Issue 4's quality figures: recall@1, recall@5 and MRR of the local engine on the labelled
+// Quality figures: recall@1, recall@5 and MRR of the local engine on the labelled
 // set (test/fixtures/search): media fixtures uploaded and processed like any client video,
 // plus synthetic transcripts indexed as captioned videos.
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 10 §5: bounded mixed load (GET /videos, POST /search, GET /runs, POST /profiles) at
+// Bounded mixed load (GET /videos, POST /search, GET /runs, POST /profiles) at
 // 100 connections for 60 s, then every acknowledged profile create is looked up in the list:
 // one that is missing (or listed twice) is a lost (or duplicated) write.
 import os from "node:os";
@@ -10,13 +10,13 @@ export const name = "soak";
 const CONNECTIONS = 100;
 const SECONDS = 60;
 
-// The Worker answers every error with a problem document. A non-2xx answer that is not one
-// comes from wrangler dev's proxy in front of it: wrangler 4.86 answers 503 "Your worker
-// restarted mid-request" when it loses the connection to the Worker's runtime (a pooled
-// keep-alive connection closed by the runtime's idle timeout as a request is sent on it;
-// see docs/decisions.md, issue 10, engineer B), newer ones a plain error. GET and HEAD are
-// retried by the proxy, so only other methods show it. Production has no such proxy, so
-// these are counted apart from the service's own answers.
+// The Worker answers every error with a problem document. A non-2xx answer that is not one comes
+// from wrangler dev's proxy in front of it: wrangler 4.86 answers 503 "Your worker restarted
+// mid-request" when it loses the connection to the Worker's runtime (a pooled keep-alive connection
+// closed by the runtime's idle timeout as a request is sent on it; see docs/decisions.md, "What the
+// local process shows under load"), newer ones a plain error. GET and HEAD are retried by the
+// proxy, so only other methods show it. Production has no such proxy, so these are counted apart
+// from the service's own answers.
 function fromProxy(body) {
   try {
     const problem = JSON.parse(body);

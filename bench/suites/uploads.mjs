@@ -1,4 +1,4 @@
-// Issue 3's measurements: a 1 GiB multipart upload through the full API flow and the local
+// A 1 GiB multipart upload through the full API flow and the local
 // storage gateway against the same bytes written straight into R2 by a bare route; probe
 // cost for a 10 MiB and a 2 GiB file; time from complete to `completed` for a 60 s video.
 import { readFileSync } from "node:fs";

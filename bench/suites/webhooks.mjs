@@ -1,4 +1,4 @@
-// Issue 12's measurements: webhook events fanned out to 10 endpoints on a local receiver,
+// Webhook events fanned out to 10 endpoints on a local receiver,
 // deliveries per second, and the lag from the state change (the event's created_at) to the
 // receiver. Locally every queue hop waits for its batch (max_batch_timeout = 1 s in
 // wrangler.toml); that wait is part of the lag and reported beside it.

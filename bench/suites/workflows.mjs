@@ -1,4 +1,4 @@
-// Issue 11's figure: a workflow run of a 20-rule rulebook over 10 processed fixture videos,
+// A workflow run of a 20-rule rulebook over 10 processed fixture videos,
 // timed from POST /runs to `completed` as a client sees it (polling GET /runs/{id}).
 import { benchClient, fmt, json, percentile, uploadFixture } from "../lib.mjs";
 

@@ -1,7 +1,7 @@
 import type { Api } from "./api";
 import { byId, clock, h, show } from "./dom";
 
-/** A search result (spec §2.10), the fields this page shows. */
+/** A search result (the spec's Search result section), the fields this page shows. */
 interface SearchResult {
   id: string;
   video_id: string;

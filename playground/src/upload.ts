@@ -1,6 +1,6 @@
 import type { Api } from "./api";
 
-/** A presigned storage target (spec §2.4). */
+/** A presigned storage target (the spec's Upload session section). */
 interface Target {
   url: string;
   headers: Record<string, string>;

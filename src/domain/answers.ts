@@ -1,6 +1,6 @@
 import type { EvidenceRef, EvidenceSummary } from "./evidence";
 
-/** Answer types of spec section 2.2. */
+/** Answer types of the spec's Answer section. */
 export const ANSWER_TYPES = [
   "verdict",
   "measurement",
@@ -13,12 +13,17 @@ export const ANSWER_TYPES = [
 /** One answer type. */
 export type AnswerType = (typeof ANSWER_TYPES)[number];
 
-/** Result states of an answer (spec 2.2). `uncertain` is never reported as a pass. */
+/**
+ * Result states of an answer (the spec's Answer section). `uncertain` is never reported as a pass.
+ */
 export const RESULT_STATES = ["found", "not_found", "uncertain", "not_checked"] as const;
 /** One result state. */
 export type ResultState = (typeof RESULT_STATES)[number];
 
-/** An answer spec of a profile version, as stored (spec 2.8, snake_case wire shape). */
+/**
+ * An answer spec of a profile version, as stored (the spec's Profile and report template heads
+ * section, snake_case wire shape).
+ */
 export interface AnswerSpec {
   answer_key: string;
   answer_type: AnswerType;
@@ -38,7 +43,7 @@ export interface AnswerSpec {
   description?: string;
 }
 
-/** A named value of an item (spec 2.2 "Answer attribute"). */
+/** A named value of an item ("Answer attribute" in the spec's Answer section). */
 export interface AnswerAttribute {
   key: string;
   label: string;

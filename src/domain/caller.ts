@@ -1,4 +1,4 @@
-/** The route permissions of spec section 5. */
+/** The route permissions of the spec's Authentication section. */
 export const PERMISSIONS = [
   "READ_VIDEOS",
   "UPLOAD_VIDEOS",

@@ -1,4 +1,7 @@
-/** Kinds of evidence a segment can carry (spec section 2.5: transcript, OCR, scene, thumbnail). */
+/**
+ * Kinds of evidence a segment can carry (the spec's Finding section: transcript, OCR, scene,
+ * thumbnail).
+ */
 export type EvidenceKind = "transcript" | "ocr" | "scene" | "thumbnail" | "metadata";
 
 /** A span of the video that supports what a segment says. Times in seconds. */
@@ -33,7 +36,7 @@ export interface EvidenceRef {
   text: string;
 }
 
-/** Spec 2.2 "Answer evidence summary". */
+/** "Answer evidence summary" of the spec's Answer section. */
 export interface EvidenceSummary {
   contributing_count: number;
   drill_down_path: string;

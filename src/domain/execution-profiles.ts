@@ -1,4 +1,4 @@
-/** The execution profiles of spec section 9 and the processing budget each sets. */
+/** The execution profiles of the spec's Versioning section and the processing budget each sets. */
 export const EXECUTION_PROFILES = {
   "premium-analysis@1": { media_seconds: 4 * 3600, tokens: 2_000_000 },
   "balanced-analysis@1": { media_seconds: 3600, tokens: 400_000 },

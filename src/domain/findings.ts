@@ -43,7 +43,7 @@ export interface FindingEvidence {
   text: string;
 }
 
-/** How a finding was made (spec 2.5 metadata). */
+/** How a finding was made (metadata in the spec's Finding section). */
 export interface FindingMetadata {
   extraction_method: string;
   frame_number?: number;

@@ -1,4 +1,4 @@
-/** A block of a report template version (spec 2.8). */
+/** A block of a report template version (the spec's Profile and report template heads section). */
 export interface TemplateBlock {
   type: string;
   answer_key?: string;

@@ -1,6 +1,6 @@
 import type { ResultState } from "./answers";
 
-/** Resources a run consumed (spec 2.1 provenance usage). */
+/** Resources a run consumed (the provenance usage of the spec's Run section). */
 export interface RunUsage {
   input_tokens: number;
   output_tokens: number;

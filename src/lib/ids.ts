@@ -2,7 +2,7 @@ import { monotonicFactory } from "ulid";
 
 const nextUlid = monotonicFactory();
 
-/** The identifier prefixes of the spec (section 1) and of the admin API. */
+/** The identifier prefixes of the spec (its What the service does section) and of the admin API. */
 export type IdPrefix =
   | "run"
   | "vid"

@@ -4,8 +4,8 @@ import { bearerToken, verifyKey } from "../services/auth";
 import type { HonoEnv } from "./hono-env";
 
 /**
- * Authenticates the alpha surface (spec section 5). The workspace comes from the key
- * alone, so requests naming a tenant, organization or user are refused.
+ * Authenticates the alpha surface (the spec's Authentication section). The workspace comes from the
+ * key alone, so requests naming a tenant, organization or user are refused.
  */
 export const authenticate = createMiddleware<HonoEnv>(async (c, next) => {
   const verdict = await verifyKey(c.var.deps.db, bearerToken(c.req.header("authorization")));

@@ -5,7 +5,7 @@ import { sha256Hex } from "../lib/crypto";
 import { openText, sealText } from "../lib/sealed";
 import type { HonoEnv } from "./hono-env";
 
-/** The header of spec section 4, at most this many characters. */
+/** The header of the spec's Endpoints section, at most this many characters. */
 export const IDEMPOTENCY_KEY_MAX = 255;
 const REPLAYED_HEADERS = ["content-type", "location"];
 /** Stored bodies are sealed: some carry a secret shown once (a webhook endpoint's `whsec_`). */
@@ -23,8 +23,8 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Method, concrete path and body: what makes two requests "the same" (spec §4: the key is
- * compared with the payload and the concrete path parameters). The query string is not
+ * Method, concrete path and body: what makes two requests "the same" (the spec's Endpoints section:
+ * the key is compared with the payload and the concrete path parameters). The query string is not
  * part of it, so a retry that only changes `expand[]` replays the first response.
  */
 async function fingerprint(method: string, url: URL, body: string): Promise<string> {

@@ -31,7 +31,7 @@ export function problemResponses(statuses: readonly number[]) {
   return responses;
 }
 
-/** The Idempotency-Key header of spec section 4. */
+/** The Idempotency-Key header of the spec's Endpoints section. */
 export const IdempotencyHeaderSchema = z.object({
   // Documentation only: the idempotency middleware reads and checks the header itself.
   "Idempotency-Key": z.string().min(1).max(IDEMPOTENCY_KEY_MAX).optional().openapi({
@@ -58,7 +58,8 @@ export function alphaRoute<const R extends AlphaRouteConfig>(
   options: AlphaRouteOptions,
   route: R,
 ): R {
-  // Every POST, with no way to opt out: a POST added later cannot forget it (spec §4).
+  // Every POST, with no way to opt out: a POST added later cannot forget it (the spec's Endpoints
+  // section).
   const idempotent = route.method === "post";
   const statuses = [
     ...BASE_ERROR_STATUSES,

@@ -23,3 +23,6 @@ export function idParam(name: string, example: string) {
     .max(128)
     .openapi({ param: { name, in: "path" }, example });
 }
+
+/** `true` only when A and B are the same type: a schema's inferred type and its presenter's. */
+export type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

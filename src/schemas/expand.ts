@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { invalidRequest } from "../errors/api-error";
 
-/** Expand values recognised across run and report reads (spec section 4.1). */
+/** Expand values recognised across run and report reads (the spec's Runs section). */
 export const EXPAND_VALUES = [
   "events",
   "events.evidence",
@@ -13,7 +13,7 @@ export const EXPAND_VALUES = [
 ] as const;
 /** One expand value. */
 export type ExpandValue = (typeof EXPAND_VALUES)[number];
-/** Expand paths may have at most this many segments (spec section 8). */
+/** Expand paths may have at most this many segments (the spec's Limits section). */
 export const EXPAND_MAX_DEPTH = 2;
 
 /** The `expand[]` query parameter, documented as an array. */

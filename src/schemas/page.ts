@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { integerParam } from "./integer";
 
-/** `cursor` and `limit`, accepted by every list (spec section 4). */
+/** `cursor` and `limit`, accepted by every list (the spec's Endpoints section). */
 export const PageQuerySchema = z.object({
   cursor: z
     .string()

@@ -3,7 +3,7 @@ import { ERROR_CODES, type ErrorCode } from "../errors/codes";
 
 const codes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
-/** RFC 9457 problem document (decisions section 5). */
+/** RFC 9457 problem document (the spec's decisions on errors). */
 export const ProblemSchema = z
   .object({
     type: z.string().openapi({

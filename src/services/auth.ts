@@ -82,7 +82,7 @@ export function bearerToken(header: string | undefined): string | null {
 
 /**
  * Checks a bearer token: 401 for missing, unknown, revoked or expired keys, 404 for keys
- * without alpha access, 403 for workspaces not opted in (spec section 5).
+ * without alpha access, 403 for workspaces not opted in (the spec's Authentication section).
  */
 export async function verifyKey(
   db: Database,

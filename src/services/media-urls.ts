@@ -12,9 +12,9 @@ export function videoMedia(video: Pick<VideoRow, "media">): VideoMedia {
 }
 
 /**
- * A signed, expiring URL of the video's thumbnail (spec §2.3: present on the single-video
- * and complete responses). Until processing has stored the thumbnail, the URL answers 404;
- * a failed video that never got one has none, rather than a URL that points at nothing.
+ * A signed, expiring URL of the video's thumbnail (the spec's Video section: present on the
+ * single-video and complete responses). Until processing has stored the thumbnail, the URL answers
+ * 404; a failed video that never got one has none, rather than a URL that points at nothing.
  */
 export async function thumbnailUrl(
   ports: Ports,

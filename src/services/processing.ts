@@ -29,8 +29,9 @@ import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
 import { storeProbe } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
+import { presentVideo } from "./presenters/video";
 import { PROCESSING, UNFINISHED } from "./video-states";
-import { isFinal, presentVideo } from "./videos";
+import { isFinal } from "./videos";
 
 /** Queues take at most 100 messages in one `sendBatch`. */
 const MAX_MESSAGES_PER_SEND = 100;

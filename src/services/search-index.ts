@@ -9,7 +9,8 @@ import { nowIso } from "../lib/clock";
 import { searchText } from "../lib/text/search-text";
 import type { VectorRecord } from "../ports/vector-index/port";
 import type { Deps } from "./deps";
-import { isFinal, presentVideo } from "./videos";
+import { presentVideo } from "./presenters/video";
+import { isFinal } from "./videos";
 
 /** Segments embedded per call, so a long video does not make one huge request. */
 const EMBED_BATCH = 64;

@@ -37,7 +37,7 @@ export interface SearchOutcome {
   timings: Record<string, number>;
 }
 
-/** One ranked match (spec section 2.10). */
+/** One ranked match (the spec's Search result section). */
 export interface SearchResult {
   id: string;
   video_id: string;
@@ -118,7 +118,7 @@ export async function searchSegments(
   // The query is embedded and the index searched first; then one statement finds the
   // keyword hits and reads every candidate's row, the index's matches included. One
   // statement after the index, not two beside it: a statement's fixed cost is more than
-  // the full-text search it holds (docs/decisions.md, issue 15).
+  // the full-text search it holds (docs/decisions.md, "One statement after the index").
   const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
   lap("embed");
   const matches = queryVector

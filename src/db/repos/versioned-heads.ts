@@ -4,11 +4,11 @@ import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import type { profiles, profileVersions, reportTemplates, reportTemplateVersions } from "../schema";
 
-// Profiles and report templates are both versioned heads (spec 2.8): a head row plus
-// immutable, appended version rows. Everything here is the same for both; only what a
-// version holds differs, and that is given by the version table.
+// Profiles and report templates are both versioned heads (the spec's Profile and report template
+// heads section): a head row plus immutable, appended version rows. Everything here is the same for
+// both; only what a version holds differs, and that is given by the version table.
 
-/** At most this many versions per profile or report template (spec section 8). */
+/** At most this many versions per profile or report template (the spec's Limits section). */
 const MAX_VERSIONS_PER_HEAD = 100;
 
 /** The head tables; their columns are identical. */

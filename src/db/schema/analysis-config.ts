@@ -3,7 +3,10 @@ import type { AnswerSpec } from "../../domain/answers";
 import type { TemplateBlock } from "../../domain/report-templates";
 import { workspaces } from "./workspaces";
 
-/** Lifecycle states of a profile or report template head (spec 2.8). */
+/**
+ * Lifecycle states of a profile or report template head (the spec's Profile and report template
+ * heads section).
+ */
 export const HEAD_STATUSES = ["active", "archived"] as const;
 
 /**

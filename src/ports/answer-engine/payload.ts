@@ -37,8 +37,9 @@ export interface AnswerFrame {
 }
 
 /**
- * Spec 2.2's precision: `exact` for a found whose cited evidence holds a probe as written (a
- * direct match), `limited` for any other found and for uncertain, `unknown` otherwise.
+ * The precision of the spec's Answer section: `exact` for a found whose cited evidence holds a
+ * probe as written (a direct match), `limited` for any other found and for uncertain, `unknown`
+ * otherwise.
  */
 export function precisionOf(
   state: Decision["state"],
@@ -54,9 +55,9 @@ export function precisionOf(
 }
 
 /**
- * Spec 2.2's coverage: complete when every video was read whole with its accepted evidence
- * extracted, none when no accepted evidence was looked at, partial in between; the scope
- * counts the complete videos.
+ * The coverage of the spec's Answer section: complete when every video was read whole with its
+ * accepted evidence extracted, none when no accepted evidence was looked at, partial in between;
+ * the scope counts the complete videos.
  */
 export function coverageOf(inspection: Inspection): EngineAnswer["coverage"] {
   const total = inspection.videos.length;

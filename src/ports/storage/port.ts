@@ -1,4 +1,7 @@
-/** A presigned storage target: PUT the bytes to `url` with `headers` (spec section 2.4). */
+/**
+ * A presigned storage target: PUT the bytes to `url` with `headers` (the spec's Upload session
+ * section).
+ */
 export interface StorageTarget {
   method: "put";
   url: string;

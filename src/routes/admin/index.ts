@@ -25,7 +25,7 @@ const adminAuth = createMiddleware<HonoEnv>(async (c, next) => {
   await next();
 });
 
-/** The operator API of decisions section 2, mounted at /admin/v1. */
+/** The operator API of the spec's decisions on the admin API, mounted at /admin/v1. */
 export function createAdminApp(): OpenAPIHono<HonoEnv> {
   const admin = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
   admin.use("*", adminAuth, boundJsonDepth, strictInput);

@@ -7,8 +7,9 @@ import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam, TimestampSchema } from "../../schemas/common";
 import { evictCachedKeys, mintKeySecret } from "../../services/auth";
+import { presentKey } from "../../services/presenters/admin";
 import { problemResponses } from "../define";
-import { ApiKeySchema, OwnerIdSchema, PermissionNameSchema, presentKey } from "./schemas";
+import { ApiKeySchema, OwnerIdSchema, PermissionNameSchema } from "./schemas";
 
 const createKeyRoute = createRoute({
   method: "post",

@@ -4,8 +4,9 @@ import { notFound } from "../../errors/api-error";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { presentKey, presentWorkspace } from "../../services/presenters/admin";
 import { problemResponses } from "../define";
-import { ApiKeySchema, presentKey, presentWorkspace, WorkspaceSchema } from "./schemas";
+import { ApiKeySchema, WorkspaceSchema } from "./schemas";
 
 const listWorkspacesRoute = createRoute({
   method: "get",

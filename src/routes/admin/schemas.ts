@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { ApiKeyRow, WorkspaceRow } from "../../db/repos/workspaces";
 import { PERMISSIONS } from "../../domain/caller";
-import { ownerOfKey } from "../../domain/rulebooks";
-import { TimestampSchema } from "../../schemas/common";
+import { type SameShape, TimestampSchema } from "../../schemas/common";
+import type { ApiKeyDto, WorkspaceDto } from "../../services/presenters/admin";
 
 /** A workspace as the admin API shows it. */
 export const WorkspaceSchema = z
@@ -45,21 +44,13 @@ export const OwnerIdSchema = z
 /** A permission name or `*` for all of them. */
 export const PermissionNameSchema = z.enum([...PERMISSIONS, "*"]);
 
-/** Wire form of a workspace row. */
-export function presentWorkspace(row: WorkspaceRow): z.infer<typeof WorkspaceSchema> {
-  return { id: row.id, name: row.name, alpha_opt_in: row.alphaOptIn, created_at: row.createdAt };
-}
-
-/** Wire form of a key row (the secret is never stored, so never shown from here). */
-export function presentKey(row: ApiKeyRow): z.infer<typeof ApiKeySchema> {
-  return {
-    id: row.id,
-    workspace_id: row.workspaceId,
-    type: row.type,
-    permissions: row.permissions,
-    owner_id: row.ownerId ?? ownerOfKey(row.id),
-    expires_at: row.expiresAt,
-    revoked_at: row.revokedAt,
-    created_at: row.createdAt,
-  };
-}
+/** Fails to compile when the schema of a workspace and its presenter's type drift apart. */
+export const WORKSPACE_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof WorkspaceSchema>,
+  WorkspaceDto
+> = true;
+/** Fails to compile when the schema of an API key and its presenter's type drift apart. */
+export const API_KEY_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof ApiKeySchema>,
+  ApiKeyDto
+> = true;

@@ -6,8 +6,9 @@ import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { evictCachedKeys } from "../../services/auth";
+import { presentWorkspace } from "../../services/presenters/admin";
 import { problemResponses } from "../define";
-import { presentWorkspace, WorkspaceSchema } from "./schemas";
+import { WorkspaceSchema } from "./schemas";
 
 const createWorkspaceRoute = createRoute({
   method: "post",

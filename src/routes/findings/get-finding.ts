@@ -3,7 +3,7 @@ import { findFinding } from "../../db/repos/findings";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { EvidenceLinker } from "../../services/evidence-urls";
-import { presentFinding } from "../../services/findings/present";
+import { presentFinding } from "../../services/presenters/finding";
 import { alphaRoute } from "../define";
 import { FindingParamsSchema, FindingSchema } from "./schemas";
 

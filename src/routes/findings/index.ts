@@ -4,7 +4,7 @@ import { registerGetFinding } from "./get-finding";
 import { registerListFindings } from "./list-findings";
 import { registerReviewFinding } from "./review-finding";
 
-/** Registers the finding routes (permission VIEW_INSIGHTS, spec 4.2). */
+/** Registers the finding routes (permission VIEW_INSIGHTS, the spec's Findings section). */
 export function registerFindingRoutes(app: OpenAPIHono<HonoEnv>) {
   registerListFindings(app);
   registerGetFinding(app);

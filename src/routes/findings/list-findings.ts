@@ -4,7 +4,7 @@ import { RESULT_STATES } from "../../domain/answers";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
-import { type FindingDto, presentFinding } from "../../services/findings/present";
+import { type FindingDto, presentFinding } from "../../services/presenters/finding";
 import { alphaRoute } from "../define";
 import { FindingSchema } from "./schemas";
 

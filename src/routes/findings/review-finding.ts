@@ -4,7 +4,7 @@ import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { EvidenceLinker } from "../../services/evidence-urls";
-import { presentFinding } from "../../services/findings/present";
+import { presentFinding } from "../../services/presenters/finding";
 import { alphaRoute } from "../define";
 import { FindingParamsSchema, FindingSchema, ReviewFindingBodySchema } from "./schemas";
 

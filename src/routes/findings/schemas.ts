@@ -27,7 +27,7 @@ const EvidenceSchema = z
   })
   .openapi("FindingEvidence");
 
-/** A finding (spec 2.5). */
+/** A finding (the spec's Finding section). */
 export const FindingSchema = z
   .object({
     id: z.string().openapi({ example: "finding_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

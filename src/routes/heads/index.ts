@@ -8,7 +8,10 @@ import { registerGetHeadVersion } from "./get-head-version";
 import { registerListHeads } from "./list-heads";
 import type { HeadResource, HeadTypes } from "./resource";
 
-/** Registers the six operations of a versioned-head resource (spec 2.8, 4.4). */
+/**
+ * Registers the six operations of a versioned-head resource (the spec's Profile and report template
+ * heads and Profiles and report templates sections).
+ */
 export function registerHeadRoutes<T extends HeadTypes>(
   app: OpenAPIHono<HonoEnv>,
   resource: HeadResource<T>,

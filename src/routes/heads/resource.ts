@@ -27,9 +27,9 @@ export interface HeadTypes {
 }
 
 /**
- * What the six head operations (create, list, get, add a version, get a version, archive;
- * spec 4.4) of one resource differ by: names in paths and prose, schemas, the repo, and how
- * a version body is stored and shown.
+ * What the six head operations (create, list, get, add a version, get a version, archive; the
+ * spec's Profiles and report templates section) of one resource differ by: names in paths and
+ * prose, schemas, the repo, and how a version body is stored and shown.
  */
 export interface HeadResource<T extends HeadTypes> {
   /** Name of the id path parameter: `profile_id`. */

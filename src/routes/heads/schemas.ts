@@ -6,7 +6,8 @@ import { TimestampSchema } from "../../schemas/common";
 import { integerParam } from "../../schemas/integer";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 
-// What profiles and report templates share on the wire: both are versioned heads (spec 2.8).
+// What profiles and report templates share on the wire: both are versioned heads (the spec's
+// Profile and report template heads section).
 
 /** `name` of a create body: omitted, null or blank makes the head anonymous. */
 export const HeadNameSchema = z
@@ -30,7 +31,10 @@ export const HeadDescriptionSchema = z.string().trim().max(2000).nullable().opti
 
 const keyExample = "key_01jd3m6t8y0c7x4k2n9q5r1s3v";
 
-/** The head fields of spec 2.8, identical for profiles and report templates. */
+/**
+ * The head fields of the spec's Profile and report template heads section, identical for profiles
+ * and report templates.
+ */
 function headFields(idExample: string) {
   return {
     id: z.string().openapi({ description: "Public id", example: idExample }),

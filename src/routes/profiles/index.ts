@@ -42,7 +42,7 @@ const profiles: HeadResource<{
   presentVersion: presentProfileVersion,
 };
 
-/** Registers the profile routes (spec section 4.4). */
+/** Registers the profile routes (the spec's Profiles and report templates section). */
 export function registerProfileRoutes(app: OpenAPIHono<HonoEnv>) {
   registerHeadRoutes(app, profiles);
 }

@@ -109,7 +109,10 @@ const AnswerEvidencePolicySchema = z
   })
   .openapi("AnswerEvidencePolicy");
 
-/** One answer specification of a profile version (spec 2.8); stored as `AnswerSpec`. */
+/**
+ * One answer specification of a profile version (the spec's Profile and report template heads
+ * section); stored as `AnswerSpec`.
+ */
 export const AnswerSpecSchema = z
   .strictObject({
     answer_key: z.string().regex(ANSWER_KEY_PATTERN, KEY_MESSAGE).openapi({
@@ -178,7 +181,7 @@ export const ProfileVersionParamsSchema = z.object({
   version: VersionParamSchema,
 });
 
-/** An immutable profile version (spec 2.8). */
+/** An immutable profile version (the spec's Profile and report template heads section). */
 export const ProfileVersionSchema = z
   .object({
     profile_id: z.string().openapi({ example: "prof_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
@@ -189,7 +192,10 @@ export const ProfileVersionSchema = z
   })
   .openapi("ProfileVersion");
 
-/** A profile head (spec 2.8) as lists show it, with its latest version, and a page of them. */
+/**
+ * A profile head (the spec's Profile and report template heads section) as lists show it, with its
+ * latest version, and a page of them.
+ */
 export const { WithLatestSchema: ProfileWithLatestSchema, PageSchema: ProfilePageSchema } =
   headSchemas("Profile", "prof_01jd3m6t8y0c7x4k2n9q5r1s3v", ProfileVersionSchema);
 

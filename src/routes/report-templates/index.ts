@@ -47,7 +47,7 @@ const reportTemplates: HeadResource<{
   presentVersion: presentReportTemplateVersion,
 };
 
-/** Registers the report template routes (spec section 4.4). */
+/** Registers the report template routes (the spec's Profiles and report templates section). */
 export function registerReportTemplateRoutes(app: OpenAPIHono<HonoEnv>) {
   registerHeadRoutes(app, reportTemplates);
 }

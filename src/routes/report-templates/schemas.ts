@@ -42,7 +42,10 @@ const KeyLabelSchema = z
   })
   .openapi("TemplateKeyLabel");
 
-/** One block of a report template version (spec 2.8); stored as `TemplateBlock`. */
+/**
+ * One block of a report template version (the spec's Profile and report template heads section);
+ * stored as `TemplateBlock`.
+ */
 export const TemplateBlockSchema = z
   .strictObject({
     type: z
@@ -148,7 +151,7 @@ export const ReportTemplateVersionParamsSchema = z.object({
   version: VersionParamSchema,
 });
 
-/** An immutable report template version (spec 2.8). */
+/** An immutable report template version (the spec's Profile and report template heads section). */
 export const ReportTemplateVersionSchema = z
   .object({
     report_template_id: z.string().openapi({ example: "tpl_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
@@ -159,7 +162,10 @@ export const ReportTemplateVersionSchema = z
   })
   .openapi("ReportTemplateVersion");
 
-/** A report template head (spec 2.8) as lists show it, with its latest version, and a page. */
+/**
+ * A report template head (the spec's Profile and report template heads section) as lists show it,
+ * with its latest version, and a page.
+ */
 export const {
   WithLatestSchema: ReportTemplateWithLatestSchema,
   PageSchema: ReportTemplatePageSchema,

@@ -5,11 +5,12 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
+import { presentReport } from "../../services/presenters/report";
 import { createReports } from "../../services/reports/create-reports";
 import { alphaRoute } from "../define";
 import { InlineTemplateSchema } from "../report-templates/schemas";
 import { RunIdParamsSchema } from "../runs/schemas";
-import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
+import { REPORT_EXPANDABLE, ReportSchema } from "./schemas";
 
 const CreateReportsBodySchema = z
   .strictObject({

@@ -5,9 +5,10 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { EvidenceLinker } from "../../services/evidence-urls";
+import { presentReport } from "../../services/presenters/report";
 import { alphaRoute } from "../define";
 import { prefersMarkdown } from "./accept";
-import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
+import { REPORT_EXPANDABLE, ReportSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "VIEW_INSIGHTS", errors: [406] },

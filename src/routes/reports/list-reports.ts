@@ -6,8 +6,9 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
+import { presentReport } from "../../services/presenters/report";
 import { alphaRoute } from "../define";
-import { presentReport, REPORT_EXPANDABLE, ReportSchema } from "./schemas";
+import { REPORT_EXPANDABLE, ReportSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },

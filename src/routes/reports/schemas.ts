@@ -1,9 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { ReportRow } from "../../db/repos/runs";
-import type { EvidenceRef } from "../../domain/evidence";
-import { TimestampSchema } from "../../schemas/common";
-import type { EvidenceLinker } from "../../services/evidence-urls";
-import { reportResource } from "../../services/reports/present";
+import { type SameShape, TimestampSchema } from "../../schemas/common";
+import type { ReportDto } from "../../services/presenters/report";
 
 /** Expand values of report reads. */
 export const REPORT_EXPANDABLE = ["content", "manifest"] as const;
@@ -32,7 +29,7 @@ const ManifestSchema = z
   })
   .openapi("ReportManifest");
 
-/** A report (spec 2.9). */
+/** A report (the spec's Report section). */
 export const ReportSchema = z
   .object({
     id: z.string().openapi({ example: "rep_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
@@ -71,48 +68,10 @@ export const ReportSchema = z
   .openapi("Report");
 
 /** The wire type of a report. */
-export type ReportDto = z.infer<typeof ReportSchema>;
+export type { ReportDto } from "../../services/presenters/report";
 
-type StoredManifest = Omit<z.infer<typeof ManifestSchema>, "evidence"> & {
-  evidence: (EvidenceRef & { answer_id: string })[];
-};
-
-/**
- * A report's manifest: in R2 under the key its row names, or in the row itself for reports
- * made before manifests moved to R2.
- */
-async function storedManifest(row: ReportRow, bucket: R2Bucket): Promise<StoredManifest> {
-  const key = row.manifest.object_key;
-  if (typeof key !== "string") return row.manifest as StoredManifest;
-  const object = await bucket.get(key);
-  if (!object) throw new Error(`the manifest of report ${row.id} is missing`);
-  return (await object.json()) as StoredManifest;
-}
-
-/** Renders a report, reading its content from R2 and signing evidence URLs only when expanded. */
-export async function presentReport(
-  row: ReportRow,
-  expand: ReadonlySet<string>,
-  context: { bucket: R2Bucket; linker: EvidenceLinker },
-): Promise<ReportDto> {
-  const dto: ReportDto = reportResource(row);
-  if (expand.has("content")) {
-    const object = await context.bucket.get(row.objectKey);
-    if (!object) throw new Error(`the content of report ${row.id} is missing`);
-    dto.content = await object.text();
-  }
-  if (expand.has("manifest")) {
-    const manifest = await storedManifest(row, context.bucket);
-    dto.manifest = {
-      content_identity: manifest.content_identity,
-      answers: manifest.answers,
-      evidence: await Promise.all(
-        manifest.evidence.map(async (ref) => ({
-          ...ref,
-          clip_url: await context.linker.clipUrl(ref),
-        })),
-      ),
-    };
-  }
-  return dto;
-}
+/** Fails to compile when the documented schema and the presenter's type drift apart. */
+export const REPORT_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof ReportSchema>,
+  ReportDto
+> = true;

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
-import { presentRulebooks } from "../../services/rulebooks/present";
+import { presentRulebooks } from "../../services/presenters/rulebook";
 import { visibleRulebook } from "../../services/rulebooks/rulebooks";
 import { alphaRoute } from "../define";
 import { RulebookParamsSchema, RulebookSchema } from "./schemas";

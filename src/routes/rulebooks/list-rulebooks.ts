@@ -3,7 +3,7 @@ import { listVisibleRulebooks } from "../../db/repos/rulebooks";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
-import { presentRulebooks } from "../../services/rulebooks/present";
+import { presentRulebooks } from "../../services/presenters/rulebook";
 import { viewerOf } from "../../services/rulebooks/rulebooks";
 import { alphaRoute } from "../define";
 import { RulebookSchema } from "./schemas";

@@ -129,7 +129,7 @@ export const RuleSchema = z
   })
   .openapi("Rule");
 
-/** A rulebook as one key sees it (spec 2.7). */
+/** A rulebook as one key sees it (the spec's Rulebook section). */
 export const RulebookSchema = z
   .object({
     id: z.string().openapi({ example: "rb_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

@@ -6,7 +6,7 @@ import { registerGetRun } from "./get-run";
 import { registerListAnswers } from "./list-answers";
 import { registerListRuns } from "./list-runs";
 
-/** Registers the run routes (spec section 4.1). */
+/** Registers the run routes (the spec's Runs section). */
 export function registerRunRoutes(app: OpenAPIHono<HonoEnv>) {
   registerCreateRun(app);
   registerListRuns(app);

@@ -32,7 +32,7 @@ const AttributeSchema = z.object({
   evidence: z.array(EvidenceRefSchema).optional(),
 });
 
-/** An answer (spec 2.2, AlphaAnswerDto). */
+/** An answer (the spec's Answer section, AlphaAnswerDto). */
 export const AnswerSchema = z
   .object({
     id: z.string().openapi({ example: "ans_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

@@ -6,7 +6,7 @@ import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common
 import { RunUsageSchema } from "./usage";
 import { presentWorkflowDetail, WorkflowDetailSchema } from "./workflow-detail";
 
-/** Run statuses (spec 2.1). */
+/** Run statuses (the spec's Run section). */
 export const RUN_STATUSES = ["queued", "processing", "completed", "failed", "canceled"] as const;
 
 /** The `run_id` path parameter. */
@@ -73,7 +73,7 @@ const AnalysisDetailSchema = z
   })
   .openapi("AnalysisDetail");
 
-/** A run (spec 2.1, AlphaAnalysisRunDto). */
+/** A run (the spec's Run section, AlphaAnalysisRunDto). */
 export const RunSchema = z
   .object({
     id: z.string().openapi({ example: "run_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-/** What a run used (spec 2.1 `usage`), for analysis and workflow runs alike. */
+/** What a run used (`usage` in the spec's Run section), for analysis and workflow runs alike. */
 export const RunUsageSchema = z
   .object({
     cached_input_tokens: z.number(),

@@ -5,7 +5,7 @@ import { EXECUTION_PROFILE_REFS } from "../../domain/execution-profiles";
 import { AsyncErrorSchema } from "../../schemas/common";
 import { RunUsageSchema } from "./usage";
 
-/** The `workflow` object of a workflow run (spec 2.1). */
+/** The `workflow` object of a workflow run (the spec's Run section). */
 export const WorkflowDetailSchema = z
   .object({
     workflow_id: z.string(),

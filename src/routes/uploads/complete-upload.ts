@@ -3,9 +3,10 @@ import { findVideo } from "../../db/repos/videos";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { thumbnailUrl } from "../../services/media-urls";
+import { presentVideo } from "../../services/presenters/video";
 import { alphaRoute } from "../define";
 import { QUEUED_VIDEO_EXAMPLE } from "../videos/examples";
-import { presentVideo, VideoSchema } from "../videos/schemas";
+import { VideoSchema } from "../videos/schemas";
 import { unwrap, VideoIdParamsSchema } from "./schemas";
 
 const route = alphaRoute(

@@ -1,9 +1,10 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentSession } from "../../services/presenters/upload-session";
 import { contentTypeFor, MAX_FILE_BYTES } from "../../services/uploads";
 import { alphaRoute } from "../define";
-import { presentSession, UploadSessionSchema, unwrap } from "./schemas";
+import { UploadSessionSchema, unwrap } from "./schemas";
 
 const CreateUploadBodySchema = z
   .strictObject({

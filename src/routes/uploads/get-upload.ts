@@ -1,7 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentSession } from "../../services/presenters/upload-session";
 import { alphaRoute } from "../define";
-import { presentSession, UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
+import { UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "UPLOAD_VIDEOS" },

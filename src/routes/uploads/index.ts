@@ -7,7 +7,7 @@ import { registerGetUpload } from "./get-upload";
 import { registerMintTargets } from "./mint-targets";
 import { registerRecordParts } from "./record-parts";
 
-/** Registers the upload routes (spec section 4.5). */
+/** Registers the upload routes (the spec's Videos and uploads section). */
 export function registerUploadRoutes(app: OpenAPIHono<HonoEnv>) {
   registerCreateUpload(app);
   registerGetUpload(app);

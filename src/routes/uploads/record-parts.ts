@@ -1,7 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentSession } from "../../services/presenters/upload-session";
 import { alphaRoute } from "../define";
-import { presentSession, UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
+import { UploadSessionSchema, unwrap, VideoIdParamsSchema } from "./schemas";
 
 const RecordPartsBodySchema = z
   .strictObject({

@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../errors/api-error";
-import type { StorageTarget } from "../../ports/storage/port";
-import { idParam, TimestampSchema } from "../../schemas/common";
-import type { PartReceipt, SessionRecord, SessionResult } from "../../services/uploads";
-import { expectedPartSize } from "../../services/uploads";
+import { idParam, type SameShape, TimestampSchema } from "../../schemas/common";
+import type { UploadSessionDto } from "../../services/presenters/upload-session";
+import type { SessionResult } from "../../services/uploads";
 import { OPEN_SESSION_EXAMPLE } from "./examples";
 
 /** The `video_id` path parameter. */
@@ -11,7 +10,7 @@ export const VideoIdParamsSchema = z.object({
   video_id: idParam("video_id", "vid_01jd3m6t8y0c7x4k2n9q5r1s3v"),
 });
 
-/** A presigned storage target (spec section 2.4). */
+/** A presigned storage target (the spec's Upload session section). */
 export const TargetSchema = z
   .object({
     method: z.literal("put").openapi({ description: "HTTP method to send the bytes with" }),
@@ -31,7 +30,7 @@ export const TargetSchema = z
   })
   .openapi("StorageTarget");
 
-/** An upload session (spec section 2.4). */
+/** An upload session (the spec's Upload session section). */
 export const UploadSessionSchema = z
   .object({
     video_id: z.string().openapi({ example: "vid_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
@@ -81,54 +80,17 @@ export const UploadSessionSchema = z
   .openapi("UploadSession", { example: OPEN_SESSION_EXAMPLE });
 
 /** The wire type of an upload session. */
-export type UploadSessionDto = z.infer<typeof UploadSessionSchema>;
+export type { UploadSessionDto } from "../../services/presenters/upload-session";
+
+/** Fails to compile when the documented schema and the presenter's type drift apart. */
+export const UPLOAD_SESSION_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof UploadSessionSchema>,
+  UploadSessionDto
+> = true;
 
 /** Unwraps a session operation, turning refusals into problem documents. */
 export function unwrap(result: SessionResult): Extract<SessionResult, { ok: true }> {
   if (!result.ok)
     throw new ApiError(result.code, result.detail, result.errors ? { errors: result.errors } : {});
   return result;
-}
-
-/** Renders an upload session for the wire. */
-export function presentSession(
-  session: SessionRecord,
-  parts: Record<number, PartReceipt>,
-  targets: StorageTarget[] | null,
-): UploadSessionDto {
-  const numbers = Object.keys(parts)
-    .map(Number)
-    .sort((a, b) => a - b);
-  const direct = session.strategy === "direct";
-  const done = session.state === "completed";
-  const uploaded = direct
-    ? done
-      ? session.fileSize
-      : 0
-    : numbers.reduce((sum, n) => sum + (parts[n]?.size ?? 0), 0);
-  const reported = direct
-    ? done
-      ? session.fileSize
-      : 0
-    : numbers.reduce((sum, n) => sum + expectedPartSize(session.fileSize, session.chunkSize, n), 0);
-  const dto: UploadSessionDto = {
-    video_id: session.videoId,
-    filename: session.filename,
-    content_type: session.contentType,
-    state: session.state,
-    strategy: session.strategy,
-    file_size: session.fileSize,
-    chunk_size: session.chunkSize,
-    total_chunks: session.totalChunks,
-    completed_parts: direct ? (done ? 1 : 0) : numbers.length,
-    received_parts: direct ? (done ? [1] : []) : numbers,
-    uploaded_bytes: uploaded,
-    reported_bytes: reported,
-    verified_bytes: session.verifiedBytes,
-    expires_at: new Date(session.expiresAt).toISOString(),
-    targets: targets ?? [],
-  };
-  const first = targets?.[0];
-  if (first) dto.target = first;
-  return dto;
 }

@@ -1,4 +1,4 @@
-import type { VideoDto } from "../../services/videos";
+import type { VideoDto } from "../../services/presenters/video";
 
 /** A video processing finished with: measured, covered, searchable. */
 export const COMPLETED_VIDEO_EXAMPLE: VideoDto = {

@@ -5,8 +5,9 @@ import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { thumbnailUrl } from "../../services/media-urls";
+import { presentVideo } from "../../services/presenters/video";
 import { alphaRoute } from "../define";
-import { presentVideo, VideoSchema } from "./schemas";
+import { VideoSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "READ_VIDEOS" },

@@ -3,8 +3,9 @@ import { listVideos } from "../../db/repos/videos";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { presentVideo } from "../../services/presenters/video";
 import { alphaRoute } from "../define";
-import { presentVideo, VIDEO_STATUSES, VideoSchema } from "./schemas";
+import { VIDEO_STATUSES, VideoSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "READ_VIDEOS" },

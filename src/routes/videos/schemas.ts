@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { AsyncErrorSchema, TimestampSchema } from "../../schemas/common";
-import type { VideoDto } from "../../services/videos";
+import { AsyncErrorSchema, type SameShape, TimestampSchema } from "../../schemas/common";
+import type { VideoDto } from "../../services/presenters/video";
 import { COMPLETED_VIDEO_EXAMPLE } from "./examples";
 
-/** Video statuses of spec section 2.3. */
+/** Video statuses of the spec's Video section. */
 export const VIDEO_STATUSES = ["queued", "processing", "completed", "failed"] as const;
 
 const ShareSchema = {
@@ -36,7 +36,7 @@ const ExtentSchema = z
       "Per evidence kind, how much of the video was inspected; an answer's absence needs 95 % in the run's locale",
   });
 
-/** A video (spec section 2.3). */
+/** A video (the spec's Video section). */
 export const VideoSchema = z
   .object({
     id: z.string().openapi({
@@ -83,9 +83,10 @@ export const VideoSchema = z
   .openapi("Video", { example: COMPLETED_VIDEO_EXAMPLE });
 
 /** The wire type of a video; the service's presenter must produce exactly this. */
-export type { VideoDto } from "../../services/videos";
-export { presentVideo } from "../../services/videos";
+export type { VideoDto } from "../../services/presenters/video";
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when the documented schema and the presented type drift apart. */
-export const VIDEO_SCHEMA_MATCHES_PRESENTER: Same<z.infer<typeof VideoSchema>, VideoDto> = true;
+export const VIDEO_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof VideoSchema>,
+  VideoDto
+> = true;

@@ -1,8 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentEndpoint } from "../../services/presenters/webhook";
 import { createEndpoint } from "../../services/webhooks/endpoints";
 import { alphaRoute } from "../define";
-import { CreateEndpointBodySchema, EndpointWithSecretSchema, presentEndpoint } from "./schemas";
+import { CreateEndpointBodySchema, EndpointWithSecretSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "MANAGE_WEBHOOKS" },

@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { attemptsOf } from "../../db/repos/webhook-deliveries";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentAttempt, presentDelivery } from "../../services/presenters/webhook";
 import { alphaRoute } from "../define";
 import { DeliveryParamsSchema, requireDelivery } from "./params";
-import { DeliveryDetailSchema, presentAttempt, presentDelivery } from "./schemas";
+import { DeliveryDetailSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "MANAGE_WEBHOOKS" },

@@ -12,7 +12,7 @@ import { registerRotateSecret } from "./rotate-secret";
 import { registerTestWebhook } from "./test-webhook";
 import { registerUpdateWebhook } from "./update-webhook";
 
-/** Registers the webhook routes (spec section 4.9, decisions §4). */
+/** Registers the webhook routes (the spec's Webhooks section and its decisions on webhooks). */
 export function registerWebhookRoutes(app: OpenAPIHono<HonoEnv>) {
   registerCreateWebhook(app);
   registerListWebhooks(app);

@@ -3,9 +3,10 @@ import { listDeliveries } from "../../db/repos/webhook-deliveries";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { presentDelivery } from "../../services/presenters/webhook";
 import { alphaRoute } from "../define";
 import { EndpointParamsSchema, requireEndpoint } from "./params";
-import { DeliverySchema, presentDelivery } from "./schemas";
+import { DeliverySchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "MANAGE_WEBHOOKS" },

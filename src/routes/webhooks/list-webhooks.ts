@@ -3,8 +3,9 @@ import { listEndpoints } from "../../db/repos/webhook-endpoints";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { presentEndpoint } from "../../services/presenters/webhook";
 import { alphaRoute } from "../define";
-import { EndpointSchema, presentEndpoint } from "./schemas";
+import { EndpointSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "MANAGE_WEBHOOKS" },

@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentEndpoint } from "../../services/presenters/webhook";
 import { rotateEndpointSecret } from "../../services/webhooks/endpoints";
 import { alphaRoute } from "../define";
 import { EndpointParamsSchema, requireEndpoint } from "./params";
-import { EndpointWithSecretSchema, presentEndpoint } from "./schemas";
+import { EndpointWithSecretSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "MANAGE_WEBHOOKS" },

@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { AttemptRow, DeliveryRow } from "../../db/repos/webhook-deliveries";
-import type { EndpointRow } from "../../db/repos/webhook-endpoints";
-import { TimestampSchema } from "../../schemas/common";
+import { type SameShape, TimestampSchema } from "../../schemas/common";
+import type { AttemptDto, DeliveryDto, EndpointDto } from "../../services/presenters/webhook";
 import { WEBHOOK_EVENT_TYPES } from "../../services/webhooks/event-types";
 
 const EVENT_TYPE_LIST = ["*", ...WEBHOOK_EVENT_TYPES].join(", ");
@@ -95,30 +94,7 @@ export const EndpointWithSecretSchema = EndpointSchema.extend({
   }),
 }).openapi("WebhookEndpointWithSecret");
 
-/** The wire form of an endpoint. */
-export function presentEndpoint(row: EndpointRow): z.infer<typeof EndpointSchema> {
-  return {
-    id: row.id,
-    url: row.url,
-    description: row.description,
-    event_types: row.eventTypes,
-    enabled: row.enabled,
-    disabled_reason: row.disabledReason,
-    last_delivery:
-      row.lastDeliveryId && row.lastAttemptAt && row.lastAttemptOutcome
-        ? {
-            delivery_id: row.lastDeliveryId,
-            outcome: row.lastAttemptOutcome,
-            response_status: row.lastResponseStatus,
-            attempted_at: row.lastAttemptAt,
-          }
-        : null,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
-
-/** A webhook delivery (spec section 2.11). */
+/** A webhook delivery (the spec's Webhook delivery section). */
 export const DeliverySchema = z
   .object({
     id: z.string().openapi({ example: "delivery_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
@@ -140,21 +116,6 @@ export const DeliverySchema = z
     created_at: TimestampSchema,
   })
   .openapi("WebhookDelivery");
-
-/** The wire form of a delivery. */
-export function presentDelivery(row: DeliveryRow): z.infer<typeof DeliverySchema> {
-  return {
-    id: row.id,
-    endpoint_id: row.endpointId,
-    event_id: row.eventId,
-    event_type: row.eventType,
-    status: row.status,
-    attempts: row.attempts,
-    response_status: row.responseStatus,
-    next_attempt_at: row.nextAttemptAt,
-    created_at: row.createdAt,
-  };
-}
 
 const AttemptSchema = z
   .object({
@@ -186,12 +147,18 @@ export const DeliveryDetailSchema = DeliverySchema.extend({
   attempt_log: z.array(AttemptSchema),
 }).openapi("WebhookDeliveryDetail");
 
-/** The wire form of one logged attempt. */
-export function presentAttempt(row: AttemptRow): z.infer<typeof AttemptSchema> {
-  return {
-    attempted_at: row.attemptedAt,
-    response_status: row.responseStatus,
-    duration_ms: row.durationMs,
-    error: row.errorClass as z.infer<typeof AttemptSchema>["error"],
-  };
-}
+/** Fails to compile when the schema of an endpoint and its presenter's type drift apart. */
+export const ENDPOINT_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof EndpointSchema>,
+  EndpointDto
+> = true;
+/** Fails to compile when the schema of a delivery and its presenter's type drift apart. */
+export const DELIVERY_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof DeliverySchema>,
+  DeliveryDto
+> = true;
+/** Fails to compile when the schema of an attempt and its presenter's type drift apart. */
+export const ATTEMPT_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof AttemptSchema>,
+  AttemptDto
+> = true;

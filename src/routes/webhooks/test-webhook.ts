@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentDelivery } from "../../services/presenters/webhook";
 import { sendTestEvent } from "../../services/webhooks/redeliver";
 import { alphaRoute } from "../define";
 import { EndpointParamsSchema, requireEndpoint } from "./params";
-import { DeliverySchema, presentDelivery } from "./schemas";
+import { DeliverySchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "MANAGE_WEBHOOKS", errors: [409] },

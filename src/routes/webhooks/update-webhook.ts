@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentEndpoint } from "../../services/presenters/webhook";
 import { patchEndpoint } from "../../services/webhooks/endpoints";
 import { alphaRoute } from "../define";
 import { EndpointParamsSchema, requireEndpoint } from "./params";
-import { EndpointSchema, PatchEndpointBodySchema, presentEndpoint } from "./schemas";
+import { EndpointSchema, PatchEndpointBodySchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "MANAGE_WEBHOOKS" },

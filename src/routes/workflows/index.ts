@@ -4,7 +4,7 @@ import { registerCreateWorkflow } from "./create-workflow";
 import { registerGetWorkflow } from "./get-workflow";
 import { registerListWorkflows } from "./list-workflows";
 
-/** Registers the workflow routes (permission MANAGE_RULEBOOKS, spec 4.7). */
+/** Registers the workflow routes (permission MANAGE_RULEBOOKS, the spec's Workflows section). */
 export function registerWorkflowRoutes(app: OpenAPIHono<HonoEnv>) {
   registerListWorkflows(app);
   registerCreateWorkflow(app);

@@ -3,7 +3,7 @@ import { listWorkflows } from "../../db/repos/workflows";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
-import { presentWorkflow } from "../../services/workflows/workflows";
+import { presentWorkflow } from "../../services/presenters/workflow";
 import { alphaRoute } from "../define";
 import { WorkflowSchema } from "./schemas";
 

@@ -76,7 +76,7 @@ export const CreateWorkflowBodySchema = z
   })
   .openapi("CreateWorkflowBody");
 
-/** A workflow (spec 2.6). */
+/** A workflow (the spec's Workflow section). */
 export const WorkflowSchema = z
   .object({
     id: z.string().openapi({ example: "wf_01jd3m6t8y0c7x4k2n9q5r1s3v" }),

@@ -17,13 +17,13 @@ import { newId } from "../../lib/ids";
 import { reportKey, reportManifestKey } from "../../lib/object-keys";
 import { nameAtVersion } from "../../lib/refs";
 import type { Deps } from "../deps";
+import { reportResource } from "../presenters/report";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
-import { reportResource } from "./present";
 import { renderModel } from "./render";
 import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
 
-/** The report formats of spec section 2.9. */
+/** The report formats of the spec's Report section. */
 export type ReportFormat = "json" | "markdown";
 
 const DEFAULT_BLOCK: Record<AnswerType, TemplateBlock["type"]> = {

@@ -11,7 +11,7 @@ export interface RenderTemplate {
   blocks: TemplateBlock[];
 }
 
-/** A stored answer of a run (spec 2.2), as rendering reads it. */
+/** A stored answer of a run (the spec's Answer section), as rendering reads it. */
 export interface StoredAnswer {
   id: string;
   key: string;

@@ -6,9 +6,9 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { csvImportKey } from "../../lib/object-keys";
 import type { Deps } from "../deps";
+import type { RulebookResource } from "../presenters/rulebook";
 import { draftsFromRows, mappingErrors, suggestMapping } from "./csv-mapping";
 import { decodeCsv, parseCsv } from "./csv-parse";
-import type { RulebookResource } from "./present";
 import { createRulebooks } from "./rulebooks";
 
 const L = CSV_IMPORT_LIMITS;

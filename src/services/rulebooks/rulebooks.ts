@@ -18,8 +18,8 @@ import { ApiError, notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
+import { presentRulebooks, type RulebookResource } from "../presenters/rulebook";
 import { rulebooksWithActiveRuns } from "./activity";
-import { presentRulebooks, type RulebookResource } from "./present";
 import { sameRuleSet, versionRules } from "./rule-versions";
 
 /** What a new rulebook holds. */

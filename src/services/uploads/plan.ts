@@ -1,14 +1,14 @@
 import { invalidRequest } from "../../errors/api-error";
 
-/** Files up to this size use one PUT (spec section 8). */
+/** Files up to this size use one PUT (the spec's Limits section). */
 export const DIRECT_MAX_BYTES = 200 * 1024 * 1024;
-/** Multipart chunk size (spec section 8). */
+/** Multipart chunk size (the spec's Limits section). */
 export const CHUNK_BYTES = 10 * 1024 * 1024;
-/** Largest accepted video (spec section 8). */
+/** Largest accepted video (the spec's Limits section). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024 * 1024;
-/** Upload sessions live this long (decisions section 3). */
+/** Upload sessions live this long (the spec's decisions on uploads). */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
-/** Storage targets expire after this (decisions section 3). */
+/** Storage targets expire after this (the spec's decisions on uploads). */
 export const TARGET_TTL_MS = 60 * 60 * 1000;
 
 /** The video containers the service can probe, by extension. */

@@ -1,8 +1,8 @@
 import type { UrlPolicy } from "./url-guard";
 
 /**
- * The Standard Webhooks retry schedule (decisions §4): seconds before each attempt, the
- * first immediately and the last 24 hours after the one before.
+ * The Standard Webhooks retry schedule (the spec's decisions on webhooks): seconds before each
+ * attempt, the first immediately and the last 24 hours after the one before.
  */
 export const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 /** Each wait is spread by up to this fraction either way, so retries do not arrive in herds. */
@@ -36,7 +36,10 @@ function schedule(raw: string | undefined): number[] {
   return values;
 }
 
-/** Reads the webhook settings; unset variables take the decisions' defaults. */
+/**
+ * Reads the webhook settings; unset variables take the defaults of the spec's decisions on
+ * webhooks.
+ */
 export function webhookConfig(vars: WebhookVars): WebhookConfig {
   const jitter =
     vars.WEBHOOK_RETRY_JITTER === undefined ? Number.NaN : Number(vars.WEBHOOK_RETRY_JITTER);

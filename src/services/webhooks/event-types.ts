@@ -1,4 +1,4 @@
-/** The events an endpoint can subscribe to (decisions §4). */
+/** The events an endpoint can subscribe to (the spec's decisions on webhooks). */
 export const WEBHOOK_EVENT_TYPES = [
   "video.indexed",
   "video.failed",

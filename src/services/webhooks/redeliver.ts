@@ -25,8 +25,8 @@ function assertEnabled(endpoint: EndpointRow): void {
 }
 
 /**
- * Queues a past delivery again (spec section 3): attempts back to 0, non-final, due now.
- * A delivery still pending has its attempts running already, so it answers 409.
+ * Queues a past delivery again (the spec's States and transitions section): attempts back to 0,
+ * non-final, due now. A delivery still pending has its attempts running already, so it answers 409.
  */
 export async function redeliver(
   deps: Deps,

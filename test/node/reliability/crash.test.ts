@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, LocalProcess } from "../local-process";
 
-// Issue 10 §1: SIGKILL the real local process with work in flight, start it again on the
+// SIGKILL the real local process with work in flight, start it again on the
 // same state, and every item must reach a final state. Work is held at known stages by the
 // test-only WORK_PAUSE_AT variable; the last start shortens the lease (WORK_LEASE_SECONDS)
 // and the sweep interval so the sweep takes the orphaned work over within seconds.

@@ -14,7 +14,7 @@ import {
   workerFetch,
 } from "../../helpers/harness";
 
-describe("admin API (decisions section 2)", () => {
+describe("admin API (the spec's decisions on the admin API)", () => {
   it("creates a workspace and an alpha key that works at once", async () => {
     const workspace = await createWorkspace({ name: "Acme", alphaOptIn: true });
     expect(workspace).toMatchObject({ name: "Acme", alpha_opt_in: true });

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { WorkflowRunDto } from "../../../src/routes/runs/schemas";
-import type { FindingDto } from "../../../src/services/findings/present";
+import type { FindingDto } from "../../../src/services/presenters/finding";
 import { type Client, expectJson } from "../../helpers/harness";
 import { waitForRun } from "../../helpers/runs";
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPorts } from "../../../src/ports";
 import { createDeps } from "../../../src/services/deps";
-import type { FindingDto } from "../../../src/services/findings/present";
+import type { FindingDto } from "../../../src/services/presenters/finding";
 import { executeRun } from "../../../src/services/runs/execute-run";
 import {
   type Client,

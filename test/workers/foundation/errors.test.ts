@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { expectProblem, newTenant, ORIGIN, workerFetch } from "../../helpers/harness";
 import { testFetch } from "../../helpers/test-app";
 
-describe("the error contract (decisions section 5)", () => {
+describe("the error contract (the spec's decisions on errors)", () => {
   it("answers an unknown route with a problem 404", async () => {
     const { api } = await newTenant();
     await expectProblem(await api.get("/nothing-here"), 404, "resource-not-found");
@@ -104,7 +104,7 @@ describe("the error contract (decisions section 5)", () => {
   });
 });
 
-describe("workspace identity comes from the key (spec section 5.4)", () => {
+describe("workspace identity comes from the key (the spec's Authentication section)", () => {
   it("refuses tenant_id, organization_id and user_id in the query", async () => {
     const { api } = await newTenant();
     for (const field of ["tenant_id", "organization_id", "user_id"]) {

@@ -28,7 +28,7 @@ async function collect(
   return seen;
 }
 
-describe("pagination (spec section 4)", () => {
+describe("pagination (the spec's Endpoints section)", () => {
   it("visits every item exactly once, newest first, for any count and limit", async () => {
     await fc.assert(
       fc.asyncProperty(

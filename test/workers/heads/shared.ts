@@ -1,5 +1,6 @@
-// What the profile and report template tests share: both are versioned heads (spec 2.8)
-// with the same head shape, the same operations and the same version allocation.
+// What the profile and report template tests share: both are versioned heads (the spec's Profile
+// and report template heads section) with the same head shape, the same operations and the same
+// version allocation.
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";

@@ -18,7 +18,7 @@ export type Profile = Head<ProfileVersion>;
 /** A paged list of profiles. */
 export type ProfilePage = HeadPage<ProfileVersion>;
 
-/** An answer spec using every field of spec 2.8. */
+/** An answer spec using every field of the spec's Profile and report template heads section. */
 export function fullAnswerSpec(key = "dock_door_events"): Record<string, unknown> {
   return {
     answer_key: key,

@@ -18,7 +18,7 @@ export type Template = Head<TemplateVersion>;
 /** A paged list of report templates. */
 export type TemplatePage = HeadPage<TemplateVersion>;
 
-/** A block using every field of spec 2.8. */
+/** A block using every field of the spec's Profile and report template heads section. */
 export function fullBlock(): Record<string, unknown> {
   return {
     type: "table",

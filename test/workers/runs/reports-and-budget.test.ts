@@ -151,7 +151,8 @@ describe("reports", () => {
         await expectJson<{ data: Report[] }>(await api.get(`/reports?run_id=${run.id}`), 200)
       ).data;
     }
-    // The spec's name@version form (§2.1): lowercase alphanumeric groups joined by hyphens.
+    // The spec's name@version form (its Run section): lowercase alphanumeric groups joined by
+    // hyphens.
     expect(reports[0]?.report_template_ref).toBe("site-safety-dock-3@1");
   });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DimensionCache } from "../../../src/services/local-index/dimension-cache";
+import { DimensionCache } from "../../../src/ports/vector-index/local-index/dimension-cache";
 
 const COLUMN = 16;
 const column = (fill = 0) => new Int8Array(COLUMN).fill(fill);

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LocalVectorIndexAdapter } from "../../../src/ports/vector-index/local-do";
+import { quantise } from "../../../src/ports/vector-index/local-index/quantised-vectors";
 import type { VectorRecord } from "../../../src/ports/vector-index/port";
-import { quantise } from "../../../src/services/local-index/quantised-vectors";
 
 const index = new LocalVectorIndexAdapter(env.LOCAL_INDEX);
 let workspaces = 0;

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import {
   PagedVectors,
   type PagedVectorsOptions,
-} from "../../../src/services/local-index/paged-vectors";
-import { quantise } from "../../../src/services/local-index/quantised-vectors";
+} from "../../../src/ports/vector-index/local-index/paged-vectors";
+import { quantise } from "../../../src/ports/vector-index/local-index/quantised-vectors";
 
 const DIMS = 12;
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ScanKernel } from "../../../src/services/local-index/scan";
+import { ScanKernel } from "../../../src/ports/vector-index/local-index/scan";
 
 const code = fc.integer({ min: -127, max: 127 });
 

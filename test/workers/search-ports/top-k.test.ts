@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TopK } from "../../../src/services/local-index/top-k";
+import { TopK } from "../../../src/ports/vector-index/local-index/top-k";
 
 describe("TopK", () => {
   it("keeps the k best by score, then lowest slot, whatever order they are offered in", () => {

@@ -9,7 +9,7 @@ import {
 } from "../../helpers/security";
 
 // Every alpha route, read from the OpenAPI document so new routes join automatically,
-// against every kind of key the auth layer must tell apart (spec section 5).
+// against every kind of key the auth layer must tell apart (the spec's Authentication section).
 const operations: Operation[] = await alphaOperations();
 let keys: Awaited<ReturnType<typeof keyMatrix>>;
 

@@ -45,7 +45,8 @@ describe("direct uploads (strategy direct, up to 200 MiB)", () => {
       200,
     );
     expect(video).toMatchObject({ id: session.video_id, filename: "clip.mp4", status: "queued" });
-    // Spec §2.3: the complete response carries a signed thumbnail URL (served once made).
+    // The spec's Video section: the complete response carries a signed thumbnail URL (served once
+    // made).
     expect(video).toMatchObject({
       thumbnail_url: expect.stringMatching(/\/storage\/.+X-Amz-Signature=/),
     });

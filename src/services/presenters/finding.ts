@@ -5,7 +5,7 @@ import type { EvidenceLinker } from "../evidence-urls";
 /** A cited span as clients read it: its finding and a signed clip of the span. */
 export type FindingEvidenceDto = FindingEvidence & { finding_id: string; clip_url: string };
 
-/** A finding as the API shows it (spec 2.5). */
+/** A finding as the API shows it (the spec's Finding section). */
 export interface FindingDto {
   id: string;
   run_id: string;
@@ -32,7 +32,7 @@ export interface FindingDto {
 
 /**
  * The wire form of a finding. Lists pass no linker: their items carry `evidence_ids` and
- * an empty `evidence` (spec 2.5), so a page signs no URLs.
+ * an empty `evidence` (the spec's Finding section), so a page signs no URLs.
  */
 export async function presentFinding(
   row: FindingRow,

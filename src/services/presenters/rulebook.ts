@@ -2,9 +2,9 @@ import { type RulebookRow, rulesOfSets } from "../../db/repos/rulebooks";
 import type { AuthContext } from "../../domain/caller";
 import type { Rule } from "../../domain/rulebooks";
 import type { Deps } from "../deps";
-import { rulebooksWithActiveRuns } from "./activity";
+import { rulebooksWithActiveRuns } from "../rulebooks/activity";
 
-/** A rulebook as the API shows it to one key (spec 2.7). */
+/** A rulebook as the API shows it to one key (the spec's Rulebook section). */
 export interface RulebookResource {
   id: string;
   name: string;

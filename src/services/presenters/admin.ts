@@ -1,0 +1,42 @@
+import type { ApiKeyRow, WorkspaceRow } from "../../db/repos/workspaces";
+import { ownerOfKey } from "../../domain/rulebooks";
+
+/** A workspace as the admin API shows it. */
+export interface WorkspaceDto {
+  id: string;
+  name: string;
+  alpha_opt_in: boolean;
+  created_at: string;
+}
+
+/** An API key as the admin API shows it; `key`, the secret, only on create. */
+export interface ApiKeyDto {
+  id: string;
+  key?: string;
+  workspace_id: string;
+  type: "alpha" | "standard";
+  permissions: string[];
+  owner_id: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** Wire form of a workspace row. */
+export function presentWorkspace(row: WorkspaceRow): WorkspaceDto {
+  return { id: row.id, name: row.name, alpha_opt_in: row.alphaOptIn, created_at: row.createdAt };
+}
+
+/** Wire form of a key row (the secret is never stored, so never shown from here). */
+export function presentKey(row: ApiKeyRow): ApiKeyDto {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    type: row.type,
+    permissions: row.permissions,
+    owner_id: row.ownerId ?? ownerOfKey(row.id),
+    expires_at: row.expiresAt,
+    revoked_at: row.revokedAt,
+    created_at: row.createdAt,
+  };
+}

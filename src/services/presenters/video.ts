@@ -1,0 +1,48 @@
+import type { VideoRow } from "../../db/repos/videos";
+import type { StoredError } from "../../domain/async-errors";
+import type { ExtractionExtent } from "../../domain/evidence";
+import { videoMedia } from "../media-urls";
+
+/** A video as clients see it (the spec's Video section); routes/videos/schemas.ts documents it. */
+export interface VideoDto {
+  id: string;
+  filename: string;
+  status: VideoRow["status"];
+  progress: number;
+  duration?: number;
+  frame_count?: number;
+  source: string;
+  thumbnail_url?: string;
+  error?: StoredError;
+  error_message?: string;
+  /** What processing inspected: per evidence kind, seconds, share of the duration, language. */
+  media?: { coverage: ExtractionExtent };
+  created_at: string;
+  updated_at: string;
+}
+
+/** Renders a video row for the wire; unknown measurements are left out. */
+export function presentVideo(
+  row: VideoRow,
+  extras: { thumbnailUrl?: string | undefined } = {},
+): VideoDto {
+  const dto: VideoDto = {
+    id: row.id,
+    filename: row.filename,
+    status: row.status,
+    progress: row.progress,
+    source: row.source,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+  if (row.duration !== null) dto.duration = row.duration;
+  if (row.frameCount !== null) dto.frame_count = row.frameCount;
+  if (extras.thumbnailUrl !== undefined) dto.thumbnail_url = extras.thumbnailUrl;
+  const extent = videoMedia(row).extent;
+  if (extent !== undefined) dto.media = { coverage: extent };
+  if (row.error !== null) {
+    dto.error = row.error;
+    dto.error_message = row.error.detail;
+  }
+  return dto;
+}
