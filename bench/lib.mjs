@@ -24,12 +24,18 @@ function freePort() {
   });
 }
 
-/** Starts `wrangler dev` on the bench entry (bench/worker.ts) with a fresh state folder. */
-export async function startService() {
+/**
+ * Starts `wrangler dev` with a fresh state folder: on the bench entry (bench/worker.ts) with
+ * the local adapters, or with `adapters: "production"` the production adapters over the local
+ * simulators; `env` adds settings (the simulators' knobs).
+ */
+export async function startService({ adapters = "local", env = {} } = {}) {
   const stateDir = mkdtempSync(path.join(tmpdir(), "vas-bench-"));
   const adminToken = `bench-${Date.now()}`;
   const config = localConfig({
     ...process.env,
+    ...env,
+    ADAPTERS: adapters,
     PORT: String(await freePort()),
     STATE_DIR: stateDir,
     ADMIN_TOKEN: adminToken,
@@ -38,7 +44,10 @@ export async function startService() {
   // wrangler's own output goes to a log beside the state, for diagnosing a failed run.
   const logFile = path.join(tmpdir(), `vas-bench-wrangler-${Date.now()}.log`);
   const log = openSync(logFile, "w");
-  const child = startWrangler(config, { stdio: ["ignore", log, log], script: "bench/worker.ts" });
+  const child = startWrangler(config, {
+    stdio: ["ignore", log, log],
+    ...(adapters === "local" ? { script: "bench/worker.ts" } : {}),
+  });
   await waitForReady(config.baseUrl, child);
   const admin = async (method, route, body) => {
     const res = await fetch(`${config.baseUrl}/admin/v1${route}`, {

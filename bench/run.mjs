@@ -7,6 +7,7 @@ import { ROOT } from "../scripts/lib/local.mjs";
 import { startService } from "./lib.mjs";
 import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
+import * as productionSim from "./suites/production-sim.mjs";
 import * as scale from "./suites/scale.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchLatencyMillion from "./suites/search-latency-1m.mjs";
@@ -29,9 +30,13 @@ const SUITES = [
   webhooks,
   scale,
   workflows,
+  productionSim,
 ];
-/** Run only when named: seeding a million segments takes several minutes. */
-const ON_REQUEST = new Set([searchLatencyMillion]);
+/**
+ * Run only when named: seeding a million segments takes several minutes, and a 2-hour video
+ * through the simulated production platform takes longer.
+ */
+const ON_REQUEST = new Set([searchLatencyMillion, productionSim]);
 const wanted = process.argv.slice(2);
 const suites =
   wanted.length === 0

@@ -1,22 +1,27 @@
 /**
  * Call slots of one rate limit, shared fairly between tenants. Time is cut into slots one call
  * long at the paced rate; a reservation takes the first free slot at or after now. A tenant may
- * hold at most `perTenant` slots ahead at once: past that it is told to come back, so a tenant
- * with fifty calls waiting cannot book the next fifty slots and push a tenant with one call
- * behind all of them; the small one's call lands within a few slots.
+ * hold only so many slots ahead at once (about two of its callers' polling intervals' worth):
+ * past that it is told to come back, so a tenant with fifty calls waiting cannot book the next
+ * fifty slots and push a tenant with one call behind all of them, yet a lone tenant can still
+ * use the whole rate.
  */
 export class FairSlots {
   /** Reserved slot → tenant, for slots not yet past. */
   private readonly taken = new Map<number, string>();
 
+  private readonly perTenant: number;
+
   /**
    * @param slotMs one call's share of the rate (60,000 / calls a minute)
-   * @param perTenant slots one tenant may hold ahead of now
+   * @param pollMs how long a refused caller waits before asking again
    */
   constructor(
     private readonly slotMs: number,
-    private readonly perTenant = 4,
-  ) {}
+    pollMs = 1000,
+  ) {
+    this.perTenant = Math.max(4, Math.ceil((2 * pollMs) / slotMs) + 1);
+  }
 
   /**
    * Wait in ms for the reserved slot; null when none can be promised within `maxWaitMs` or the

@@ -17,7 +17,9 @@ interface Video {
   id: string;
   status: string;
   progress: number;
-  media?: { coverage?: { transcript: { origin: string; share: number }[]; scene: { share: number } } };
+  media?: {
+    coverage?: { transcript: { origin: string; share: number }[]; scene: { share: number } };
+  };
 }
 
 async function admin(route: string, body: unknown) {
@@ -62,7 +64,9 @@ async function waitForAll(ids: string[], timeoutMs: number): Promise<Video[]> {
     const videos: Video[] = await Promise.all(ids.map((id) => api("GET", `/videos/${id}`)));
     if (videos.every((v) => v.status === "completed" || v.status === "failed")) return videos;
     if (Date.now() > deadline)
-      throw new Error(`not done: ${JSON.stringify(videos.map((v) => [v.id, v.status, v.progress]))}`);
+      throw new Error(
+        `not done: ${JSON.stringify(videos.map((v) => [v.id, v.status, v.progress]))}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
@@ -81,7 +85,11 @@ beforeAll(async () => {
   service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
   await start({ SIMULATE_FAULT_RATE: "0.2" });
   const workspace = await admin("/workspaces", { name: "Production adapters", alpha_opt_in: true });
-  ({ key } = await admin("/keys", { workspace_id: workspace.id, type: "alpha", permissions: ["*"] }));
+  ({ key } = await admin("/keys", {
+    workspace_id: workspace.id,
+    type: "alpha",
+    permissions: ["*"],
+  }));
 });
 
 afterAll(async () => {
@@ -123,7 +131,11 @@ describe("ADAPTERS=production", () => {
   it("finishes windows in flight after a SIGKILL and a restart", async () => {
     await service.stop("SIGTERM");
     // Slow windows, so some are in flight when the process is killed.
-    await start({ SIMULATE_MODEL_LATENCY_MS: "1500", WORK_LEASE_SECONDS: "20", SWEEP_INTERVAL_SECONDS: "5" });
+    await start({
+      SIMULATE_MODEL_LATENCY_MS: "1500",
+      WORK_LEASE_SECONDS: "20",
+      SWEEP_INTERVAL_SECONDS: "5",
+    });
     const id = await upload("minute.mp4");
     const deadline = Date.now() + 60_000;
     let video: Video = await api("GET", `/videos/${id}`);
