@@ -54,6 +54,8 @@ progress{width:16rem;vertical-align:middle}
 .video,.result{display:flex;flex-direction:column;gap:.2rem;text-align:left;font:inherit}
 .result{border:1px solid #ccc;background:#fff;padding:.25rem;cursor:pointer}
 .score,.time,.status{color:#555;font-size:.85em}
+.said{font-size:.85em;white-space:pre-line}
+.tiles .explanation{grid-column:1/-1}
 #player video{width:100%;max-height:24rem;background:#000}
 #report{border:1px solid #ddd;padding:0 1rem;margin-top:.5rem}
 #report:empty{display:none}

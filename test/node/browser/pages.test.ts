@@ -88,12 +88,21 @@ describe("GET /playground in a browser", () => {
     const result = page.locator("#results button.result").first();
     await result.waitFor();
     expect(await result.locator(".score").textContent()).toMatch(/^score (0|1)\.\d\d$/);
+    expect(await result.locator(".said").textContent()).toContain("high visibility vests");
     const time = Number(await result.getAttribute("data-time"));
     await result.click();
     const player = page.locator("#player video");
     await player.waitFor();
     expect(await player.getAttribute("src")).toContain(`#t=${time}`);
     await shoot(page, "2-search");
+
+    // A search with nothing above the threshold says why, with the best score it saw.
+    await page.fill("#query", "zeppelin hangar");
+    await page.click("#search-form button");
+    await page.locator("#results .explanation").waitFor();
+    expect(await page.locator("#results .explanation").textContent()).toMatch(
+      /^No moment of the \d+ videos? searched holds a word of the query/,
+    );
 
     await page.selectOption("#run-profile", profileId);
     await page.click("#run-form button");

@@ -11,6 +11,13 @@ function positive(value: string): number {
   return n;
 }
 
+function unitInterval(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new InvalidArgumentError("must be a number from 0 to 1.");
+  return n;
+}
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const program = new Command("vas")
@@ -82,9 +89,15 @@ program
   .argument("<query>")
   .option("--video <video_id>", "only this video (repeatable)", collect)
   .addOption(new Option("--limit <n>", "results").argParser(positive).default(10))
+  .addOption(
+    new Option("--threshold <score>", "minimum score, 0-1 (the service's default: 0.7)").argParser(
+      unitInterval,
+    ),
+  )
   .action(
-    action((client, s, query: string, flags: { video?: string[]; limit: number }) =>
-      commands.search(client, s, query, flags),
+    action(
+      (client, s, query: string, flags: { video?: string[]; limit: number; threshold?: number }) =>
+        commands.search(client, s, query, flags),
     ),
   );
 
