@@ -1,6 +1,6 @@
 // The playground: paste a key, upload, watch processing, list, search, run and read.
 // The key lives in this tab's session storage only and goes nowhere but this origin's API.
-import { Api } from "./api";
+import { Api, ApiError } from "./api";
 import { byId } from "./dom";
 import { fillRunForm, runProfile } from "./runs";
 import { search } from "./search";
@@ -12,8 +12,26 @@ let api: Api | null = null;
 
 function useKey(key: string): void {
   api = key === "" ? null : new Api(key);
-  byId("key-state").textContent = api ? "Key set for this tab." : "No key yet.";
-  document.body.dataset.ready = api ? "true" : "false";
+  byId("key-state").textContent = api ? "Checking the key…" : "No key yet.";
+  document.body.dataset.ready = "false";
+}
+
+/** Lists the videos with the key: says it is set only once the API accepted it. */
+async function checkKey(client: Api): Promise<void> {
+  const state = byId("key-state");
+  try {
+    await refresh(client);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      api = null;
+      sessionStorage.removeItem(KEY_SLOT);
+      state.textContent = `This key was refused (${error.message}). Paste the key npm start printed.`;
+      return;
+    }
+    throw error;
+  }
+  state.textContent = "Key set for this tab.";
+  document.body.dataset.ready = "true";
 }
 
 /** Runs `task` with the key, showing any failure in `statusId` rather than throwing. */
@@ -38,7 +56,7 @@ byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
   sessionStorage.setItem(KEY_SLOT, input.value.trim());
   input.value = "";
   useKey(sessionStorage.getItem(KEY_SLOT) ?? "");
-  guarded("videos-status", refresh);
+  guarded("videos-status", checkKey);
 });
 
 byId<HTMLFormElement>("upload-form").addEventListener("submit", (event) => {
@@ -77,4 +95,4 @@ byId<HTMLFormElement>("run-form").addEventListener("submit", (event) => {
 });
 
 useKey(sessionStorage.getItem(KEY_SLOT) ?? "");
-if (api) guarded("videos-status", refresh);
+if (api) guarded("videos-status", checkKey);

@@ -52,7 +52,6 @@ describe("GET /playground in a browser", () => {
   it("uploads a video, watches it, searches, plays a result and renders a run's report", async () => {
     const { baseUrl } = world.service;
     const profileName = "Vests <img src=x onerror=alert(1)>";
-    const profileId = await createProfile(baseUrl, world.key, profileName);
     const context = await world.browser.newContext();
     const outside = await outsideRequests(context, baseUrl);
     const page = await context.newPage();
@@ -69,6 +68,9 @@ describe("GET /playground in a browser", () => {
     await page.getByText("Key set for this tab.").waitFor();
     expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(["vas-playground-key"]);
     expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    // No profile yet: the run form says how to make one.
+    await page.getByText("No profile yet: create one with POST /profiles").waitFor();
+    const profileId = await createProfile(baseUrl, world.key, profileName);
 
     await page.setInputFiles("#file", TALK);
     await page.click("#upload-form button");
@@ -117,6 +119,16 @@ describe("GET /playground in a browser", () => {
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);
     await context.close();
+  });
+
+  it("says a refused key was refused, and keeps no such key", async () => {
+    const page = await world.browser.newPage();
+    await page.goto(`${world.service.baseUrl}/playground`);
+    await page.fill("#key", "vas_not_a_real_key");
+    await page.click("#key-form button");
+    await page.getByText(/^This key was refused \(401/).waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+    await page.close();
   });
 
   it("uploads a file over 200 MiB in parts, each PUT straight to its target", async () => {
