@@ -1,4 +1,4 @@
-// The playground: paste a key, upload, watch processing, list, search, run and read.
+// The playground: paste a key, upload, watch processing, list, search, run, read, review.
 // The key lives in this tab's session storage only and goes nowhere but this origin's API.
 import { Api, ApiError } from "./api";
 import { byId } from "./dom";
@@ -6,6 +6,7 @@ import { fillRunForm, runProfile } from "./runs";
 import { search } from "./search";
 import { uploadFile } from "./upload";
 import { listVideos, watchVideo } from "./videos";
+import { fillWorkflowForm, runWorkflow } from "./workflows";
 
 const KEY_SLOT = "vas-playground-key";
 let api: Api | null = null;
@@ -48,6 +49,7 @@ function guarded(statusId: string, task: (api: Api) => Promise<void>): void {
 
 async function refresh(client: Api): Promise<void> {
   await fillRunForm(client, await listVideos(client));
+  await fillWorkflowForm(client);
 }
 
 byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
@@ -92,6 +94,12 @@ byId<HTMLFormElement>("run-form").addEventListener("submit", (event) => {
   const profile = byId<HTMLSelectElement>("run-profile").value;
   const video = byId<HTMLSelectElement>("run-video").value;
   guarded("run-status", (client) => runProfile(client, profile, video));
+});
+
+byId<HTMLFormElement>("workflow-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const workflow = byId<HTMLSelectElement>("workflow").value;
+  guarded("workflow-status", (client) => runWorkflow(client, workflow));
 });
 
 useKey(sessionStorage.getItem(KEY_SLOT) ?? "");

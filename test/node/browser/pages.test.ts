@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outsideRequests, type PagesWorld, SHOTS_DIR, startPagesWorld } from "./harness";
-import { createProfile, largeFile, shoot, TALK } from "./playground";
+import { createProfile, createWorkflow, largeFile, shoot, TALK } from "./playground";
 
 // The served pages in a real browser against the real local process, one process and one
 // browser for the file: every request that would leave the service is recorded and refused.
@@ -115,6 +115,21 @@ describe("GET /playground in a browser", () => {
     // Names from the API are shown as text, never parsed as markup.
     expect(await page.locator("#run-profile option").first().textContent()).toBe(profileName);
     await shoot(page, "3-report");
+
+    // A workflow over the video: run it from the page and read its findings.
+    await page.getByText("No workflow yet: import a rulebook").waitFor();
+    const videoId = (await video.first().getAttribute("data-video-id")) ?? "";
+    const workflowId = await createWorkflow(baseUrl, world.key, videoId);
+    await page.click("#refresh-videos");
+    await page.locator(`#workflow option[value="${workflowId}"]`).waitFor({ state: "attached" });
+    await page.click("#workflow-form button");
+    const finding = page.locator("#findings li.finding").first();
+    await finding.waitFor({ timeout: 90_000 });
+    expect(await finding.locator("strong").textContent()).toBe("Fire exits are kept clear");
+    expect(await page.locator("#workflow-status").textContent()).toMatch(
+      /: completed — .+ over 1 video\./,
+    );
+    await shoot(page, "4-findings");
 
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);
