@@ -110,6 +110,10 @@ const EN: ReportStrings = {
   reasonTexts: {
     required_evidence_not_extracted: "the evidence the rule needs was not extracted",
     no_literal_match: "the words were not found as written",
+    instruction_not_observation: "what was said is a rule or request, not that it happened",
+    observation_not_instruction: "what was said is an observation, not a rule",
+    unclear_polarity: "it is unclear whether it was said or denied",
+    quantity_not_stated: "no number was stated",
     below_threshold: "the evidence was too weak",
     conflicting_evidence: "the evidence disagrees",
     partial_coverage: "only part of the video was read",
