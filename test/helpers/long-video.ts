@@ -25,8 +25,10 @@ export interface LoopOptions {
   loops: number;
   container?: "mp4" | "mkv" | "webm";
   tags?: MetadataTags;
-  /** A caption for each loop (a WebVTT track with one cue a loop), when given. */
-  caption?: (loop: number) => string;
+  /** The captions of each loop (a WebVTT track), when given: `cuesPerLoop` cues a loop. */
+  caption?: (loop: number, cue: number) => string;
+  /** How many equal cues share each loop; default 1. */
+  cuesPerLoop?: number;
   /** Written there as it is made (moov at the end), instead of answered as bytes. */
   writable?: WritableStream<StreamTargetChunk>;
 }
@@ -92,8 +94,13 @@ export async function loopVideo(fixture: Uint8Array, options: LoopOptions): Prom
     const shift = loop * loopSeconds;
     const first = loop === 0;
     if (captions && options.caption) {
-      const cue = `${vttTime(shift + 0.1)} --> ${vttTime(shift + loopSeconds - 0.1)}\n${options.caption(loop)}\n\n`;
-      await captions.add(first ? `WEBVTT\n\n${cue}` : cue);
+      const count = options.cuesPerLoop ?? 1;
+      const each = loopSeconds / count;
+      for (let n = 0; n < count; n++) {
+        const at = shift + n * each;
+        const cue = `${vttTime(at + 0.1)} --> ${vttTime(at + each - 0.1)}\n${options.caption(loop, n)}\n\n`;
+        await captions.add(first && n === 0 ? `WEBVTT\n\n${cue}` : cue);
+      }
     }
     for (const [track, out] of [
       [video, videoOut],

@@ -1,4 +1,5 @@
 import type { RangeSource } from "../../src/domain/media";
+import { r2RangeSource } from "../../src/services/media/r2-source";
 
 /** A piece of a synthetic file: real bytes, or a run of zeros that is never allocated. */
 export type FilePart = Uint8Array | { zeros: number };
@@ -76,4 +77,31 @@ export function partsSource(parts: FilePart[]): RangeSource {
 
 function partLength(part: FilePart): number {
   return part instanceof Uint8Array ? part.length : part.zeros;
+}
+
+/** What went through a counting R2 bucket: each `get` is one subrequest in production. */
+export interface GetLog {
+  gets: number;
+  bytes: number;
+  largestGet: number;
+}
+
+/**
+ * The production R2 range source over `file`, its bucket counting every `get`, so a test sees
+ * the subrequests a probe would make (after the source's own windows and cache).
+ */
+export function countingR2Source(file: RangeSource): RangeSource & { log: GetLog } {
+  const log: GetLog = { gets: 0, bytes: 0, largestGet: 0 };
+  const bucket = {
+    async get(_key: string, options: { range: { offset: number; length: number } }) {
+      const { offset, length } = options.range;
+      log.gets++;
+      log.bytes += length;
+      log.largestGet = Math.max(log.largestGet, length);
+      const bytes = await file.read(offset, offset + length);
+      const whole = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      return { arrayBuffer: async () => whole.buffer as ArrayBuffer };
+    },
+  };
+  return Object.assign(r2RangeSource(bucket, "videos/vid_test/original", file.size), { log });
 }

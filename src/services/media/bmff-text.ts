@@ -1,4 +1,4 @@
-import type { RangeSource, TextCue, TextTrack } from "../../domain/media";
+import type { RangeSource, TextTrack } from "../../domain/media";
 import { childBoxes, findBox } from "./bmff-boxes";
 import { corruptMedia } from "./errors";
 import { readCoalesced } from "./ranges";
@@ -19,9 +19,15 @@ interface TextSample {
   end: number;
 }
 
+/** A text sample of one of the movie's text tracks. */
+interface TrackSample extends TextSample {
+  track: number;
+}
+
 /**
- * The mov_text/tx3g tracks of a movie with their cues. The sample tables in `moov` say where
- * each cue's few bytes lie inside `mdat`; only those ranges are read.
+ * The mov_text/tx3g and WebVTT tracks of a movie with their cues. The sample tables in `moov`
+ * say where each cue's few bytes lie inside `mdat`; only those ranges are read, all tracks'
+ * together, in a bounded number of reads (`readCoalesced`).
  */
 export async function readMp4TextTracks(
   source: RangeSource,
@@ -29,7 +35,8 @@ export async function readMp4TextTracks(
 ): Promise<TextTrack[]> {
   const movieTimescale = readMovieTimescale(moov);
   const fragmented = findBox(moov, ["mvex"]) !== undefined;
-  const tracks: TextTrack[] = [];
+  const tracks: (TextTrack & { decode: (bytes: Uint8Array) => string })[] = [];
+  const samples: TrackSample[] = [];
   for (const trak of childBoxes(moov).filter((box) => box.type === "trak")) {
     const mdia = findBox(trak.body, ["mdia"]);
     const hdlr = mdia && findBox(mdia.body, ["hdlr"]);
@@ -48,25 +55,30 @@ export async function readMp4TextTracks(
 
     const media = readMediaHeader(mdhd.body);
     const shift = readEditShift(trak.body, movieTimescale, media.timescale);
-    const samples = readSampleTable(stbl.body, media.timescale, shift).filter(
+    const track = tracks.length;
+    for (const sample of readSampleTable(stbl.body, media.timescale, shift)) {
       // A 2-byte sample is an empty cue: the gaps between captions.
-      (sample) => sample.size > 2,
-    );
-    const cues = await readCues(
-      source,
-      samples,
-      codec === "wvtt" ? decodeWebVttSample : decodeTextSample,
-    );
+      if (sample.size > 2) samples.push({ ...sample, track });
+    }
     const name = readTrackName(trak.body, hdlr.body);
     tracks.push({
-      index: tracks.length,
+      index: track,
       codec,
       ...(media.language === undefined ? {} : { language: media.language }),
       ...(name === undefined ? {} : { name }),
-      cues,
+      cues: [],
+      decode: codec === "wvtt" ? decodeWebVttSample : decodeTextSample,
     });
   }
-  return tracks;
+  await readCoalesced(source, samples, (sample, bytes) => {
+    const track = tracks[sample.track];
+    const text = track?.decode(bytes) ?? "";
+    if (text !== "") track?.cues.push({ start: sample.start, end: sample.end, text });
+  });
+  return tracks.map(({ decode: _, cues, ...track }) => ({
+    ...track,
+    cues: cues.sort((a, b) => a.start - b.start),
+  }));
 }
 
 function readMovieTimescale(moov: Uint8Array): number {
@@ -188,19 +200,6 @@ function readSampleOffsets(stbl: Uint8Array, sizes: number[]): number[] {
     }
   }
   return offsets;
-}
-
-async function readCues(
-  source: RangeSource,
-  samples: TextSample[],
-  decode: (bytes: Uint8Array) => string,
-): Promise<TextCue[]> {
-  const cues: TextCue[] = [];
-  await readCoalesced(source, samples, (sample, bytes) => {
-    const text = decode(bytes);
-    if (text !== "") cues.push({ start: sample.start, end: sample.end, text });
-  });
-  return cues.sort((a, b) => a.start - b.start);
 }
 
 /** A tx3g sample: a 16-bit byte length, then UTF-8 (or BOM-marked UTF-16) text, then styles. */

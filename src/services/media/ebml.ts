@@ -33,6 +33,7 @@ export const Id = {
   BlockGroup: 0xa0,
   Block: 0xa1,
   BlockDuration: 0x9b,
+  ReferenceBlock: 0xfb,
   Cues: 0x1c53bb6b,
   Tags: 0x1254c367,
   Attachments: 0x1941a469,

@@ -89,6 +89,19 @@ export function parseSubtitleTracks(data: Uint8Array): SubtitleTrackEntry[] {
   return tracks;
 }
 
+/** Every track's DefaultDuration in nanoseconds (undefined when it declares none), by number. */
+export function parseDefaultDurations(data: Uint8Array): Map<number, number | undefined> {
+  const durations = new Map<number, number | undefined>();
+  for (const entry of childElements(data).filter((element) => element.id === Id.TrackEntry)) {
+    const fields = childElements(entry.data);
+    const numberField = fields.find((element) => element.id === Id.TrackNumber);
+    const duration = fields.find((element) => element.id === Id.DefaultDuration);
+    if (numberField === undefined) continue;
+    durations.set(readUint(numberField.data), duration ? readUint(duration.data) : undefined);
+  }
+  return durations;
+}
+
 /**
  * How to undo a track's ContentEncodings, or null when they cannot be undone here
  * (encryption, or compression other than zlib and header stripping).

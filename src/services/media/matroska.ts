@@ -1,52 +1,54 @@
 import type { RangeSource, TextCue, TextTrack } from "../../domain/media";
-import {
-  childElements,
-  type ElementHeader,
-  Id,
-  readHeader,
-  readString,
-  readUint,
-  readVint,
-  SEGMENT_CHILDREN,
-} from "./ebml";
+import { childElements, type ElementHeader, Id, readHeader, readString } from "./ebml";
 import { corruptMedia, unsupportedMedia } from "./errors";
+import { type ClusterWalk, type RawCue, scanCluster } from "./matroska-clusters";
+import { TrackTimeline, type TrackTotals } from "./matroska-frames";
 import {
+  parseDefaultDurations,
   parseInfo,
   parseSeekHead,
   parseSubtitleTracks,
   type SegmentInfo,
   type SubtitleTrackEntry,
 } from "./matroska-tracks";
+import { sequentialWindowBytes } from "./read-budget";
 import { cueText } from "./subtitle-text";
 import { WindowReader } from "./window-reader";
 
-/** What the Matroska walk adds to what mediabunny reports. */
-export interface MatroskaExtras {
+/** What a Matroska file's header elements say, before its Clusters. */
+export interface MatroskaHeader {
   docType: "webm" | "matroska";
   /** The Segment Info title. */
   title?: string;
+  timestampScale: number;
+  subtitles: SubtitleTrackEntry[];
+  /** Every track's DefaultDuration in nanoseconds, by track number. */
+  defaultDurations: Map<number, number | undefined>;
+  /** Where the first Cluster starts, if there is one. */
+  firstCluster?: number;
+  segmentEnd: number;
+}
+
+/** What one walk of the Clusters measures. */
+export interface MatroskaWalk {
   textTracks: TextTrack[];
+  /** Packet totals of each measured track (undefined for a track without blocks). */
+  totals: Map<number, TrackTotals | undefined>;
 }
 
 /** Header elements (Info, Tracks, SeekHead) larger than this are garbled sizes, not data. */
 const MAX_HEADER_ELEMENT_BYTES = 16 * 1024 * 1024;
-/** A subtitle block larger than this is not text. */
-const MAX_CUE_BYTES = 256 * 1024;
 
-interface RawCue {
-  track: SubtitleTrackEntry;
-  ticks: number;
-  durationTicks: number | null;
-  payload: Uint8Array;
+/** A reader for a Matroska walk: small windows for the header, growing ones for the Clusters. */
+export function matroskaReader(source: RangeSource): WindowReader {
+  return new WindowReader(source, undefined, sequentialWindowBytes(source.size));
 }
 
 /**
- * Reads the Matroska/WebM pieces no library exposes: the Segment title and the text of the
- * subtitle tracks. Clusters are walked by their element headers through one window, reading
- * only subtitle blocks; files without subtitle tracks stop at the first Cluster.
+ * Reads the EBML header and the Segment's header elements (SeekHead, Info, Tracks) up to the
+ * first Cluster; Info and Tracks placed after the Clusters are found through the SeekHead.
  */
-export async function readMatroskaExtras(source: RangeSource): Promise<MatroskaExtras> {
-  const reader = new WindowReader(source);
+export async function readMatroskaHeader(reader: WindowReader): Promise<MatroskaHeader> {
   const { docType, end: headerEnd } = await readEbmlHeader(reader);
   const segment = await readHeader(reader, headerEnd);
   if (segment === null || segment.id !== Id.Segment) {
@@ -60,13 +62,12 @@ export async function readMatroskaExtras(source: RangeSource): Promise<MatroskaE
   }
 
   let info: SegmentInfo | undefined;
-  let tracks: SubtitleTrackEntry[] | undefined;
+  let tracks: Uint8Array | undefined;
   let seek = new Map<number, number>();
   const readHeaderElement = async (header: ElementHeader) =>
     header.size !== null && header.size <= MAX_HEADER_ELEMENT_BYTES
       ? reader.bytes(header.dataStart, header.size)
       : new Uint8Array(0);
-  // Info and Tracks usually precede the first Cluster; when not, the SeekHead says where.
   const viaSeekHead = async (id: number) => {
     const position = seek.get(id);
     if (position === undefined) return undefined;
@@ -74,35 +75,68 @@ export async function readMatroskaExtras(source: RangeSource): Promise<MatroskaE
     return header?.id === id ? readHeaderElement(header) : undefined;
   };
 
-  const cues: RawCue[] = [];
-  let position = segment.dataStart;
-  while (position < segmentEnd) {
+  let firstCluster: number | undefined;
+  for (let position = segment.dataStart; position < segmentEnd; ) {
     const header = await readHeader(reader, position);
     if (header === null) break;
     if (header.id === Id.Cluster) {
-      info ??= parseInfo((await viaSeekHead(Id.Info)) ?? new Uint8Array(0));
-      const tracksData = tracks === undefined ? await viaSeekHead(Id.Tracks) : undefined;
-      if (tracksData) tracks = parseSubtitleTracks(tracksData);
-      if (tracks === undefined || tracks.length === 0) break;
-      position = await scanCluster(reader, header, segmentEnd, tracks, cues);
-      continue;
+      firstCluster = position;
+      break;
     }
     if (header.size === null) break;
     if (header.id === Id.SeekHead) seek = parseSeekHead(await readHeaderElement(header));
+    // Copies: the window they were read through moves on.
     if (header.id === Id.Info) info = parseInfo(await readHeaderElement(header));
-    if (header.id === Id.Tracks) tracks = parseSubtitleTracks(await readHeaderElement(header));
+    if (header.id === Id.Tracks) tracks = (await readHeaderElement(header)).slice();
     position = header.dataStart + header.size;
   }
-  if (tracks === undefined) {
-    const tracksData = await viaSeekHead(Id.Tracks);
-    if (tracksData === undefined) throw corruptMedia("The Matroska file has no track list.");
-    tracks = parseSubtitleTracks(tracksData);
-  }
+  tracks ??= (await viaSeekHead(Id.Tracks))?.slice();
+  if (tracks === undefined) throw corruptMedia("The Matroska file has no track list.");
   info ??= parseInfo((await viaSeekHead(Id.Info)) ?? new Uint8Array(0));
   return {
     docType,
     ...(info.title === undefined ? {} : { title: info.title }),
-    textTracks: await toTextTracks(tracks, cues, info.timestampScale),
+    timestampScale: info.timestampScale,
+    subtitles: parseSubtitleTracks(tracks),
+    defaultDurations: parseDefaultDurations(tracks),
+    ...(firstCluster === undefined ? {} : { firstCluster }),
+    segmentEnd,
+  };
+}
+
+/**
+ * Walks every Cluster once, front to back, by element headers: times the blocks of
+ * `trackNumbers` (key frames of `videoTrack`) and reads the subtitle blocks. Only subtitle
+ * payloads are kept; the windows grow so the walk costs at most about 256 reads.
+ */
+export async function walkMatroska(
+  reader: WindowReader,
+  header: MatroskaHeader,
+  trackNumbers: number[],
+  videoTrack: number,
+): Promise<MatroskaWalk> {
+  const factor = 1e9 / header.timestampScale;
+  const timelines = new Map(
+    trackNumbers.map((number) => [
+      number,
+      new TrackTimeline(factor, header.defaultDurations.get(number), number === videoTrack),
+    ]),
+  );
+  const walk: ClusterWalk = { subtitles: header.subtitles, timelines, cues: [] };
+  let position = header.firstCluster ?? header.segmentEnd;
+  while (position < header.segmentEnd) {
+    const element = await readHeader(reader, position);
+    if (element === null) break;
+    if (element.id === Id.Cluster) {
+      position = await scanCluster(reader, element, header.segmentEnd, walk);
+      continue;
+    }
+    if (element.size === null) break;
+    position = element.dataStart + element.size;
+  }
+  return {
+    textTracks: await toTextTracks(header.subtitles, walk.cues, header.timestampScale),
+    totals: new Map([...timelines].map(([number, timeline]) => [number, timeline.totals()])),
   };
 }
 
@@ -122,70 +156,6 @@ async function readEbmlHeader(
     throw unsupportedMedia(`The EBML file is a "${name}" document, not Matroska or WebM.`);
   }
   return { docType: name, end };
-}
-
-/** Walks one Cluster's children, collecting subtitle blocks; returns where the Cluster ends. */
-async function scanCluster(
-  reader: WindowReader,
-  cluster: ElementHeader,
-  segmentEnd: number,
-  tracks: SubtitleTrackEntry[],
-  cues: RawCue[],
-): Promise<number> {
-  const end = cluster.size === null ? segmentEnd : cluster.dataStart + cluster.size;
-  let clusterTicks = 0;
-  let position = cluster.dataStart;
-  while (position < end) {
-    const child = await readHeader(reader, position);
-    // Live-written clusters have no size: the next Segment child marks their end.
-    if (child === null || SEGMENT_CHILDREN.has(child.id)) return child === null ? end : position;
-    if (child.size === null) return end;
-    const childEnd = child.dataStart + child.size;
-    if (child.id === Id.Timestamp) {
-      clusterTicks = readUint(await reader.bytes(child.dataStart, child.size));
-    } else if (child.id === Id.SimpleBlock) {
-      await readBlock(reader, child, clusterTicks, null, tracks, cues);
-    } else if (child.id === Id.BlockGroup) {
-      let block: ElementHeader | undefined;
-      let duration: number | null = null;
-      for (let at = child.dataStart; at < childEnd; ) {
-        const part = await readHeader(reader, at);
-        if (part === null || part.size === null) break;
-        if (part.id === Id.Block) block = part;
-        if (part.id === Id.BlockDuration) {
-          duration = readUint(await reader.bytes(part.dataStart, part.size));
-        }
-        at = part.dataStart + part.size;
-      }
-      if (block) await readBlock(reader, block, clusterTicks, duration, tracks, cues);
-    }
-    position = childEnd;
-  }
-  return end;
-}
-
-async function readBlock(
-  reader: WindowReader,
-  block: ElementHeader,
-  clusterTicks: number,
-  durationTicks: number | null,
-  tracks: SubtitleTrackEntry[],
-  cues: RawCue[],
-): Promise<void> {
-  if (block.size === null) return;
-  const head = await reader.bytes(block.dataStart, Math.min(block.size, 12));
-  const trackNumber = readVint(head, 0, false);
-  if (trackNumber === null || head.length < trackNumber.length + 3) return;
-  const track = tracks.find((entry) => entry.number === trackNumber.value);
-  if (track === undefined) return;
-  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  const relative = view.getInt16(trackNumber.length);
-  const flags = view.getUint8(trackNumber.length + 2);
-  const headerLength = trackNumber.length + 3;
-  // Laced text blocks do not occur in practice; skipping beats guessing frame boundaries.
-  if ((flags & 0x06) !== 0 || block.size - headerLength > MAX_CUE_BYTES) return;
-  const payload = await reader.bytes(block.dataStart + headerLength, block.size - headerLength);
-  cues.push({ track, ticks: clusterTicks + relative, durationTicks, payload: payload.slice() });
 }
 
 async function toTextTracks(

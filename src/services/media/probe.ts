@@ -2,7 +2,8 @@ import type { MediaProbe, RangeSource, TextTrack } from "../../domain/media";
 import { readMoov, topLevelBoxes } from "./bmff-boxes";
 import { readMp4TextTracks } from "./bmff-text";
 import { corruptMedia, unsupportedMedia } from "./errors";
-import { readMatroskaExtras } from "./matroska";
+import { matroskaReader, readMatroskaHeader, walkMatroska } from "./matroska";
+import { frameFacts } from "./matroska-frames";
 import { describeLookalike, isEbml, isIsoBmff, isoContainer, SNIFF_BYTES } from "./sniff";
 import { measureStreams, type StreamFacts } from "./streams";
 import { pickCoverArt, toMediaTags } from "./tags";
@@ -56,11 +57,21 @@ async function probeIsoBmff(
   return assemble(isoContainer(head, filename), streams, textTracks);
 }
 
+/**
+ * Matroska keeps no frame index: one walk of the Clusters, front to back, gives the frames,
+ * key frames, duration and every subtitle cue, after mediabunny has read the track headers.
+ */
 async function probeMatroska(source: RangeSource): Promise<MediaProbe> {
-  const extras = await readMatroskaExtras(source);
-  const streams = await measureStreams(source);
-  const container = extras.docType === "webm" ? "webm" : "mkv";
-  return assemble(container, streams, extras.textTracks, extras.title);
+  const reader = matroskaReader(source);
+  const header = await readMatroskaHeader(reader);
+  let textTracks: TextTrack[] = [];
+  const streams = await measureStreams(source, async (headers) => {
+    const walk = await walkMatroska(reader, header, headers.tracks, headers.videoTrack);
+    textTracks = walk.textTracks;
+    return frameFacts(walk.totals, headers.videoTrack);
+  });
+  const container = header.docType === "webm" ? "webm" : "mkv";
+  return assemble(container, streams, textTracks, header.title);
 }
 
 function assemble(

@@ -6,15 +6,24 @@ const DEFAULT_WINDOW_BYTES = 64 * 1024;
 /**
  * Reads small pieces of a RangeSource through one sliding window, so walking thousands of
  * box or element headers costs a handful of reads while memory stays at one window.
+ *
+ * Given a `maxWindowBytes` above `windowBytes`, the window doubles (up to that size) each
+ * time a read lands just past it, within one maximum window: a walk front to back through a
+ * file then costs about `size / maxWindowBytes` reads, while a walk that jumps over huge
+ * boxes or elements keeps its small window.
  */
 export class WindowReader {
   private windowStart = 0;
   private window: Uint8Array = new Uint8Array(0);
+  private windowBytes: number;
 
   constructor(
     readonly source: RangeSource,
-    private readonly windowBytes = DEFAULT_WINDOW_BYTES,
-  ) {}
+    windowBytes = DEFAULT_WINDOW_BYTES,
+    private readonly maxWindowBytes = windowBytes,
+  ) {
+    this.windowBytes = windowBytes;
+  }
 
   /** The file's size in bytes. */
   get size(): number {
@@ -29,8 +38,14 @@ export class WindowReader {
     if (position >= this.windowStart && end <= windowEnd) {
       return this.window.subarray(position - this.windowStart, end - this.windowStart);
     }
+    const ahead = position - windowEnd;
+    if (this.window.length > 0 && ahead >= 0 && ahead < this.maxWindowBytes) {
+      this.windowBytes = Math.min(this.windowBytes * 2, this.maxWindowBytes);
+    }
     // Payloads bigger than a window are read exactly and not kept: they are read once.
     if (end - position > this.windowBytes) return this.source.read(position, end);
+    // Let go of the old window first, so two large windows are never held at once.
+    this.window = new Uint8Array(0);
     this.windowStart = position;
     this.window = await this.source.read(
       position,
