@@ -112,6 +112,16 @@ describe("GET /playground in a browser", () => {
     await report.locator("h1").first().waitFor({ timeout: 90_000 });
     expect(await page.locator("#run-status").textContent()).toMatch(/: completed$/);
     expect(await report.innerText()).toMatch(/vests\s+Verdict: Pass/);
+    // The Markdown renders as a document: the header is a list holding the summary and the
+    // limitations, the quoted sentence is text, and no Markdown syntax shows through.
+    expect(await report.locator("li", { hasText: "Summary:" }).first().innerText()).toBe(
+      "Summary: 1 found (1 answer)",
+    );
+    expect(await report.locator("li", { hasText: "Limitations:" }).first().innerText()).toBe(
+      "Limitations: None",
+    );
+    expect(await report.locator("strong", { hasText: "Verdict:" }).count()).toBe(1);
+    expect(await report.innerText()).not.toMatch(/\*\*|^#|\| ---/m);
     // Names from the API are shown as text, never parsed as markup.
     expect(await page.locator("#run-profile option").first().textContent()).toBe(profileName);
     await shoot(page, "3-report");
