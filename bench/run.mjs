@@ -10,6 +10,7 @@ import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
 import * as productionSim from "./suites/production-sim.mjs";
 import * as scale from "./suites/scale.mjs";
+import * as searchHeldOut from "./suites/search-held-out.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchLatencyMillion from "./suites/search-latency-1m.mjs";
 import * as searchQuality from "./suites/search-quality.mjs";
@@ -23,6 +24,7 @@ const SUITES = [
   listVideos,
   uploads,
   searchQuality,
+  searchHeldOut,
   searchLatency,
   searchLatencyMillion,
   soak,

@@ -27,7 +27,8 @@ commands:
   keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO] [--owner USER_ID]
   keys revoke KEY_ID
   webhooks listen --workspace WORKSPACE_ID [--events TYPE1,TYPE2|*]
-base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (PORT defaults to 8787)
+base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (PORT defaults to 8787);
+the service's root or its API root (…/api/v1alpha1, as vas takes it)
 admin token: --admin-token, else ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars (local URLs only)
 permissions (comma-separated for --permissions; * means all of them):
   ${PERMISSIONS.join("\n  ")}`;
@@ -78,7 +79,10 @@ const baseUrl = (
   values["base-url"] ??
   process.env.VAS_BASE_URL ??
   `http://127.0.0.1:${process.env.PORT ?? 8787}`
-).replace(/\/+$/, "");
+)
+  .replace(/\/+$/, "")
+  // `vas` takes the API root in VAS_BASE_URL too: the admin API lives beside it.
+  .replace(/\/api\/v1alpha1$/, "");
 if (!URL.canParse(baseUrl)) fail(`not a base URL: ${baseUrl}`, 2);
 function adminToken() {
   if (values["admin-token"]) return values["admin-token"];

@@ -1,19 +1,38 @@
-// The playground: paste a key, upload, watch processing, list, search, run and read.
+// The playground: paste a key, upload, watch processing, list, search, run, read, review.
 // The key lives in this tab's session storage only and goes nowhere but this origin's API.
-import { Api } from "./api";
+import { Api, ApiError } from "./api";
 import { byId } from "./dom";
 import { fillRunForm, runProfile } from "./runs";
 import { search } from "./search";
 import { uploadFile } from "./upload";
 import { listVideos, watchVideo } from "./videos";
+import { fillWorkflowForm, runWorkflow } from "./workflows";
 
 const KEY_SLOT = "vas-playground-key";
 let api: Api | null = null;
 
 function useKey(key: string): void {
   api = key === "" ? null : new Api(key);
-  byId("key-state").textContent = api ? "Key set for this tab." : "No key yet.";
-  document.body.dataset.ready = api ? "true" : "false";
+  byId("key-state").textContent = api ? "Checking the key…" : "No key yet.";
+  document.body.dataset.ready = "false";
+}
+
+/** Lists the videos with the key: says it is set only once the API accepted it. */
+async function checkKey(client: Api): Promise<void> {
+  const state = byId("key-state");
+  try {
+    await refresh(client);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      api = null;
+      sessionStorage.removeItem(KEY_SLOT);
+      state.textContent = `This key was refused (${error.message}). Paste the key npm start printed.`;
+      return;
+    }
+    throw error;
+  }
+  state.textContent = "Key set for this tab.";
+  document.body.dataset.ready = "true";
 }
 
 /** Runs `task` with the key, showing any failure in `statusId` rather than throwing. */
@@ -30,6 +49,7 @@ function guarded(statusId: string, task: (api: Api) => Promise<void>): void {
 
 async function refresh(client: Api): Promise<void> {
   await fillRunForm(client, await listVideos(client));
+  await fillWorkflowForm(client);
 }
 
 byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
@@ -38,7 +58,7 @@ byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
   sessionStorage.setItem(KEY_SLOT, input.value.trim());
   input.value = "";
   useKey(sessionStorage.getItem(KEY_SLOT) ?? "");
-  guarded("videos-status", refresh);
+  guarded("videos-status", checkKey);
 });
 
 byId<HTMLFormElement>("upload-form").addEventListener("submit", (event) => {
@@ -76,5 +96,11 @@ byId<HTMLFormElement>("run-form").addEventListener("submit", (event) => {
   guarded("run-status", (client) => runProfile(client, profile, video));
 });
 
+byId<HTMLFormElement>("workflow-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const workflow = byId<HTMLSelectElement>("workflow").value;
+  guarded("workflow-status", (client) => runWorkflow(client, workflow));
+});
+
 useKey(sessionStorage.getItem(KEY_SLOT) ?? "");
-if (api) guarded("videos-status", refresh);
+if (api) guarded("videos-status", checkKey);

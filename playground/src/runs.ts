@@ -26,6 +26,10 @@ export async function fillRunForm(api: Api, videos: Video[]): Promise<void> {
     byId<HTMLSelectElement>("run-profile"),
     profiles.data.map((profile) => ({ value: profile.id, label: profile.name })),
   );
+  byId("run-status").textContent =
+    profiles.data.length === 0
+      ? "No profile yet: create one with POST /profiles (the README's walk-through, or /docs), then Refresh."
+      : "";
   options(
     byId<HTMLSelectElement>("run-video"),
     videos

@@ -8,6 +8,8 @@ interface SearchResult {
   title: string;
   score: number;
   time_position: number;
+  /** The text that matched, one shown text per line. */
+  text?: string;
   image?: string;
   video_url?: string;
 }
@@ -38,20 +40,35 @@ function tile(result: SearchResult): HTMLElement {
     h("span", { class: "name", text: result.title }),
     h("span", { class: "score", text: `score ${result.score.toFixed(2)}` }),
     h("span", { class: "time", text: `at ${clock(result.time_position)}` }),
+    h("span", { class: "said", text: result.text ?? "" }),
   );
   button.addEventListener("click", () => play(result));
   return h("li", {}, button);
 }
 
-/** Searches the workspace and shows each moment as a thumbnail with its score and time. */
+/** Why a search answered nothing (present on an empty first page). */
+interface SearchExplanation {
+  detail: string;
+}
+
+/**
+ * Searches the workspace and shows each moment as a thumbnail with its score, time and the
+ * text that matched; an empty answer shows the service's reason.
+ */
 export async function search(api: Api, query: string): Promise<void> {
-  const answer = await api.json<{ data: SearchResult[] }>("POST", "/search", {
-    query,
-    limit: 12,
-  });
-  show(
-    byId("results"),
-    ...(answer.data.length === 0 ? [h("li", { text: "No moment matches." })] : []),
-    ...answer.data.map(tile),
+  const answer = await api.json<{ data: SearchResult[]; explanation?: SearchExplanation }>(
+    "POST",
+    "/search",
+    { query, limit: 12 },
   );
+  const empty =
+    answer.data.length === 0
+      ? [
+          h("li", {
+            class: "explanation",
+            text: answer.explanation?.detail ?? "No moment matches.",
+          }),
+        ]
+      : [];
+  show(byId("results"), ...empty, ...answer.data.map(tile));
 }

@@ -16,10 +16,15 @@ export const PageQuerySchema = z.object({
   }),
 });
 
-/** The paged list envelope: `{ data, has_more, next_cursor }`. */
-export function pageSchema<T extends z.ZodType>(item: T, name: string) {
+/** The paged list envelope: `{ data, has_more, next_cursor }`, plus any `extra` fields. */
+export function pageSchema<T extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(
+  item: T,
+  name: string,
+  extra?: E,
+) {
   return z
     .object({
+      ...(extra ?? ({} as E)),
       data: z.array(item),
       has_more: z.boolean().openapi({ description: "Whether another page follows" }),
       next_cursor: z

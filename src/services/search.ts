@@ -3,18 +3,12 @@ import { notFound } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import type { Page } from "../lib/pagination";
-import {
-  fuse,
-  keywordLevels,
-  lexicalScore,
-  type ParsedQuery,
-  parseQuery,
-  termCoverage,
-  vectorScore,
-} from "../lib/text/search-scoring";
-import { searchText } from "../lib/text/search-text";
+import { keywordLevels, parseQuery } from "../lib/text/search-scoring";
 import type { Deps } from "./deps";
 import { EvidenceLinker } from "./evidence-urls";
+import { explainEmptySearch, type SearchExplanation } from "./search-explain";
+import type { SearchMatch } from "./search-matches";
+import { rankCandidates, type Scored } from "./search-rank";
 
 /** Candidates taken from each retriever before fusion. */
 const CANDIDATES = 100;
@@ -33,7 +27,7 @@ export interface SearchRequest {
 
 /** A page of matches and where the time went (milliseconds per stage, for Server-Timing). */
 export interface SearchOutcome {
-  page: Page<SearchResult>;
+  page: Page<SearchResult> & { explanation?: SearchExplanation };
   timings: Record<string, number>;
 }
 
@@ -46,26 +40,12 @@ export interface SearchResult {
   scene_description: string;
   tags: string[];
   time_position: number;
+  /** The text that matched, one shown text per line. */
+  text: string;
+  /** The texts that matched, each with its kind, source and times. */
+  matches: SearchMatch[];
   image?: string;
   video_url?: string;
-}
-
-interface Ranked {
-  hit: SegmentWithVideo;
-  score: number;
-}
-
-/** Where inside a segment the query matches best: the start of its best span, else its start. */
-function timePosition(hit: SegmentWithVideo, query: ParsedQuery): number {
-  const { segment } = hit;
-  let best: { coverage: number; start: number } | null = null;
-  for (const span of segment.evidence) {
-    if (span.kind === "thumbnail") continue;
-    const coverage = termCoverage(query, span.text);
-    if (coverage > 0 && (!best || coverage > best.coverage)) best = { coverage, start: span.start };
-  }
-  const start = best?.start ?? segment.startTime;
-  return Math.round(Math.min(Math.max(start, segment.startTime), segment.endTime) * 1000) / 1000;
 }
 
 function title(hit: SegmentWithVideo): string {
@@ -106,8 +86,10 @@ export async function searchSegments(
     const missing = request.videoIds.find((id) => !found.has(id));
     if (missing !== undefined) throw notFound("Video", missing);
     // An empty filter selects no video, so nothing can match.
-    if (request.videoIds.length === 0)
-      return { page: { data: [], has_more: false, next_cursor: null }, timings };
+    if (request.videoIds.length === 0) {
+      const explanation = await explainEmptySearch(deps, request, null);
+      return { page: { data: [], has_more: false, next_cursor: null, explanation }, timings };
+    }
   }
 
   lap("check");
@@ -138,22 +120,17 @@ export async function searchSegments(
   );
   lap("candidates");
   const cosines = new Map(matches.map((match) => [match.id, match.score]));
-  const parsed = parseQuery(request.query);
-  const ranked: Ranked[] = candidates
-    .map((hit) => {
-      const cosine = cosines.get(hit.segment.id);
-      const similarity = cosine === undefined ? 0 : vectorScore(ports.embedder.model, cosine);
-      return { hit, score: fuse(similarity, lexicalScore(parsed, searchText(hit.segment))) };
-    })
-    .filter((entry) => entry.score >= request.threshold)
-    .sort((a, b) => b.score - a.score || a.hit.segment.id.localeCompare(b.hit.segment.id));
+  const scored = rankCandidates(parseQuery(request.query), candidates, (id) => {
+    const cosine = cosines.get(id);
+    return cosine === undefined ? undefined : { model: ports.embedder.model, cosine };
+  });
+  const ranked: Scored[] = scored.filter((entry) => entry.score >= request.threshold);
 
   lap("rank");
   const page = ranked.slice(offset, offset + request.limit);
   const linker = new EvidenceLinker(ports, origin);
   const data = await Promise.all(
-    page.map(async ({ hit, score }): Promise<SearchResult> => {
-      const position = timePosition(hit, parsed);
+    page.map(async ({ hit, score, shown, position }): Promise<SearchResult> => {
       const result: SearchResult = {
         id: hit.segment.id,
         video_id: hit.video.id,
@@ -162,6 +139,8 @@ export async function searchSegments(
         scene_description: hit.segment.sceneDescription,
         tags: hit.segment.tags,
         time_position: position,
+        text: shown.map((match) => match.text).join("\n"),
+        matches: shown,
       };
       const thumbnail = hit.video.thumbnailKey;
       if (thumbnail) result.image = await linker.signedUrl(thumbnail);
@@ -172,5 +151,13 @@ export async function searchSegments(
   lap("urls");
   const hasMore = offset + request.limit < ranked.length;
   const next = hasMore ? await encodeCursor(secret, scope, [offset + request.limit]) : null;
+  if (data.length === 0 && offset === 0) {
+    // A score of 0 is a vector neighbour with nothing in common: not a match to report.
+    const top = scored[0]?.score ?? 0;
+    const best = top > 0 ? top : null;
+    const explanation = await explainEmptySearch(deps, request, best);
+    lap("explain");
+    return { page: { data, has_more: false, next_cursor: null, explanation }, timings };
+  }
   return { page: { data, has_more: hasMore, next_cursor: next }, timings };
 }

@@ -69,6 +69,16 @@ describe("npm run dev", () => {
     expect(revoked.status).toBe(401);
   });
 
+  it("takes the API root as its base URL too, as vas does", async () => {
+    const listed = await run(
+      "node",
+      ["scripts/admin.mjs", "--admin-token", ADMIN_TOKEN, "workspaces", "list", "--json"],
+      { cwd: ROOT, env: { ...process.env, VAS_BASE_URL: `${baseUrl}/api/v1alpha1/` } },
+    );
+    // Before, it called …/api/v1alpha1/admin/v1 and reported the token as refused.
+    expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
+  });
+
   it("reports admin errors from the CLI with a non-zero exit", async () => {
     await expect(admin(["keys", "revoke", "key_00000000000000000000000000"])).rejects.toMatchObject(
       {

@@ -193,3 +193,28 @@ export async function existingVideoIds(
   }
   return found;
 }
+
+/** Completed videos counted at most: past this, an empty search's explanation says "at least". */
+export const VIDEOS_COUNTED = 10_000;
+
+/**
+ * How many completed videos a search covered, and how many of them processing understood
+ * nothing of (no heard and no seen second): what an empty search explains itself with.
+ */
+export async function searchableVideoCounts(
+  db: Database,
+  workspaceId: string,
+  videoIds: string[] | undefined,
+): Promise<{ completed: number; nothingUnderstood: number }> {
+  const filter =
+    videoIds === undefined
+      ? sql``
+      : sql` AND id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
+  const nothing = sql`json_extract(media, '$.extent') IS NOT NULL
+    AND coalesce(json_extract(media, '$.extent.scene.seconds'), 0) = 0
+    AND NOT EXISTS (SELECT 1 FROM json_each(media, '$.extent.transcript') WHERE json_extract(value, '$.seconds') > 0)`;
+  const [row] = await db.all<{ completed: number; empty: number | null }>(
+    sql`SELECT count(*) AS completed, sum(empty) AS empty FROM (SELECT CASE WHEN ${nothing} THEN 1 ELSE 0 END AS empty FROM videos WHERE workspace_id = ${workspaceId} AND status = 'completed'${filter} LIMIT ${VIDEOS_COUNTED})`,
+  );
+  return { completed: row?.completed ?? 0, nothingUnderstood: row?.empty ?? 0 };
+}

@@ -37,6 +37,8 @@ export function stems(text: string): string[] {
 export interface ParsedQuery {
   terms: string[];
   phrases: string[][];
+  /** The phrases were quoted by the user (required), not the whole query (preferred). */
+  quoted?: boolean;
 }
 
 /** Splits a query into content-word stems and phrases (quoted parts, or the whole query). */
@@ -47,7 +49,9 @@ export function parseQuery(query: string): ParsedQuery {
   const quoted = [...query.matchAll(/"([^"]+)"/g)]
     .map((match) => stems(match[1] ?? ""))
     .filter((p) => p.length > 0);
-  return { terms, phrases: quoted.length > 0 ? quoted : [tokens.map(matchStem)] };
+  return quoted.length > 0
+    ? { terms, phrases: quoted, quoted: true }
+    : { terms, phrases: [tokens.map(matchStem)] };
 }
 
 function containsSequence(haystack: string[], needle: string[]): boolean {
@@ -79,6 +83,24 @@ export function lexicalScore(query: ParsedQuery, text: string): number {
   if (query.phrases.every((phrase) => containsSequence(words, phrase))) return PHRASE_SCORE;
   const coverage = coverageOf(query, new Set(words));
   return ALL_WORDS_SCORE * coverage * coverage;
+}
+
+/**
+ * `lexicalScore` over the separate texts a result shows (each cue, tag line, metadata value):
+ * a phrase counts only inside one of them, never across the seam between two, and the words
+ * count wherever they are. `phraseFound` says whether every phrase was found as written.
+ */
+export function unitsScore(
+  query: ParsedQuery,
+  texts: readonly string[],
+): { score: number; phraseFound: boolean } {
+  const units = texts.map(stems);
+  const phraseFound = query.phrases.every((phrase) =>
+    units.some((words) => containsSequence(words, phrase)),
+  );
+  if (phraseFound) return { score: PHRASE_SCORE, phraseFound };
+  const coverage = coverageOf(query, new Set(units.flat()));
+  return { score: ALL_WORDS_SCORE * coverage * coverage, phraseFound };
 }
 
 /** Vector and keyword evidence combined: either can carry a match, both make it stronger. */

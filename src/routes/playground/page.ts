@@ -39,6 +39,11 @@ export const PLAYGROUND_HTML = `<!doctype html>
 <button type="submit">Run</button></form>
 <p id="run-status" role="status"></p>
 <article id="report"></article></section>
+<section aria-labelledby="workflow-title"><h2 id="workflow-title">Run a workflow</h2>
+<form id="workflow-form"><label>Workflow <select id="workflow" required></select></label>
+<button type="submit">Run</button></form>
+<p id="workflow-status" role="status"></p>
+<ul id="findings"></ul></section>
 </body>
 </html>
 `;
@@ -54,8 +59,11 @@ progress{width:16rem;vertical-align:middle}
 .video,.result{display:flex;flex-direction:column;gap:.2rem;text-align:left;font:inherit}
 .result{border:1px solid #ccc;background:#fff;padding:.25rem;cursor:pointer}
 .score,.time,.status{color:#555;font-size:.85em}
+.said{font-size:.85em;white-space:pre-line}
+.tiles .explanation{grid-column:1/-1}
 #player video{width:100%;max-height:24rem;background:#000}
 #report{border:1px solid #ddd;padding:0 1rem;margin-top:.5rem}
 #report:empty{display:none}
+#findings{padding-left:1rem}.finding p{margin:.1rem 0 .5rem}
 #report table{border-collapse:collapse}#report td,#report th{border:1px solid #ccc;padding:.2rem .4rem}
 `;

@@ -1,8 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Database } from "../../db/client";
+import type { RunRow } from "../../db/repos/runs";
 import { DEFAULT_EXECUTION_PROFILE } from "../../domain/execution-profiles";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { createAnalysisRun } from "../../services/runs/create-run";
 import { createWorkflowRun } from "../../services/runs/create-workflow-run";
+import { nothingUnderstoodNotices } from "../../services/understanding";
 import { alphaRoute } from "../define";
 import { CreateRunBodySchema } from "./create-run-body";
 import { presentRun, RunSchema } from "./schemas";
@@ -29,6 +32,10 @@ const route = alphaRoute(
   },
 );
 
+function noticesOf(db: Database, run: RunRow) {
+  return nothingUnderstoodNotices(db, run.workspaceId, run.sourceIds);
+}
+
 /** POST /runs */
 export function registerCreateRun(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
@@ -43,7 +50,7 @@ export function registerCreateRun(app: OpenAPIHono<HonoEnv>) {
         locale: body.locale ?? "en",
         executeNow: body.execute_now ?? true,
       });
-      return c.json(presentRun(run), 202);
+      return c.json(presentRun(run, { notices: await noticesOf(c.var.deps.db, run) }), 202);
     }
     const run = await createAnalysisRun(c.var.deps, {
       workspaceId: c.var.auth.workspaceId,
@@ -58,6 +65,6 @@ export function registerCreateRun(app: OpenAPIHono<HonoEnv>) {
       locale: body.locale ?? "en",
       executeNow: body.execute_now ?? true,
     });
-    return c.json(presentRun(run), 202);
+    return c.json(presentRun(run, { notices: await noticesOf(c.var.deps.db, run) }), 202);
   });
 }

@@ -4,6 +4,7 @@ import { answerReferences, findRun, findSnapshots } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
+import { nothingUnderstoodNotices } from "../../services/understanding";
 import { alphaRoute } from "../define";
 import { presentRun, RunIdParamsSchema, RunSchema } from "./schemas";
 
@@ -39,9 +40,11 @@ export function registerGetRun(app: OpenAPIHono<HonoEnv>) {
     if (!run) throw notFound("Run", run_id);
     const answers = run.status === "completed" ? await answerReferences(db, run.id) : [];
     const snapshots = expand.has("snapshots") ? await findSnapshots(db, run.id) : undefined;
+    const notices = await nothingUnderstoodNotices(db, run.workspaceId, run.sourceIds);
     return c.json(
       presentRun(run, {
         answers,
+        notices,
         ...(snapshots ? { snapshots } : {}),
         provenance: expand.has("provenance"),
       }),

@@ -3,6 +3,7 @@ import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
+import type { RunNotice } from "../../services/understanding";
 import { RunUsageSchema } from "./usage";
 import { presentWorkflowDetail, WorkflowDetailSchema } from "./workflow-detail";
 
@@ -73,6 +74,20 @@ const AnalysisDetailSchema = z
   })
   .openapi("AnalysisDetail");
 
+const NoticeSchema = z
+  .object({
+    code: z.enum(["nothing_understood"]).openapi({
+      description: "nothing_understood: nothing in this video was heard or seen",
+    }),
+    video_id: z.string().openapi({ example: "vid_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    detail: z.string().openapi({
+      description: "What it means for the run's answers, and what to do, in plain words",
+      example:
+        "site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. …",
+    }),
+  })
+  .openapi("RunNotice");
+
 /** A run (the spec's Run section, AlphaAnalysisRunDto). */
 export const RunSchema = z
   .object({
@@ -81,6 +96,10 @@ export const RunSchema = z
     status: z.enum(RUN_STATUSES),
     analysis: AnalysisDetailSchema.optional().openapi({ description: "Analysis runs" }),
     workflow: WorkflowDetailSchema.optional().openapi({ description: "Workflow runs" }),
+    notices: z.array(NoticeSchema).optional().openapi({
+      description:
+        "On GET /runs/{run_id} and POST /runs: why the run's answers may all be not checked, one per video in which nothing was heard or seen (its `media.understood.warning`)",
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
@@ -100,8 +119,10 @@ export function presentRun(
     answers?: Pick<AnswerRow, "id" | "key" | "type">[];
     snapshots?: SnapshotRow[];
     provenance?: boolean;
+    notices?: RunNotice[];
   } = {},
 ): AnyRunDto {
+  const notices = extras.notices?.length ? { notices: extras.notices } : {};
   if (run.kind === "workflow") {
     const workflow = presentWorkflowDetail(run);
     return {
@@ -109,6 +130,7 @@ export function presentRun(
       kind: run.kind,
       status: run.status,
       workflow,
+      ...notices,
       created_at: run.createdAt,
       updated_at: run.updatedAt,
     };
@@ -176,6 +198,7 @@ export function presentRun(
     kind: run.kind,
     status: run.status,
     analysis,
+    ...notices,
     created_at: run.createdAt,
     updated_at: run.updatedAt,
   };

@@ -28,7 +28,8 @@ const SearchBodySchema = z
       .default(25)
       .openapi({ description: "Results per page, 1-100", example: 25 }),
     threshold: z.number().min(0).max(1).default(0.7).openapi({
-      description: "Minimum score, 0-1 (see the score's meaning in the result)",
+      description:
+        "Minimum score, 0-1, default 0.7: moments scoring less are left out. 0.7 keeps moments holding the query as written (0.97), all its words (0.85), or most of them with a close meaning; lower it (e.g. 0.3) to see moments holding only some of the words. An empty answer's `explanation.best_score` says what the best moment scored.",
       example: 0.7,
     }),
     cursor: z
@@ -38,6 +39,53 @@ const SearchBodySchema = z
       .openapi({ description: "next_cursor of the previous page, with the same body otherwise" }),
   })
   .openapi("SearchRequest");
+
+const MatchSchema = z
+  .object({
+    kind: z.enum(["transcript", "scene", "ocr", "metadata", "tags"]).openapi({
+      description:
+        "transcript (a caption cue or recognised speech), scene or ocr (a described frame), metadata (a container tag), tags",
+    }),
+    source: z.string().openapi({
+      description: "Where the text comes from",
+      example: "text-track:0:eng",
+    }),
+    text: z.string().openapi({ example: "Forklift operators must wear high visibility vests." }),
+    start: z.number().openapi({ description: "Seconds from the start", example: 5 }),
+    end: z.number().openapi({ description: "Seconds from the start", example: 8.5 }),
+  })
+  .openapi("SearchMatch");
+
+const ExplanationSchema = z
+  .object({
+    reason: z.enum(["no_videos", "nothing_understood", "no_match", "below_threshold"]).openapi({
+      description:
+        "no_videos: no completed video to search; nothing_understood: nothing was heard or seen in the videos searched; no_match: no moment holds a word of the query or comes near its meaning; below_threshold: moments matched but scored below `threshold`",
+      example: "below_threshold",
+    }),
+    detail: z.string().openapi({
+      description: "The reason in plain words, with what to do",
+      example:
+        "No moment scored at least the threshold 0.7; the best scored 0.3778. Lower threshold to see weaker matches …",
+    }),
+    threshold: z.number().openapi({ description: "The threshold used", example: 0.7 }),
+    best_score: z.number().nullable().openapi({
+      description: "The best score any moment reached; null when none matched at all",
+      example: 0.3778,
+    }),
+    videos_searched: z
+      .number()
+      .int()
+      .openapi({ description: "Completed videos searched (counted up to 10,000)", example: 3 }),
+    videos_without_understanding: z.number().int().openapi({
+      description:
+        "Of them, those in which nothing was heard or seen (see `media.understood` on the video)",
+      example: 1,
+    }),
+  })
+  .openapi("SearchExplanation", {
+    description: "Why a search answered no result; present only on an empty first page",
+  });
 
 const SearchResultSchema = z
   .object({
@@ -61,6 +109,15 @@ const SearchResultSchema = z
       description: "Seconds from the start: where the matching span begins, inside the segment",
       example: 5,
     }),
+    text: z.string().openapi({
+      description:
+        "The text that matched, one shown text per line: the cues, on-screen text, container tags or tags holding the query's words (for a match by meaning alone, what was said). A quoted phrase is always inside one of these lines.",
+      example: "Forklift operators must wear high visibility vests.",
+    }),
+    matches: z.array(MatchSchema).openapi({
+      description:
+        "The texts that matched, in time order, each with its kind, source and times; a match whose words are spread over this moment and the next lists texts of both",
+    }),
     image: z
       .string()
       .optional()
@@ -80,7 +137,7 @@ const route = alphaRoute(
     tags: ["Search"],
     summary: "Search videos in plain language",
     description:
-      "Ranks segments of the workspace's completed videos by how well they match the query, combining meaning (vector similarity) with the query's words and exact phrases, and returns those scoring at least `threshold`.",
+      "Ranks segments of the workspace's completed videos by how well they match the query, combining meaning (vector similarity) with the query's words and exact phrases, and returns those scoring at least `threshold`. An empty first page carries `explanation`: why nothing came back (no video, nothing understood in the videos, no match, or the best score below the threshold).",
     request: {
       body: { required: true, content: { "application/json": { schema: SearchBodySchema } } },
     },
@@ -88,7 +145,11 @@ const route = alphaRoute(
       200: {
         description: "Matches ranked by score",
         content: {
-          "application/json": { schema: pageSchema(SearchResultSchema, "SearchResultPage") },
+          "application/json": {
+            schema: pageSchema(SearchResultSchema, "SearchResultPage", {
+              explanation: ExplanationSchema.optional(),
+            }),
+          },
         },
       },
     },

@@ -25,6 +25,14 @@ export const COMPLETED_VIDEO_EXAMPLE: VideoDto = {
       scene: { seconds: 61.44, share: 1 },
       ocr: { seconds: 61.44, share: 1 },
     },
+    understood: {
+      heard_seconds: 60.1,
+      seen_seconds: 61.4,
+      heard_from: ["speech:0"],
+      summary:
+        "Heard 60.1 s of 61.4 s from recognised speech. Saw 61.4 s of 61.4 s through described frames.",
+    },
+    limitations: ["scene-sampled-one-frame-per-segment"],
   },
   created_at: "2026-11-21T09:30:00.000Z",
   updated_at: "2026-11-21T09:31:12.000Z",

@@ -36,6 +36,39 @@ const ExtentSchema = z
       "Per evidence kind, how much of the video was inspected; an answer's absence needs 95 % in the run's locale",
   });
 
+const UnderstoodSchema = z
+  .object({
+    heard_seconds: z.number().openapi({
+      description:
+        "Seconds whose speech is known: the longest caption track, or the audio speech recognition transcribed",
+      example: 23.5,
+    }),
+    seen_seconds: z.number().openapi({
+      description: "Seconds whose pictures were described (frames sampled × their spacing)",
+      example: 0,
+    }),
+    heard_from: z.array(z.string()).openapi({
+      description:
+        "Evidence sources of the heard seconds: `text-track:<index>[:<language>]`, `whisper[:<language>]`",
+      example: ["text-track:0:eng"],
+    }),
+    summary: z.string().openapi({
+      description: "What was heard and seen, and from where, in plain words",
+      example:
+        "Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: this service's media engine does not look at pictures.",
+    }),
+    warning: z.string().optional().openapi({
+      description:
+        "Present when nothing was heard or seen: what that means for search and runs, and what to do",
+      example:
+        "Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …",
+    }),
+  })
+  .openapi("VideoUnderstanding", {
+    description:
+      "What processing understood of the video. The local media engine reads caption and subtitle tracks, container tags and cover art only; it hears no speech and sees no pictures.",
+  });
+
 /** A video (the spec's Video section). */
 export const VideoSchema = z
   .object({
@@ -74,7 +107,18 @@ export const VideoSchema = z
       .optional()
       .openapi({ description: "Deprecated: the error's detail as text" }),
     media: z
-      .object({ coverage: ExtentSchema })
+      .object({
+        coverage: ExtentSchema,
+        understood: UnderstoodSchema.optional(),
+        limitations: z
+          .array(z.string())
+          .optional()
+          .openapi({
+            description:
+              "What the media engine could not extract, as codes (docs/media-understanding.md), e.g. `no-timed-text`, `no-speech-recognition`, `no-visual-analysis`",
+            example: ["no-speech-recognition", "no-visual-analysis"],
+          }),
+      })
       .optional()
       .openapi({ description: "What processing inspected, once it has (absent before)" }),
     created_at: TimestampSchema,

@@ -2,6 +2,7 @@ import type { VideoRow } from "../../db/repos/videos";
 import type { StoredError } from "../../domain/async-errors";
 import type { ExtractionExtent } from "../../domain/evidence";
 import { videoMedia } from "../media-urls";
+import { describeUnderstanding, type Understanding } from "../understanding";
 
 /** A video as clients see it (the spec's Video section); routes/videos/schemas.ts documents it. */
 export interface VideoDto {
@@ -16,7 +17,7 @@ export interface VideoDto {
   error?: StoredError;
   error_message?: string;
   /** What processing inspected: per evidence kind, seconds, share of the duration, language. */
-  media?: { coverage: ExtractionExtent };
+  media?: { coverage: ExtractionExtent; understood?: Understanding; limitations?: string[] };
   created_at: string;
   updated_at: string;
 }
@@ -38,8 +39,13 @@ export function presentVideo(
   if (row.duration !== null) dto.duration = row.duration;
   if (row.frameCount !== null) dto.frame_count = row.frameCount;
   if (extras.thumbnailUrl !== undefined) dto.thumbnail_url = extras.thumbnailUrl;
-  const extent = videoMedia(row).extent;
-  if (extent !== undefined) dto.media = { coverage: extent };
+  const media = videoMedia(row);
+  if (media.extent !== undefined) {
+    dto.media = { coverage: media.extent };
+    const understood = describeUnderstanding(media, row.duration);
+    if (understood !== undefined) dto.media.understood = understood;
+    if (media.limitations !== undefined) dto.media.limitations = media.limitations;
+  }
   if (row.error !== null) {
     dto.error = row.error;
     dto.error_message = row.error.detail;

@@ -1,6 +1,7 @@
+import type { EvidenceRef } from "../../domain/evidence";
 import type { TemplateBlock } from "../../domain/report-templates";
 import { type DisplayContext, publicValue, stateText, valueText, verdictText } from "./display";
-import { citationLabel, orderEvidence } from "./format";
+import { citationLabel, formatRange, orderEvidence } from "./format";
 import type { Field, Paragraph, Section, SectionKind } from "./model";
 import { answerRows, isLowerBound, itemRows } from "./rows";
 import { lookup, type ReportStrings } from "./strings";
@@ -49,6 +50,27 @@ function headingOf(block: TemplateBlock, strings: ReportStrings): string {
   return lookup(strings.blockTitles, block.type) ?? block.type;
 }
 
+/** Sentences quoted with their times at most, so a reader needs no evidence id. */
+const QUOTED = 3;
+
+/**
+ * A found or uncertain answer's summary with the sentences it rests on quoted and timed,
+ * those the summary does not quote already: a reader sees what was said, not only an id.
+ */
+function withQuotes(answer: StoredAnswer, evidence: readonly EvidenceRef[]): string {
+  const summary = answer.answer_payload.summary.trim();
+  if (answer.result_state !== "found" && answer.result_state !== "uncertain") return summary;
+  const quotes = evidence
+    .filter((ref) => ref.kind !== "thumbnail" && ref.text.trim() !== "")
+    .filter((ref) => !summary.includes(ref.text.trim()))
+    .slice(0, QUOTED)
+    .map((ref) => {
+      const when = formatRange(ref.start_time, ref.end_time);
+      return `"${ref.text.trim()}"${when === null ? "" : ` (${when})`}`;
+    });
+  return [summary, ...quotes].filter((part) => part !== "").join(" ");
+}
+
 /** An answer's summary followed by its representative evidence. */
 function summaryOf(answer: StoredAnswer, lead: string | null): Paragraph {
   const evidence = orderEvidence(answer.answer_payload.evidence_summary.representative);
@@ -56,7 +78,7 @@ function summaryOf(answer: StoredAnswer, lead: string | null): Paragraph {
     answer_id: answer.id,
     answer_key: answer.key,
     lead,
-    text: answer.answer_payload.summary.trim(),
+    text: withQuotes(answer, evidence),
     citations: evidence.map((ref) => ({
       answer_id: answer.id,
       evidence: ref,

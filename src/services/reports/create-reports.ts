@@ -180,6 +180,7 @@ export async function renderReports(
       profile_ref: profileRef(run),
       execution_profile_ref: run.executionProfileRef,
       limitations: run.limitations,
+      kind: run.kind,
     },
     videos: (input?.sources ?? []).map((source) => ({
       id: source.video_id,

@@ -96,7 +96,10 @@ function headerChunks(model: ReportModel, strings: ReportStrings): string[] {
   const item = (label: string, value: string) => `- **${escapeInline(label)}:** ${value}`;
   const lines = [
     item(strings.run, code(model.run_id)),
-    item(strings.profile, code(model.profile_ref)),
+    item(
+      model.profile_kind === "rulebook" ? strings.rulebook : strings.profile,
+      code(model.profile_ref),
+    ),
     item(strings.executionProfile, code(model.execution_profile_ref)),
     item(strings.template, code(`${model.template.id}@${model.template.version}`)),
   ];
@@ -106,11 +109,14 @@ function headerChunks(model: ReportModel, strings: ReportStrings): string[] {
     const details = [code(s.video_id), s.duration_text].filter((d) => d !== null).join(", ");
     lines.push(`  - ${escapeInline(s.title ?? strings.untitled)} (${details})`);
   }
-  if (model.limitations.length === 0) {
+  lines.push(item(strings.summary, escapeInline(model.summary)));
+  // "None" only when nothing limits the answers: not even one left uncertain or not checked.
+  const limits = [...model.limitations.map((l) => l.text), ...model.unanswered.map((u) => u.text)];
+  if (limits.length === 0) {
     lines.push(item(strings.limitations, escapeInline(strings.none)));
   } else {
     lines.push(item(strings.limitations, "").trimEnd());
-    for (const l of model.limitations) lines.push(`  - ${escapeInline(l.text)}`);
+    for (const text of limits) lines.push(`  - ${escapeInline(text)}`);
   }
   return [`# ${escapeInline(model.title)}`, lines.join("\n")];
 }

@@ -12,10 +12,23 @@ export interface ReportModel {
   run_id: string;
   template: { id: string; version: number };
   profile_ref: string;
+  /** What `profile_ref` names: a profile, or a workflow run's rulebook. */
+  profile_kind: "profile" | "rulebook";
   execution_profile_ref: string;
   sources: ReportSource[];
   limitations: { code: string; text: string }[];
+  /** The answers counted by result state, in words ("1 found, 2 not checked (3 answers)"). */
+  summary: string;
+  /** Answers that are not a pass: how many are uncertain or not checked, and why. */
+  unanswered: Unanswered[];
   sections: Section[];
+}
+
+/** The answers of one result state that give no answer, with their reasons in words. */
+export interface Unanswered {
+  result_state: "uncertain" | "not_checked";
+  count: number;
+  text: string;
 }
 
 /** A source video of the run as the header lists it. */

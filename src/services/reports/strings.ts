@@ -30,6 +30,16 @@ export interface ReportStrings {
   /** Section headings of blocks without a `label` or `answer_key`. */
   blockTitles: Record<string, string>;
   limitationTexts: Record<string, string>;
+  rulebook: string;
+  /** The title of a workflow run's report without a heading block. */
+  workflowTitle: string;
+  summary: string;
+  /** The counts by state, e.g. "1 found, 2 not checked (3 answers)". */
+  summaryText: (parts: string[], total: number) => string;
+  /** "2 of 6 not checked: required evidence was not extracted (2)". */
+  unansweredText: (state: string, count: number, total: number, reasons: string) => string;
+  /** Reason codes in words; an unknown code is written with spaces. */
+  reasonTexts: Record<string, string>;
 }
 
 const EN: ReportStrings = {
@@ -90,6 +100,28 @@ const EN: ReportStrings = {
     execution_failed: "Execution failed",
     required_evidence_not_extracted: "Required evidence was not extracted",
   },
+  rulebook: "Rulebook",
+  workflowTitle: "Workflow report",
+  summary: "Summary",
+  summaryText: (parts, total) =>
+    `${parts.join(", ")} (${total} ${total === 1 ? "answer" : "answers"})`,
+  unansweredText: (state, count, total, reasons) =>
+    `${count} of ${total} ${state.toLowerCase()}: ${reasons}`,
+  reasonTexts: {
+    required_evidence_not_extracted: "the evidence the rule needs was not extracted",
+    no_literal_match: "the words were not found as written",
+    instruction_not_observation: "what was said is a rule or request, not that it happened",
+    observation_not_instruction: "what was said is an observation, not a rule",
+    unclear_polarity: "it is unclear whether it was said or denied",
+    quantity_not_stated: "no number was stated",
+    below_threshold: "the evidence was too weak",
+    conflicting_evidence: "the evidence disagrees",
+    partial_coverage: "only part of the video was read",
+    language_unsupported: "the language is not read",
+    language_mismatch: "the video is in another language",
+    no_supporting_evidence: "nothing supports it",
+    budget_exhausted: "the processing budget ran out",
+  },
 };
 
 const JA: ReportStrings = {
@@ -148,6 +180,15 @@ const JA: ReportStrings = {
   limitationTexts: {
     budget_exhausted: "処理予算により結果が制限されました",
     execution_failed: "実行に失敗しました",
+    required_evidence_not_extracted: "必要な証拠が抽出されませんでした",
+  },
+  rulebook: "ルールブック",
+  workflowTitle: "ワークフローレポート",
+  summary: "概要",
+  summaryText: (parts, total) => `${parts.join("、")}（回答 ${total} 件）`,
+  unansweredText: (state, count, total, reasons) =>
+    `${total} 件中 ${count} 件が${state}: ${reasons}`,
+  reasonTexts: {
     required_evidence_not_extracted: "必要な証拠が抽出されませんでした",
   },
 };

@@ -33,6 +33,8 @@ export interface RenderInput {
     profile_ref: string;
     execution_profile_ref: string;
     limitations: string[];
+    /** A workflow run's header names its rulebook where an analysis run's names its profile. */
+    kind?: "analysis" | "workflow";
   };
   videos: { id: string; title: string; duration: number }[];
   answers: StoredAnswer[];

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outsideRequests, type PagesWorld, SHOTS_DIR, startPagesWorld } from "./harness";
-import { createProfile, largeFile, shoot, TALK } from "./playground";
+import { createProfile, createWorkflow, largeFile, shoot, TALK } from "./playground";
 
 // The served pages in a real browser against the real local process, one process and one
 // browser for the file: every request that would leave the service is recorded and refused.
@@ -52,7 +52,6 @@ describe("GET /playground in a browser", () => {
   it("uploads a video, watches it, searches, plays a result and renders a run's report", async () => {
     const { baseUrl } = world.service;
     const profileName = "Vests <img src=x onerror=alert(1)>";
-    const profileId = await createProfile(baseUrl, world.key, profileName);
     const context = await world.browser.newContext();
     const outside = await outsideRequests(context, baseUrl);
     const page = await context.newPage();
@@ -69,6 +68,9 @@ describe("GET /playground in a browser", () => {
     await page.getByText("Key set for this tab.").waitFor();
     expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(["vas-playground-key"]);
     expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    // No profile yet: the run form says how to make one.
+    await page.getByText("No profile yet: create one with POST /profiles").waitFor();
+    const profileId = await createProfile(baseUrl, world.key, profileName);
 
     await page.setInputFiles("#file", TALK);
     await page.click("#upload-form button");
@@ -88,6 +90,7 @@ describe("GET /playground in a browser", () => {
     const result = page.locator("#results button.result").first();
     await result.waitFor();
     expect(await result.locator(".score").textContent()).toMatch(/^score (0|1)\.\d\d$/);
+    expect(await result.locator(".said").textContent()).toContain("high visibility vests");
     const time = Number(await result.getAttribute("data-time"));
     await result.click();
     const player = page.locator("#player video");
@@ -95,19 +98,62 @@ describe("GET /playground in a browser", () => {
     expect(await player.getAttribute("src")).toContain(`#t=${time}`);
     await shoot(page, "2-search");
 
+    // A search with nothing above the threshold says why, with the best score it saw.
+    await page.fill("#query", "zeppelin hangar");
+    await page.click("#search-form button");
+    await page.locator("#results .explanation").waitFor();
+    expect(await page.locator("#results .explanation").textContent()).toMatch(
+      /^No moment of the \d+ videos? searched holds a word of the query/,
+    );
+
     await page.selectOption("#run-profile", profileId);
     await page.click("#run-form button");
     const report = page.locator("#report");
     await report.locator("h1").first().waitFor({ timeout: 90_000 });
     expect(await page.locator("#run-status").textContent()).toMatch(/: completed$/);
     expect(await report.innerText()).toMatch(/vests\s+Verdict: Pass/);
+    // The Markdown renders as a document: the header is a list holding the summary and the
+    // limitations, the quoted sentence is text, and no Markdown syntax shows through.
+    expect(await report.locator("li", { hasText: "Summary:" }).first().innerText()).toBe(
+      "Summary: 1 found (1 answer)",
+    );
+    expect(await report.locator("li", { hasText: "Limitations:" }).first().innerText()).toBe(
+      "Limitations: None",
+    );
+    expect(await report.locator("strong", { hasText: "Verdict:" }).count()).toBe(1);
+    expect(await report.innerText()).not.toMatch(/\*\*|^#|\| ---/m);
     // Names from the API are shown as text, never parsed as markup.
     expect(await page.locator("#run-profile option").first().textContent()).toBe(profileName);
     await shoot(page, "3-report");
 
+    // A workflow over the video: run it from the page and read its findings.
+    await page.getByText("No workflow yet: import a rulebook").waitFor();
+    const videoId = (await video.first().getAttribute("data-video-id")) ?? "";
+    const workflowId = await createWorkflow(baseUrl, world.key, videoId);
+    await page.click("#refresh-videos");
+    await page.locator(`#workflow option[value="${workflowId}"]`).waitFor({ state: "attached" });
+    await page.click("#workflow-form button");
+    const finding = page.locator("#findings li.finding").first();
+    await finding.waitFor({ timeout: 90_000 });
+    expect(await finding.locator("strong").textContent()).toBe("Fire exits are kept clear");
+    expect(await page.locator("#workflow-status").textContent()).toMatch(
+      /: completed — .+ over 1 video\./,
+    );
+    await shoot(page, "4-findings");
+
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);
     await context.close();
+  });
+
+  it("says a refused key was refused, and keeps no such key", async () => {
+    const page = await world.browser.newPage();
+    await page.goto(`${world.service.baseUrl}/playground`);
+    await page.fill("#key", "vas_not_a_real_key");
+    await page.click("#key-form button");
+    await page.getByText(/^This key was refused \(401/).waitFor();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+    await page.close();
   });
 
   it("uploads a file over 200 MiB in parts, each PUT straight to its target", async () => {

@@ -30,6 +30,37 @@ export async function createProfile(baseUrl: string, key: string, name: string):
   return (JSON.parse(body) as { id: string }).id;
 }
 
+/** A one-rule rulebook and a workflow binding it to the video, through the API. */
+export async function createWorkflow(baseUrl: string, key: string, videoId: string) {
+  const post = async (route: string, body: unknown) => {
+    const res = await fetch(`${baseUrl}/api/v1alpha1${route}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`POST ${route} answered ${res.status}: ${text}`);
+    return JSON.parse(text) as { id: string };
+  };
+  const rulebook = await post("/rulebooks", {
+    name: "Dock safety",
+    rules: [
+      {
+        id: "vests",
+        title: "Fire exits are kept clear",
+        description: "Fire exits are kept clear.",
+        severity: "high",
+      },
+    ],
+  });
+  const workflow = await post("/workflows", {
+    name: "Dock review",
+    rulebook_id: rulebook.id,
+    source_ids: [videoId],
+  });
+  return workflow.id;
+}
+
 /** Saves a full-page screenshot of the step under the git-ignored test output folder. */
 export function shoot(page: Page, step: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(SHOTS_DIR, `playground-${step}.png`), fullPage: true });

@@ -149,6 +149,15 @@ describe("the vas CLI against the local process", () => {
       const search = await finished(vas(env, "search", '"loading dock"', "--video", video.id));
       expect(search.code).toBe(0);
       expect(search.stdout.split("\n")[0]).toContain(video.id);
+      // Each result shows the text that matched; an empty answer says why, and exit 0.
+      expect(search.stdout).toContain("loading dock");
+      const none = await finished(vas(env, "search", "zeppelin hangar", "--video", video.id));
+      expect(none.code).toBe(0);
+      expect(none.stdout).toMatch(/^No result\. No moment of the 1 video searched holds a word/);
+      const loose = await finished(
+        vas(env, "search", "spill supervisor parking", "--video", video.id, "--threshold", "0"),
+      );
+      expect(loose.stdout.split("\n")[0]).toContain(video.id);
 
       const profile = await client.api.POST("/profiles", {
         body: vestsProfile(),
@@ -173,7 +182,7 @@ describe("the vas CLI against the local process", () => {
         expect.objectContaining({ run_id: runId, format: "markdown" }),
       ]);
 
-      for (const ran of [upload, search, profiles, run, reports])
+      for (const ran of [upload, search, none, loose, profiles, run, reports])
         expect(ran.stdout + ran.stderr).not.toContain(apiKey);
     },
     SLOW,

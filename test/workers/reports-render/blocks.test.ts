@@ -58,7 +58,7 @@ describe("measurement blocks", () => {
   it("shows value with unit and the result state", () => {
     expect(text(sampleInput(), "markdown")).toContain(
       "## Forklifts\n\n**Value:** 2 vehicles\n\n**Result:** Found\n\n" +
-        "Summary of forklift_count. [evidence_a1 00:05–00:08]\n",
+        'Summary of forklift_count. "spoken words a1" (00:05–00:08) [evidence_a1 00:05–00:08]\n',
     );
     expect(text(sampleInput("ja"), "markdown")).toContain(
       "## Forklifts\n\n**値:** 2 vehicles\n\n**結果:** 検出\n",
@@ -215,7 +215,7 @@ describe("narrative blocks", () => {
         "",
         "**events:** Summary of events.",
         "",
-        "**forklift_count:** Summary of forklift_count. [evidence_a1 00:05–00:08]",
+        '**forklift_count:** Summary of forklift_count. "spoken words a1" (00:05–00:08) [evidence_a1 00:05–00:08]',
       ].join("\n"),
     );
     const section = json(sampleInput()).report.sections[6];

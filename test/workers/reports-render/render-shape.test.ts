@@ -200,7 +200,7 @@ describe("renderReport: missing answers and unknown block types", () => {
     const md = text(sampleInput(), "markdown");
     expect(md).toContain(
       "## forklift_count\n\n**Result:** Found\n\n**Value:** 2 vehicles\n\n" +
-        "Summary of forklift_count. [evidence_a1 00:05–00:08]\n\nNo items.\n",
+        'Summary of forklift_count. "spoken words a1" (00:05–00:08) [evidence_a1 00:05–00:08]\n\nNo items.\n',
     );
   });
 

@@ -133,11 +133,12 @@ describe("POST /search", () => {
       404,
       "resource-not-found",
     );
-    // An empty filter selects no video.
-    expect(await search({ query: "the", threshold: 0, video_ids: [] })).toEqual({
+    // An empty filter selects no video, and the answer says so.
+    expect(await search({ query: "the", threshold: 0, video_ids: [] })).toMatchObject({
       data: [],
       has_more: false,
       next_cursor: null,
+      explanation: { reason: "no_videos", videos_searched: 0, best_score: null },
     });
   });
 

@@ -38,15 +38,22 @@ export async function waitVideo(client: VasClient, s: Settings, id: string, time
   return EXIT.ok;
 }
 
+/** The first line of a result's matching text, cut to fit a terminal row. */
+function firstLine(text: string | undefined, width = 60): string {
+  const line = (text ?? "").split("\n")[0] ?? "";
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
 export async function search(
   client: VasClient,
   s: Settings,
   query: string,
-  flags: { video?: string[]; limit: number },
+  flags: { video?: string[]; limit: number; threshold?: number },
 ) {
   const page = await client.search({
     query,
     limit: flags.limit,
+    ...(flags.threshold === undefined ? {} : { threshold: flags.threshold }),
     ...(flags.video?.length ? { video_ids: flags.video } : {}),
   });
   if (s.json) printJson(page.data);
@@ -57,8 +64,15 @@ export async function search(
         `${r.time_position.toFixed(1)}s`,
         r.video_id,
         r.title,
+        firstLine(r.text),
       ]),
     );
+  // An empty answer says why; on stderr under --json so stdout stays the bare array.
+  if (page.explanation !== undefined) {
+    const { detail } = page.explanation;
+    if (s.json) process.stderr.write(`vas: no result: ${detail}\n`);
+    else process.stdout.write(`No result. ${detail}\n`);
+  }
   return EXIT.ok;
 }
 

@@ -3,11 +3,19 @@ import { VasClient } from "../client.js";
 import * as commands from "./commands.js";
 import { EXIT, type GlobalOptions, settings } from "./config.js";
 import { reportFailure } from "./output.js";
+import * as review from "./review-commands.js";
 import { uploadCommand } from "./upload-command.js";
 
 function positive(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer.");
+  return n;
+}
+
+function unitInterval(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new InvalidArgumentError("must be a number from 0 to 1.");
   return n;
 }
 
@@ -82,9 +90,15 @@ program
   .argument("<query>")
   .option("--video <video_id>", "only this video (repeatable)", collect)
   .addOption(new Option("--limit <n>", "results").argParser(positive).default(10))
+  .addOption(
+    new Option("--threshold <score>", "minimum score, 0-1 (the service's default: 0.7)").argParser(
+      unitInterval,
+    ),
+  )
   .action(
-    action((client, s, query: string, flags: { video?: string[]; limit: number }) =>
-      commands.search(client, s, query, flags),
+    action(
+      (client, s, query: string, flags: { video?: string[]; limit: number; threshold?: number }) =>
+        commands.search(client, s, query, flags),
     ),
   );
 
@@ -122,6 +136,68 @@ program
   .description("list a run's reports")
   .requiredOption("--run <run_id>", "the run")
   .action(action((client, s, flags: { run: string }) => commands.reports(client, s, flags.run)));
+
+const rulebooks = program.command("rulebooks").description("import or list rulebooks");
+rulebooks
+  .command("ls", { isDefault: true })
+  .action(action((client, s) => review.listRulebooks(client, s)));
+rulebooks
+  .command("import")
+  .description("import a CSV of rules (one rulebook per rulebook-name value)")
+  .argument("<file.csv>")
+  .option("--name <name>", "rulebook name for rows without one (default: the file's name)")
+  .action(
+    action((client, s, file: string, flags: { name?: string }) =>
+      review.importRulebooks(client, s, file, flags),
+    ),
+  );
+
+const workflows = program.command("workflows").description("create or run workflows");
+workflows
+  .command("create")
+  .description("bind a rulebook to completed videos")
+  .requiredOption("--rulebook <rulebook_id>", "the rulebook")
+  .requiredOption("--video <video_id>", "a video (repeatable)", collect)
+  .requiredOption("--name <name>", "the workflow's name")
+  .option("--playbook <text>", "how to judge the rules")
+  .action(
+    action(
+      (client, s, flags: { rulebook: string; video: string[]; name: string; playbook?: string }) =>
+        review.createWorkflow(client, s, flags),
+    ),
+  );
+workflows
+  .command("run")
+  .description("run a workflow: one finding per rule and video")
+  .argument("<workflow_id>")
+  .option("--wait", "wait until the run ends, then print its findings")
+  .addOption(timeout())
+  .action(
+    action((client, s, id: string, flags: { wait?: boolean; timeout: number }) =>
+      review.runWorkflow(client, s, id, flags),
+    ),
+  );
+
+const findings = program.command("findings").description("list or review findings");
+findings
+  .command("ls", { isDefault: true })
+  .option("--run <run_id>", "only this run's")
+  .option("--video <video_id>", "only this video's")
+  .action(
+    action((client, s, flags: { run?: string; video?: string }) =>
+      review.listFindings(client, s, flags),
+    ),
+  );
+findings
+  .command("review")
+  .argument("<finding_id>")
+  .requiredOption("--status <status>", "confirmed, dismissed, resolved or open")
+  .option("--note <text>", "why")
+  .action(
+    action((client, s, id: string, flags: { status: string; note?: string }) =>
+      review.reviewFinding(client, s, id, flags),
+    ),
+  );
 
 try {
   await program.parseAsync();

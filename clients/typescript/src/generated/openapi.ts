@@ -160,7 +160,7 @@ export interface paths {
     put?: never;
     /**
      * Search videos in plain language
-     * @description Ranks segments of the workspace's completed videos by how well they match the query, combining meaning (vector similarity) with the query's words and exact phrases, and returns those scoring at least `threshold`.
+     * @description Ranks segments of the workspace's completed videos by how well they match the query, combining meaning (vector similarity) with the query's words and exact phrases, and returns those scoring at least `threshold`. An empty first page carries `explanation`: why nothing came back (no video, nothing understood in the videos, no match, or the best score below the threshold).
      *
      *     Permission: `SEARCH_CONTENT`.
      */
@@ -1019,7 +1019,18 @@ export interface components {
      *             "seconds": 61.44,
      *             "share": 1
      *           }
-     *         }
+     *         },
+     *         "understood": {
+     *           "heard_seconds": 60.1,
+     *           "seen_seconds": 61.4,
+     *           "heard_from": [
+     *             "speech:0"
+     *           ],
+     *           "summary": "Heard 60.1 s of 61.4 s from recognised speech. Saw 61.4 s of 61.4 s through described frames."
+     *         },
+     *         "limitations": [
+     *           "scene-sampled-one-frame-per-segment"
+     *         ]
      *       },
      *       "created_at": "2026-11-21T09:30:00.000Z",
      *       "updated_at": "2026-11-21T09:31:12.000Z"
@@ -1121,6 +1132,15 @@ export interface components {
             share: number;
           };
         };
+        understood?: components["schemas"]["VideoUnderstanding"];
+        /**
+         * @description What the media engine could not extract, as codes (docs/media-understanding.md), e.g. `no-timed-text`, `no-speech-recognition`, `no-visual-analysis`
+         * @example [
+         *       "no-speech-recognition",
+         *       "no-visual-analysis"
+         *     ]
+         */
+        limitations?: string[];
       };
       /**
        * Format: date-time
@@ -1143,6 +1163,36 @@ export interface components {
       detail: string;
       /** @example Re-export the video and upload it again. */
       next_action: string;
+    };
+    /** @description What processing understood of the video. The local media engine reads caption and subtitle tracks, container tags and cover art only; it hears no speech and sees no pictures. */
+    VideoUnderstanding: {
+      /**
+       * @description Seconds whose speech is known: the longest caption track, or the audio speech recognition transcribed
+       * @example 23.5
+       */
+      heard_seconds: number;
+      /**
+       * @description Seconds whose pictures were described (frames sampled × their spacing)
+       * @example 0
+       */
+      seen_seconds: number;
+      /**
+       * @description Evidence sources of the heard seconds: `text-track:<index>[:<language>]`, `whisper[:<language>]`
+       * @example [
+       *       "text-track:0:eng"
+       *     ]
+       */
+      heard_from: string[];
+      /**
+       * @description What was heard and seen, and from where, in plain words
+       * @example Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: this service's media engine does not look at pictures.
+       */
+      summary: string;
+      /**
+       * @description Present when nothing was heard or seen: what that means for search and runs, and what to do
+       * @example Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …
+       */
+      warning?: string;
     };
     Problem: {
       /**
@@ -1351,11 +1401,46 @@ export interface components {
     };
     CompleteUploadRequest: Record<string, never>;
     SearchResultPage: {
+      explanation?: components["schemas"]["SearchExplanation"];
       data: components["schemas"]["SearchResult"][];
       /** @description Whether another page follows */
       has_more: boolean;
       /** @description Pass as `cursor` for the next page; null on the last page */
       next_cursor: string | null;
+    };
+    /** @description Why a search answered no result; present only on an empty first page */
+    SearchExplanation: {
+      /**
+       * @description no_videos: no completed video to search; nothing_understood: nothing was heard or seen in the videos searched; no_match: no moment holds a word of the query or comes near its meaning; below_threshold: moments matched but scored below `threshold`
+       * @example below_threshold
+       * @enum {string}
+       */
+      reason: "no_videos" | "nothing_understood" | "no_match" | "below_threshold";
+      /**
+       * @description The reason in plain words, with what to do
+       * @example No moment scored at least the threshold 0.7; the best scored 0.3778. Lower threshold to see weaker matches …
+       */
+      detail: string;
+      /**
+       * @description The threshold used
+       * @example 0.7
+       */
+      threshold: number;
+      /**
+       * @description The best score any moment reached; null when none matched at all
+       * @example 0.3778
+       */
+      best_score: number | null;
+      /**
+       * @description Completed videos searched (counted up to 10,000)
+       * @example 3
+       */
+      videos_searched: number;
+      /**
+       * @description Of them, those in which nothing was heard or seen (see `media.understood` on the video)
+       * @example 1
+       */
+      videos_without_understanding: number;
     };
     SearchResult: {
       /**
@@ -1382,10 +1467,41 @@ export interface components {
        * @example 5
        */
       time_position: number;
+      /**
+       * @description The text that matched, one shown text per line: the cues, on-screen text, container tags or tags holding the query's words (for a match by meaning alone, what was said). A quoted phrase is always inside one of these lines.
+       * @example Forklift operators must wear high visibility vests.
+       */
+      text: string;
+      /** @description The texts that matched, in time order, each with its kind, source and times; a match whose words are spread over this moment and the next lists texts of both */
+      matches: components["schemas"]["SearchMatch"][];
       /** @description Signed thumbnail URL (valid at least 1 hour) */
       image?: string;
       /** @description Signed video URL (valid at least 1 hour) that plays from time_position (#t=) */
       video_url?: string;
+    };
+    SearchMatch: {
+      /**
+       * @description transcript (a caption cue or recognised speech), scene or ocr (a described frame), metadata (a container tag), tags
+       * @enum {string}
+       */
+      kind: "transcript" | "scene" | "ocr" | "metadata" | "tags";
+      /**
+       * @description Where the text comes from
+       * @example text-track:0:eng
+       */
+      source: string;
+      /** @example Forklift operators must wear high visibility vests. */
+      text: string;
+      /**
+       * @description Seconds from the start
+       * @example 5
+       */
+      start: number;
+      /**
+       * @description Seconds from the start
+       * @example 8.5
+       */
+      end: number;
     };
     SearchRequest: {
       /**
@@ -1401,7 +1517,7 @@ export interface components {
        */
       limit?: number;
       /**
-       * @description Minimum score, 0-1 (see the score's meaning in the result). Default: `0.7`.
+       * @description Minimum score, 0-1, default 0.7: moments scoring less are left out. 0.7 keeps moments holding the query as written (0.97), all its words (0.85), or most of them with a close meaning; lower it (e.g. 0.3) to see moments holding only some of the words. An empty answer's `explanation.best_score` says what the best moment scored.. Default: `0.7`.
        * @example 0.7
        */
       threshold?: number;
@@ -1775,6 +1891,8 @@ export interface components {
       status: "queued" | "processing" | "completed" | "failed" | "canceled";
       analysis?: components["schemas"]["AnalysisDetail"];
       workflow?: components["schemas"]["WorkflowRunDetail"];
+      /** @description On GET /runs/{run_id} and POST /runs: why the run's answers may all be not checked, one per video in which nothing was heard or seen (its `media.understood.warning`) */
+      notices?: components["schemas"]["RunNotice"][];
       /**
        * Format: date-time
        * @example 2026-11-21T09:30:00.000Z
@@ -1894,6 +2012,20 @@ export interface components {
         engine: string | null;
         usage: components["schemas"]["RunUsage"];
       };
+    };
+    RunNotice: {
+      /**
+       * @description nothing_understood: nothing in this video was heard or seen
+       * @enum {string}
+       */
+      code: "nothing_understood";
+      /** @example vid_01jd3m6t8y0c7x4k2n9q5r1s3v */
+      video_id: string;
+      /**
+       * @description What it means for the run's answers, and what to do, in plain words
+       * @example site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. …
+       */
+      detail: string;
     };
     /** @description An analysis run (`kind` `analysis` or left out) or a workflow run */
     CreateRunRequest:

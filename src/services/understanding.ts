@@ -1,0 +1,129 @@
+import type { Database } from "../db/client";
+import { findVideos } from "../db/repos/videos";
+import type { ExtractionExtent } from "../domain/evidence";
+import type { VideoMedia } from "../domain/video";
+
+/** What processing understood of a video, in seconds and in words (`media.understood`). */
+export interface Understanding {
+  /** Seconds whose speech is known: the longest caption track or recognised speech. */
+  heard_seconds: number;
+  /** Seconds whose pictures were described (frames sampled × their spacing). */
+  seen_seconds: number;
+  /** The evidence sources the heard seconds come from, e.g. `text-track:0:eng`. */
+  heard_from: string[];
+  /** One or two sentences saying what was heard and seen, and from where. */
+  summary: string;
+  /** Present when nothing was heard or seen: why, what that means, and what to do. */
+  warning?: string;
+}
+
+const LOCAL_ENGINE_PREFIX = "local-media@";
+
+const round1 = (seconds: number) => Math.round(seconds * 10) / 10;
+
+function trackName(source: string, origin: "captions" | "speech"): string {
+  if (origin === "speech") return "recognised speech";
+  const [, index, language] = source.split(":");
+  return `text track ${index ?? "?"}${language ? ` (${language})` : ""}`;
+}
+
+/** Why nothing was heard, from the stored limitations, in words a new user can act on. */
+function whyNotHeard(local: boolean, media: VideoMedia): string {
+  const limitations = new Set(media.limitations ?? []);
+  const reasons = ["the file has no caption or subtitle track"];
+  if (media.audio === null || limitations.has("no-audio-track")) reasons.push("no audio track");
+  else if (local) reasons.push("this service's media engine does not recognise speech");
+  else if (limitations.has("input-too-large-for-edge"))
+    reasons.push("the file is too large for speech recognition at the edge");
+  else reasons.push("speech recognition heard nothing");
+  return reasons.join(", and ");
+}
+
+function whyNotSeen(local: boolean, limitations: ReadonlySet<string>): string {
+  if (limitations.has("no-video-track")) return "the file has no video track";
+  if (local) return "this service's media engine does not look at pictures";
+  if (limitations.has("input-too-large-for-edge"))
+    return "the file is too large for frame extraction at the edge";
+  return "no frame could be described";
+}
+
+function ofDuration(duration: number | null): string {
+  return duration !== null && duration > 0 ? ` of ${round1(duration)} s` : "";
+}
+
+/**
+ * Says what processing understood of a video from its measured extents: seconds heard
+ * (captions or recognised speech) and seen (described frames), from which tracks, and a
+ * plain warning when that is nothing, so a user learns it from the video itself rather
+ * than from an empty search.
+ */
+export function describeUnderstanding(
+  media: VideoMedia,
+  duration: number | null,
+): Understanding | undefined {
+  const extent: ExtractionExtent | undefined = media.extent;
+  if (extent === undefined) return undefined;
+  const local = (media.engine ?? "").startsWith(LOCAL_ENGINE_PREFIX);
+  const limitations = new Set(media.limitations ?? []);
+  const heard = extent.transcript.filter((entry) => entry.seconds > 0);
+  const heardSeconds = round1(Math.max(0, ...heard.map((entry) => entry.seconds)));
+  const seenSeconds = round1(extent.scene.seconds);
+  const sentences: string[] = [];
+  if (heard.length > 0) {
+    const from = heard.map((entry) => trackName(entry.source, entry.origin)).join(", ");
+    sentences.push(`Heard ${heardSeconds} s${ofDuration(duration)} from ${from}.`);
+  } else {
+    sentences.push(`Heard nothing: ${whyNotHeard(local, media)}.`);
+  }
+  sentences.push(
+    seenSeconds > 0
+      ? `Saw ${seenSeconds} s${ofDuration(duration)} through described frames.`
+      : `Saw nothing: ${whyNotSeen(local, limitations)}.`,
+  );
+  const understanding: Understanding = {
+    heard_seconds: heardSeconds,
+    seen_seconds: seenSeconds,
+    heard_from: heard.map((entry) => entry.source),
+    summary: sentences.join(" "),
+  };
+  if (heard.length === 0 && seenSeconds === 0) understanding.warning = nothingWarning(local);
+  return understanding;
+}
+
+/** The warning of a video in which nothing was heard or seen. */
+function nothingWarning(local: boolean): string {
+  const remedy = local
+    ? "Add a caption or subtitle track to the file (MP4 tx3g or WebVTT; WebM or MKV WebVTT, SRT or ASS) and upload it again, or use a deployment with the production adapters, which recognise speech and describe frames."
+    : "Add a caption or subtitle track to the file and upload it again.";
+  return `Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. ${remedy}`;
+}
+
+/** A note on a run about one of its videos: here, that nothing in it was heard or seen. */
+export interface RunNotice {
+  code: "nothing_understood";
+  video_id: string;
+  detail: string;
+}
+
+/**
+ * Notices for the videos of a run in which nothing was heard or seen, so a run whose answers
+ * are all not checked says why on the run itself.
+ */
+export async function nothingUnderstoodNotices(
+  db: Database,
+  workspaceId: string,
+  videoIds: readonly string[],
+): Promise<RunNotice[]> {
+  const rows = await findVideos(db, workspaceId, videoIds);
+  const order = new Map(videoIds.map((id, index) => [id, index]));
+  return rows
+    .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
+    .flatMap((row) => {
+      const warning = describeUnderstanding(row.media ?? {}, row.duration)?.warning;
+      if (warning === undefined) return [];
+      const name = row.media?.title ?? row.filename;
+      return [
+        { code: "nothing_understood" as const, video_id: row.id, detail: `${name}: ${warning}` },
+      ];
+    });
+}
