@@ -7,7 +7,7 @@ const PROCESS_TESTS = [
   "test/node/busy-port.test.ts",
   "test/node/local-service.test.ts",
   "test/node/browser/pages.test.ts",
-  "test/node/client/client.test.ts",
+  "test/node/client/*.test.ts",
   "test/node/reliability/*.test.ts",
   "test/node/webhooks/local-delivery.test.ts",
 ];
