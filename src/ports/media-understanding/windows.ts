@@ -20,7 +20,7 @@ export interface WindowSettings {
   maxInputBytes: number;
   /** Frames are scaled down to fit this box before a vision model sees them. */
   frameBoxPixels: number;
-  /** Media and model calls in flight at once within a window. */
+  /** Frames of a window worked at once (each cut, extracted, then described). */
   concurrency: number;
 }
 
@@ -32,7 +32,9 @@ export const DEFAULT_WINDOW_SETTINGS: WindowSettings = {
   maxFrameOffsetSeconds: 30,
   maxInputBytes: 100 * 1000 * 1000,
   frameBoxPixels: 640,
-  concurrency: 3,
+  // Four at a time keeps a batch of five windows at about 20 cuts in memory (a few MB each)
+  // while its calls outpace the paced model rate.
+  concurrency: 4,
 };
 
 /** A stretch of audio to hear: [start, end) in seconds. */

@@ -128,11 +128,15 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     };
   }
 
-  /** One frames window: each frame cut, extracted and described; the first may be kept. */
+  /**
+   * One frames window: each frame cut, extracted and described, frame by frame (a cut's bytes
+   * are let go before the next is made, and a window's calls keep the rate busy rather than
+   * waiting on a whole phase); the first frame extracted may be kept as the thumbnail.
+   */
   private async look(cutter: Cutter, videoId: string, plan: FramesPlan): Promise<FramesResult> {
     const s = this.settings;
     const notes = new Set<string>();
-    const images = await mapLimit(plan.cells, s.concurrency, async (cell) => {
+    const looked = await mapLimit(plan.cells, s.concurrency, async (cell) => {
       const cut = await permanent(() =>
         cutter.frame(cell.at, { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes }),
       );
@@ -141,35 +145,36 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
         return null;
       }
       const frame = cut.value;
-      const image = await permanent(() =>
+      const extracted = await permanent(() =>
         callModel(this.deps.mediaRetries ?? {}, "media-transformations", () =>
           extractFrame(this.deps.media, frame, s.frameBoxPixels),
         ),
       );
-      if (!image.ok) notes.add("frame-extraction-failed");
-      return image.ok ? { cell, image: image.value } : null;
-    });
-    const got = images.filter((i) => i !== null);
-    const described = await mapLimit(got, s.concurrency, async ({ cell, image }) => {
+      if (!extracted.ok) {
+        notes.add("frame-extraction-failed");
+        return null;
+      }
+      const image = extracted.value;
       const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
       const raw = await permanent(() => this.deps.ai.run(VISION_MODEL, visionInput([uri])));
       if (!raw.ok) {
         notes.add("vision-failed");
-        return null;
+        return { image, seen: null };
       }
       const parsed = parseVision(raw.value, 1);
       if (parsed.malformed) notes.add("vision-output-malformed");
       const seen = parsed.frames.get(0);
       const stretch = standsFor(cell, image.time, s.frameIntervalSeconds);
-      return seen && stretch ? { time: image.time, ...stretch, ...seen } : null;
+      return { image, seen: seen && stretch ? { time: image.time, ...stretch, ...seen } : null };
     });
-    const first = got[0]?.image;
+    const first = looked.find((l) => l !== null)?.image;
     let thumbnail: FramesResult["thumbnail"] = null;
     if (plan.thumbnail && first) {
       await this.deps.frames.put(videoId, first);
       thumbnail = { time: first.time, contentType: first.contentType };
     }
-    return { frames: described.filter((d) => d !== null), thumbnail, notes: [...notes] };
+    const frames = looked.flatMap((l) => (l?.seen ? [l.seen] : []));
+    return { frames, thumbnail, notes: [...notes] };
   }
 
   async assemble(
