@@ -2,12 +2,25 @@ import { findRunById } from "../src/db/repos/runs";
 import { asyncError } from "../src/errors/async-codes";
 import type { Deps } from "../src/services/deps";
 import { executeRun } from "../src/services/runs/execute-run";
+import { Invocation } from "../src/services/runs/lanes";
 import { RunAnalysisMessageSchema } from "./analysis-messages";
-import { consumeEach } from "./consume";
+import { consumeSideBySide } from "./consume";
 
-/** The analysis queue: execute runs; failures retry with backoff. */
+/** Lanes of one batch worked at once: they wait on models, paced by the limiter. */
+const LANES_SIDE_BY_SIDE = 20;
+
+/**
+ * The analysis queue: each message is a lane of a run, working its steps until the
+ * invocation's budget (shared by the batch) is spent; failures retry with backoff.
+ */
 export function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, RunAnalysisMessageSchema, (message) => executeRun(deps, message));
+  const invocation = new Invocation(deps);
+  return consumeSideBySide(
+    batch,
+    RunAnalysisMessageSchema,
+    (message) => executeRun(deps, message, invocation),
+    LANES_SIDE_BY_SIDE,
+  );
 }
 
 /** Dead letters of the analysis queue: the run could not execute after every retry. */

@@ -46,6 +46,7 @@ export function localConfig(env = process.env) {
   // the simulators' knobs (read only with ADAPTERS=production).
   for (const name of [
     "WORK_LEASE_SECONDS",
+    "RUN_INVOCATION_SECONDS",
     "WORK_PAUSE_AT",
     "WEBHOOK_RETRY_SCHEDULE",
     "WEBHOOK_RETRY_JITTER",

@@ -1,0 +1,1 @@
+ALTER TABLE `work_leases` ADD `resent_at` text;
