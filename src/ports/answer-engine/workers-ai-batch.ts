@@ -19,6 +19,12 @@ import {
 
 /** Most questions one call answers: their answers must fit the model's output as well. */
 export const MAX_QUESTIONS_PER_CALL = 8;
+/** Most output tokens a batched call allows, whatever its questions (prompt cap + this < context). */
+const MAX_BATCH_OUTPUT_TOKENS = 4096;
+
+function outputTokens(host: BatchHost, questions: number): number {
+  return Math.min(host.maxOutputTokens * questions, MAX_BATCH_OUTPUT_TOKENS);
+}
 
 /** What batching needs of the engine: its limits, its model, and its one-question path. */
 export interface BatchHost {
@@ -125,7 +131,7 @@ interface Selection {
 /** Segments for a group: each question's best ones in turn, until the prompt cap (or budget). */
 function select(host: BatchHost, group: Question[]): Selection {
   const budget = Math.min(...group.map((q) => q.ctx.request.budget.tokens));
-  const output = host.maxOutputTokens * group.length;
+  const output = outputTokens(host, group.length);
   const limit = Math.min(host.maxPromptTokens, budget - output);
   const binding: SendFacts["unsent"] =
     budget - output < host.maxPromptTokens ? "budget" : "context";
@@ -207,7 +213,7 @@ async function askTogether(host: BatchHost, group: Question[]): Promise<Map<numb
       { role: "user", content: user },
     ],
     response_format: { type: "json_schema", json_schema: BATCH_JSON_SCHEMA },
-    max_tokens: host.maxOutputTokens * group.length,
+    max_tokens: outputTokens(host, group.length),
     temperature: 0,
   });
   const usage = reportedUsage(output);
