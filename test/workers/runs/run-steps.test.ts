@@ -1,0 +1,169 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createPorts, type Ports } from "../../../src/ports";
+import type { AnswerEngine, AnswerRequest } from "../../../src/ports/answer-engine/port";
+import { createDeps, type Deps } from "../../../src/services/deps";
+import { executeRun } from "../../../src/services/runs/execute-run";
+import { Invocation } from "../../../src/services/runs/lanes";
+import { type Client, expectJson, newTenant } from "../../helpers/harness";
+import { uploadFixture, waitForFinal } from "../../helpers/processing";
+import { RecordingQueue } from "../../helpers/sweep";
+import { allFindings, startWorkflowRun, waitForWorkflowRun } from "../findings/helpers";
+
+// Twelve rules over one video: two answer steps of at most ten rules, then the finish step.
+const RULES = Array.from({ length: 12 }, (_, i) => ({
+  id: `rule-${i}`,
+  title: `Rule ${i}: operators wear high visibility vests`,
+  description: "Forklift operators must wear high visibility vests.",
+}));
+
+let api: Client;
+let workspaceId: string;
+let video: string;
+let workflowId: string;
+
+beforeAll(async () => {
+  ({ api, workspaceId } = await newTenant());
+  video = (await waitForFinal(api, (await uploadFixture(api, "talk.mp4")).id)).id;
+  const rulebook = await expectJson<{ id: string }>(
+    await api.post("/rulebooks", { name: "Steps", content: "", rules: RULES }),
+    201,
+  );
+  const workflow = await expectJson<{ id: string }>(
+    await api.post("/workflows", {
+      name: "Steps",
+      playbook: "Judge what the briefing says.",
+      rulebook_id: rulebook.id,
+      source_ids: [video],
+    }),
+    201,
+  );
+  workflowId = workflow.id;
+}, 90_000);
+
+/** The local engine, counting the questions it is asked and failing where the test says. */
+class CountingEngine implements AnswerEngine {
+  readonly asked: string[] = [];
+  failAt = Number.POSITIVE_INFINITY;
+  onAnswer: () => Promise<void> = async () => undefined;
+  constructor(private readonly inner: AnswerEngine) {}
+  get id() {
+    return this.inner.id;
+  }
+  async answer(request: AnswerRequest) {
+    this.asked.push(request.spec.description ?? "");
+    if (this.asked.length >= this.failAt) throw new Error("the process died mid-step");
+    await this.onAnswer();
+    return this.inner.answer(request);
+  }
+}
+
+/** Deps whose queue only records (the test delivers) and whose engine counts. */
+function world(): { deps: Deps; engine: CountingEngine; queue: RecordingQueue } {
+  const ports = createPorts(env);
+  const engine = new CountingEngine(ports.answerEngine);
+  const queue = new RecordingQueue();
+  const deps = createDeps({ ...env, ANALYSIS_QUEUE: queue }, {
+    ...ports,
+    answerEngine: engine,
+  } as Ports);
+  return { deps, engine, queue };
+}
+
+async function deferredRun(): Promise<string> {
+  return (await startWorkflowRun(api, workflowId, { execute_now: false })).id;
+}
+
+function message(runId: string) {
+  return { type: "run-analysis" as const, run_id: runId, workspace_id: workspaceId };
+}
+
+async function steps(runId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT position, kind, state, model_calls FROM run_steps WHERE run_id = ? ORDER BY position",
+  )
+    .bind(runId)
+    .all<{ position: number; kind: string; state: string }>();
+  return results;
+}
+
+/** Lets every claim run out, as it does once a crashed delivery stops renewing it. */
+async function expireClaims(runId: string) {
+  await env.DB.prepare("UPDATE run_steps SET claimed_until = ? WHERE run_id = ?")
+    .bind("2000-01-01T00:00:00.000Z", runId)
+    .run();
+}
+
+describe("a run's persisted steps", () => {
+  it("resumes after a crash mid-step from the last stored step: no question is asked twice but the lost step's", async () => {
+    const runId = await deferredRun();
+    const { deps, engine } = world();
+    engine.failAt = 11;
+    await expect(executeRun(deps, message(runId))).rejects.toThrow("died mid-step");
+    expect((await steps(runId)).map((s) => s.state)).toEqual(["done", "pending", "pending"]);
+    // Stored, but not shown: the run has not completed.
+    expect(await allFindings(api, `run_id=${runId}`)).toHaveLength(0);
+
+    await expireClaims(runId);
+    engine.failAt = Number.POSITIVE_INFINITY;
+    await executeRun(deps, message(runId));
+    const run = await waitForWorkflowRun(api, runId);
+    expect(run.status).toBe("completed");
+    expect((await steps(runId)).map((s) => s.state)).toEqual(["done", "done", "done"]);
+    // The first step's ten rules once each; the lost step (rules 10 and 11) twice at most.
+    expect(engine.asked).toHaveLength(10 + 1 + 2);
+    const findings = await allFindings(api, `run_id=${runId}`);
+    expect(findings.map((f) => f.rule_id).sort()).toEqual(RULES.map((r) => r.id).sort());
+  });
+
+  it("works a step once under duplicate deliveries: a claimed step is left to its holder", async () => {
+    const runId = await deferredRun();
+    const { deps, engine } = world();
+    await Promise.all([
+      executeRun(deps, message(runId)),
+      executeRun(deps, message(runId)),
+      executeRun(deps, message(runId)),
+    ]);
+    expect((await waitForWorkflowRun(api, runId)).status).toBe("completed");
+    expect(engine.asked).toHaveLength(RULES.length);
+    expect(await allFindings(api, `run_id=${runId}`)).toHaveLength(RULES.length);
+  });
+
+  it("takes a cancel within one step, even while that step waits on the model", async () => {
+    const runId = await deferredRun();
+    const { deps, engine } = world();
+    let canceled = false;
+    engine.onAnswer = async () => {
+      if (canceled) return;
+      canceled = true;
+      const answer = await expectJson<{ status: string; workflow: { cancel_requested: boolean } }>(
+        await api.post(`/runs/${runId}/cancel`, {}),
+        200,
+      );
+      expect(answer.status).toBe("processing");
+    };
+    await executeRun(deps, message(runId));
+    const run = await waitForWorkflowRun(api, runId);
+    expect(run.status).toBe("canceled");
+    // The step under way finished; no other step started.
+    expect(engine.asked).toHaveLength(10);
+    expect(await allFindings(api, `run_id=${runId}`)).toHaveLength(0);
+  });
+
+  it("hands a lane to a new message once the invocation's budget is spent", async () => {
+    const runId = await deferredRun();
+    const { deps, engine, queue } = world();
+    const spent = new Invocation({
+      ...deps,
+      config: { ...deps.config, RUN_INVOCATION_SECONDS: "1" },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await executeRun(deps, message(runId), spent);
+    expect(engine.asked).toHaveLength(0);
+    // The first delivery opened the run's other lanes, then handed its own on.
+    expect(queue.sent.at(-1)).toEqual(message(runId));
+    await executeRun(deps, message(runId));
+    expect((await waitForWorkflowRun(api, runId)).status).toBe("completed");
+    expect(engine.asked).toHaveLength(RULES.length);
+  });
+});
