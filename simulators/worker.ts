@@ -120,7 +120,7 @@ export default {
     new URL(request.url).pathname.startsWith(`${R2_PATH}/`)
       ? serveR2(request, env)
       : service.default.fetch(request, simulated(env), ctx),
-  queue: (batch, env) => service.default.queue(batch, simulated(env)),
+  queue: (batch, env, ctx) => service.default.queue(batch, simulated(env), ctx),
   scheduled: (controller, env) => service.default.scheduled(controller, simulated(env)),
 } satisfies ExportedHandler<SimulatorEnv>;
 
