@@ -9,6 +9,7 @@ import {
   applyMigrations,
   localConfig,
   ROOT,
+  startSweeps,
   startWrangler,
   waitForReady,
 } from "../scripts/lib/local.mjs";
@@ -24,12 +25,18 @@ function freePort() {
   });
 }
 
-/** Starts `wrangler dev` on the bench entry (bench/worker.ts) with a fresh state folder. */
-export async function startService() {
+/**
+ * Starts `wrangler dev` on the bench entry (bench/worker.ts) with a fresh state folder; with
+ * `adapters: "production"`, the production adapters over the simulators instead (their own
+ * entry), with `env` added to the configuration.
+ */
+export async function startService({ adapters = "local", env = {} } = {}) {
   const stateDir = mkdtempSync(path.join(tmpdir(), "vas-bench-"));
   const adminToken = `bench-${Date.now()}`;
   const config = localConfig({
     ...process.env,
+    ...env,
+    ADAPTERS: adapters,
     PORT: String(await freePort()),
     STATE_DIR: stateDir,
     ADMIN_TOKEN: adminToken,
@@ -38,7 +45,14 @@ export async function startService() {
   // wrangler's own output goes to a log beside the state, for diagnosing a failed run.
   const logFile = path.join(tmpdir(), `vas-bench-wrangler-${Date.now()}.log`);
   const log = openSync(logFile, "w");
-  const child = startWrangler(config, { stdio: ["ignore", log, log], script: "bench/worker.ts" });
+  const script = adapters === "production" ? undefined : "bench/worker.ts";
+  const launch = () => {
+    const started = startWrangler(config, { stdio: ["ignore", log, log], script, detached: true });
+    // The sweep, as npm run dev fires it (cron triggers never fire under wrangler dev).
+    if (adapters === "production") startSweeps(config, started);
+    return started;
+  };
+  let child = launch();
   await waitForReady(config.baseUrl, child);
   const admin = async (method, route, body) => {
     const res = await fetch(`${config.baseUrl}/admin/v1${route}`, {
@@ -52,10 +66,21 @@ export async function startService() {
   return {
     baseUrl: config.baseUrl,
     logFile,
+    stateDir,
     admin,
+    /** SIGKILLs the whole process group (wrangler and workerd), then starts it again. */
+    async crashAndRestart() {
+      const dead = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid, "SIGKILL");
+      await dead;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      child = launch();
+      await waitForReady(config.baseUrl, child);
+    },
     async stop() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+      await exited;
       rmSync(stateDir, { recursive: true, force: true });
     },
   };

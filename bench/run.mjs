@@ -7,6 +7,7 @@ import { ROOT } from "../scripts/lib/local.mjs";
 import { startService } from "./lib.mjs";
 import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
+import * as longRuns from "./suites/long-runs.mjs";
 import * as scale from "./suites/scale.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchLatencyMillion from "./suites/search-latency-1m.mjs";
@@ -29,9 +30,10 @@ const SUITES = [
   webhooks,
   scale,
   workflows,
+  longRuns,
 ];
-/** Run only when named: seeding a million segments takes several minutes. */
-const ON_REQUEST = new Set([searchLatencyMillion]);
+/** Run only when named: seeding a million segments, or long runs, take many minutes. */
+const ON_REQUEST = new Set([searchLatencyMillion, longRuns]);
 const wanted = process.argv.slice(2);
 const suites =
   wanted.length === 0
@@ -50,7 +52,8 @@ if (!existsSync(report)) {
   );
 }
 
-const service = await startService();
+// Suites that start their own service (other adapters) do not need the shared one.
+const service = suites.every((suite) => suite.ownService) ? null : await startService();
 const sections = [];
 try {
   for (const suite of suites) {
@@ -58,7 +61,7 @@ try {
     sections.push(await suite.run(service));
   }
 } finally {
-  await service.stop();
+  await service?.stop();
 }
 const command = `npm run bench${wanted.length ? ` -- ${wanted.join(" ")}` : ""}`;
 const header = `\n## ${new Date().toISOString()}\n\nCommand: \`${command}\` on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, local \`wrangler dev\`.\n`;

@@ -13,13 +13,23 @@ const LANES_SIDE_BY_SIDE = 20;
  * The analysis queue: each message is a lane of a run, working its steps until the
  * invocation's budget (shared by the batch) is spent; failures retry with backoff.
  */
-export function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<void> {
+export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<void> {
   const invocation = new Invocation(deps);
-  return consumeSideBySide(
+  const started = deps.clock.now();
+  await consumeSideBySide(
     batch,
     RunAnalysisMessageSchema,
     (message) => executeRun(deps, message, invocation),
     LANES_SIDE_BY_SIDE,
+  );
+  // How long invocations run, against their budget: the operator's (and the bench's) view.
+  console.log(
+    JSON.stringify({
+      queue: batch.queue,
+      lanes: batch.messages.length,
+      steps: invocation.steps,
+      invocation_ms: deps.clock.now() - started,
+    }),
   );
 }
 

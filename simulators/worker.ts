@@ -9,6 +9,7 @@ import {
   type VectorizeSimulatorIndex,
 } from "./vectorize";
 import { SimulatedAi, type VisionMode } from "./workers-ai";
+import { callsStarted } from "./workers-ai/rate-window";
 
 export { VectorizeSimulatorIndex } from "./vectorize";
 
@@ -115,11 +116,17 @@ function serveR2(request: Request, env: SimulatorEnv): Promise<Response> {
   });
 }
 
+/** Model calls started since the process started, per task (`npm run bench -- long-runs`). */
+const CALLS_PATH = "/__simulator/calls";
+
 export default {
-  fetch: (request, env, ctx) =>
-    new URL(request.url).pathname.startsWith(`${R2_PATH}/`)
+  fetch: (request, env, ctx) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === CALLS_PATH) return Response.json(Object.fromEntries(callsStarted));
+    return pathname.startsWith(`${R2_PATH}/`)
       ? serveR2(request, env)
-      : service.default.fetch(request, simulated(env), ctx),
+      : service.default.fetch(request, simulated(env), ctx);
+  },
   queue: (batch, env, ctx) => service.default.queue(batch, simulated(env), ctx),
   scheduled: (controller, env) => service.default.scheduled(controller, simulated(env)),
 } satisfies ExportedHandler<SimulatorEnv>;

@@ -6,7 +6,7 @@ import { jpegComment } from "../media/jpeg";
 import { answerFromPrompt } from "./answers";
 import { sourceCaptions } from "./captions";
 import { embed } from "./embeddings";
-import { admit, type Task } from "./rate-window";
+import { admit, callsStarted, type Task } from "./rate-window";
 
 /** The models the service calls, with the task whose rate limit each counts against. */
 const MODELS: Record<string, Task> = {
@@ -46,6 +46,7 @@ export class SimulatedAi {
   async run(model: string, inputs: unknown): Promise<unknown> {
     const task = MODELS[model];
     if (!task) throw aiError(5007, 400, `No such model ${model} or task`);
+    callsStarted.set(task, (callsStarted.get(task) ?? 0) + 1);
     await simulatedLatency(this.deps.faults, task);
     if (!admit(task, (this.deps.now ?? Date.now)()))
       throw aiError(

@@ -38,3 +38,6 @@ export function callsInLastMinute(now: number): Record<Task, number> {
     "text-embeddings": count("text-embeddings"),
   };
 }
+
+/** Calls started per task since this process started, admitted or not (the bench reads it). */
+export const callsStarted = new Map<Task, number>();

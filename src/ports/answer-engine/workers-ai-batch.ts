@@ -231,10 +231,16 @@ async function askTogether(host: BatchHost, group: Question[]): Promise<Map<numb
     };
     const outputTokens = estimateTokens(JSON.stringify(reply));
     const draft = draftFromModel(question.ctx, model, facts);
-    out.set(
-      question.index,
-      host.finish(question.ctx, draft, inputShare, outputTokens, facts.unsent === "budget"),
+    const answer = host.finish(
+      question.ctx,
+      draft,
+      inputShare,
+      outputTokens,
+      facts.unsent === "budget",
     );
+    // The call read the evidence once for all its questions: each bears its share of it.
+    answer.usage.media_seconds /= group.length;
+    out.set(question.index, answer);
   }
   return out;
 }

@@ -12,7 +12,7 @@ import type { RunContext } from "./run-context";
  * workflow run), or this many specs over the run's videos (an analysis run), where the
  * engine's context allows; the engine splits a step that does not fit.
  */
-export const QUESTIONS_PER_STEP = { analysis: 5, workflow: 10 } as const;
+export const QUESTIONS_PER_STEP = { analysis: 5, workflow: 8 } as const;
 
 /**
  * Executes a run message: starts the run (the first delivery also plans its steps and opens

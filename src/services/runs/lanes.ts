@@ -70,6 +70,11 @@ export class Invocation {
     this.stepsLeft--;
     return true;
   }
+
+  /** Steps taken so far. */
+  get steps(): number {
+    return STEPS_PER_INVOCATION - this.stepsLeft;
+  }
 }
 
 /** The run's object, as a lane reaches it. */

@@ -3,14 +3,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createPorts, type Ports } from "../../../src/ports";
 import type { AnswerEngine, AnswerRequest } from "../../../src/ports/answer-engine/port";
 import { createDeps, type Deps } from "../../../src/services/deps";
-import { executeRun } from "../../../src/services/runs/execute-run";
+import { executeRun, QUESTIONS_PER_STEP } from "../../../src/services/runs/execute-run";
 import { Invocation } from "../../../src/services/runs/lanes";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { uploadFixture, waitForFinal } from "../../helpers/processing";
 import { RecordingQueue } from "../../helpers/sweep";
 import { allFindings, startWorkflowRun, waitForWorkflowRun } from "../findings/helpers";
 
-// Twelve rules over one video: two answer steps of at most ten rules, then the finish step.
+// Twelve rules over one video: two answer steps (eight rules, then four), then the finish step.
 const RULES = Array.from({ length: 12 }, (_, i) => ({
   id: `rule-${i}`,
   title: `Rule ${i}: operators wear high visibility vests`,
@@ -98,7 +98,8 @@ describe("a run's persisted steps", () => {
   it("resumes after a crash mid-step from the last stored step: no question is asked twice but the lost step's", async () => {
     const runId = await deferredRun();
     const { deps, engine } = world();
-    engine.failAt = 11;
+    const first = QUESTIONS_PER_STEP.workflow;
+    engine.failAt = first + 1;
     await expect(executeRun(deps, message(runId))).rejects.toThrow("died mid-step");
     expect((await steps(runId)).map((s) => s.state)).toEqual(["done", "pending", "pending"]);
     // Stored, but not shown: the run has not completed.
@@ -110,8 +111,8 @@ describe("a run's persisted steps", () => {
     const run = await waitForWorkflowRun(api, runId);
     expect(run.status).toBe("completed");
     expect((await steps(runId)).map((s) => s.state)).toEqual(["done", "done", "done"]);
-    // The first step's ten rules once each; the lost step (rules 10 and 11) twice at most.
-    expect(engine.asked).toHaveLength(10 + 1 + 2);
+    // The first step's rules once each; the lost step's at most twice (once lost, once kept).
+    expect(engine.asked).toHaveLength(first + 1 + (RULES.length - first));
     const findings = await allFindings(api, `run_id=${runId}`);
     expect(findings.map((f) => f.rule_id).sort()).toEqual(RULES.map((r) => r.id).sort());
   });
@@ -146,7 +147,7 @@ describe("a run's persisted steps", () => {
     const run = await waitForWorkflowRun(api, runId);
     expect(run.status).toBe("canceled");
     // The step under way finished; no other step started.
-    expect(engine.asked).toHaveLength(10);
+    expect(engine.asked).toHaveLength(QUESTIONS_PER_STEP.workflow);
     expect(await allFindings(api, `run_id=${runId}`)).toHaveLength(0);
   });
 
