@@ -201,7 +201,7 @@ async function measure(service) {
   return [
     "### Long workflow runs (production adapters over the simulators)",
     "",
-    `\`ADAPTERS=production\`, \`SIMULATE_MODEL_LATENCY_MS=${LATENCY_MS}\`, the simulated Workers AI keeping the published 300 text-generation calls a minute (the limiter paces 270). ${VIDEOS} processed copies of talk.mp4 (24 s); execution profile premium-analysis@1. Default settings otherwise (30 s invocations, 12 lanes, 8 questions per step).`,
+    `\`ADAPTERS=production\`, \`SIMULATE_MODEL_LATENCY_MS=${LATENCY_MS}\`, the simulated Workers AI keeping the published 300 text-generation calls a minute (the limiter paces 270). ${VIDEOS} processed copies of talk.mp4 (24 s); execution profile premium-analysis@1. Default settings otherwise (30 s invocations, 16 lanes, 8 questions per step).`,
     "",
     "| run | status | findings | model calls | calls per finding | elapsed s | minimum s at 300/min (at 270/min) | elapsed ÷ minimum | steps |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

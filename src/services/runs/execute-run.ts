@@ -15,9 +15,10 @@ import type { RunContext } from "./run-context";
 export const QUESTIONS_PER_STEP = { analysis: 5, workflow: 8 } as const;
 
 /**
- * Executes a run message: starts the run (the first delivery also plans its steps and opens
- * its other lanes), then works as one of its lanes. Safe to redeliver: a finished run is not
- * run again, planned steps are kept, and a done step is never answered again.
+ * Executes a run message: starts the run and works as one of its lanes. The first delivery of
+ * a run plans its steps; for a run of several lanes it then sends them all and ends. Safe to
+ * redeliver: a finished run is not run again, planned steps are kept, and a done step is
+ * never answered again.
  */
 export async function executeRun(
   deps: Deps,
@@ -30,7 +31,13 @@ export async function executeRun(
   await pauseAt(deps.config, "run:start");
   if (!(await coordinator.begin())) return;
   const context = await invocation.context(deps, run);
-  if (await planSteps(deps, context)) await openLanes(deps, run, lanesOf(run) - 1);
+  if (lanesOf(run) > 1 && (await planSteps(deps, context))) {
+    // The planner only opens the lanes: locally one batch per queue runs at a time, so lanes
+    // sent now would wait for this invocation to end; a new batch starts them together.
+    await openLanes(deps, run, lanesOf(run));
+    return;
+  }
+  if (lanesOf(run) === 1) await planSteps(deps, context);
   await pauseAt(deps.config, "run:step");
   await workLane(deps, context, coordinator, invocation);
 }

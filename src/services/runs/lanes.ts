@@ -22,9 +22,10 @@ const HEARTBEAT_MS = 20_000;
 const CLAIM_MS = 3 * HEARTBEAT_MS;
 /**
  * Lanes of a workflow run: its steps worked side by side, enough to keep the account's model
- * rate busy while each call waits ~2 s (text generation: 4.5 calls/s after headroom).
+ * rate busy (text generation: 4.5 calls/s after headroom) while each call waits ~2 s and each
+ * step's reads and writes add their own time.
  */
-export const WORKFLOW_LANES = 12;
+export const WORKFLOW_LANES = 16;
 /** Steps one invocation works at most, all lanes together: ~5 subrequests each. */
 const STEPS_PER_INVOCATION = 150;
 /** The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). */

@@ -4,7 +4,7 @@ import { createPorts, type Ports } from "../../../src/ports";
 import type { AnswerEngine, AnswerRequest } from "../../../src/ports/answer-engine/port";
 import { createDeps, type Deps } from "../../../src/services/deps";
 import { executeRun, QUESTIONS_PER_STEP } from "../../../src/services/runs/execute-run";
-import { Invocation } from "../../../src/services/runs/lanes";
+import { Invocation, WORKFLOW_LANES } from "../../../src/services/runs/lanes";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { uploadFixture, waitForFinal } from "../../helpers/processing";
 import { RecordingQueue } from "../../helpers/sweep";
@@ -70,8 +70,17 @@ function world(): { deps: Deps; engine: CountingEngine; queue: RecordingQueue } 
   return { deps, engine, queue };
 }
 
-async function deferredRun(): Promise<string> {
-  return (await startWorkflowRun(api, workflowId, { execute_now: false })).id;
+/**
+ * A run started by its first delivery, which plans its steps and sends its lanes (to a queue
+ * that only records: each later `executeRun` is one lane's delivery).
+ */
+async function plannedRun(deps: Deps, queue: RecordingQueue): Promise<string> {
+  const runId = (await startWorkflowRun(api, workflowId, { execute_now: false })).id;
+  await executeRun(deps, message(runId));
+  expect(queue.sent.filter((m) => (m as { run_id: string }).run_id === runId)).toHaveLength(
+    WORKFLOW_LANES,
+  );
+  return runId;
 }
 
 function message(runId: string) {
@@ -96,8 +105,8 @@ async function expireClaims(runId: string) {
 
 describe("a run's persisted steps", () => {
   it("resumes after a crash mid-step from the last stored step: no question is asked twice but the lost step's", async () => {
-    const runId = await deferredRun();
-    const { deps, engine } = world();
+    const { deps, engine, queue } = world();
+    const runId = await plannedRun(deps, queue);
     const first = QUESTIONS_PER_STEP.workflow;
     engine.failAt = first + 1;
     await expect(executeRun(deps, message(runId))).rejects.toThrow("died mid-step");
@@ -118,8 +127,8 @@ describe("a run's persisted steps", () => {
   });
 
   it("works a step once under duplicate deliveries: a claimed step is left to its holder", async () => {
-    const runId = await deferredRun();
-    const { deps, engine } = world();
+    const { deps, engine, queue } = world();
+    const runId = await plannedRun(deps, queue);
     await Promise.all([
       executeRun(deps, message(runId)),
       executeRun(deps, message(runId)),
@@ -131,8 +140,8 @@ describe("a run's persisted steps", () => {
   });
 
   it("takes a cancel within one step, even while that step waits on the model", async () => {
-    const runId = await deferredRun();
-    const { deps, engine } = world();
+    const { deps, engine, queue } = world();
+    const runId = await plannedRun(deps, queue);
     let canceled = false;
     engine.onAnswer = async () => {
       if (canceled) return;
@@ -152,17 +161,18 @@ describe("a run's persisted steps", () => {
   });
 
   it("hands a lane to a new message once the invocation's budget is spent", async () => {
-    const runId = await deferredRun();
     const { deps, engine, queue } = world();
+    const runId = await plannedRun(deps, queue);
     const spent = new Invocation({
       ...deps,
       config: { ...deps.config, RUN_INVOCATION_SECONDS: "1" },
     });
     await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before = queue.sent.length;
     await executeRun(deps, message(runId), spent);
     expect(engine.asked).toHaveLength(0);
-    // The first delivery opened the run's other lanes, then handed its own on.
-    expect(queue.sent.at(-1)).toEqual(message(runId));
+    // The lane handed itself to a new message instead of starting a step.
+    expect(queue.sent.slice(before)).toEqual([message(runId)]);
     await executeRun(deps, message(runId));
     expect((await waitForWorkflowRun(api, runId)).status).toBe("completed");
     expect(engine.asked).toHaveLength(RULES.length);
