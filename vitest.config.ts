@@ -11,8 +11,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // Vitest runs one file at a time on a 2-core machine by default; the node project's
-      // files mostly wait on a local process, so two at a time cut the suite from ~15 to
-      // ~11 minutes there with every test passing (docs/decisions.md, stop 17 merge).
+      // files mostly wait on a local process (docs/decisions.md, "Test suite run time").
       maxWorkers: 2,
       projects: [
         {
@@ -56,6 +55,10 @@ export default defineConfig(async () => {
           },
           test: {
             name: "workers",
+            // Starting workerd takes seconds and isolating files starts one per file; shared
+            // runners keep one per worker, and the setup file gives each file empty storage.
+            isolate: false,
+            restoreMocks: true,
             testTimeout: 30_000,
             include: ["test/workers/**/*.test.ts"],
             setupFiles: ["./test/workers/apply-migrations.ts"],
@@ -74,6 +77,7 @@ export default defineConfig(async () => {
             name: "node",
             include: ["test/node/**/*.test.ts"],
             environment: "node",
+            globalSetup: ["./test/node/migrated-state.ts"],
             testTimeout: 120_000,
             hookTimeout: 180_000,
           },

@@ -26,9 +26,10 @@ function freePort() {
 }
 
 /**
- * Starts `wrangler dev` on the bench entry (bench/worker.ts) with a fresh state folder; with
- * `adapters: "production"`, the production adapters over the simulators instead (their own
- * entry), with `env` added to the configuration.
+ * Starts `wrangler dev` with a fresh state folder: on the bench entry (bench/worker.ts) with
+ * the local adapters, or with `adapters: "production"` the production adapters over the local
+ * simulators (and the sweep, as npm run dev fires it); `env` adds settings (the simulators'
+ * knobs).
  */
 export async function startService({ adapters = "local", env = {} } = {}) {
   const stateDir = mkdtempSync(path.join(tmpdir(), "vas-bench-"));

@@ -8,6 +8,7 @@ import { startService } from "./lib.mjs";
 import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
 import * as longRuns from "./suites/long-runs.mjs";
+import * as productionSim from "./suites/production-sim.mjs";
 import * as scale from "./suites/scale.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchLatencyMillion from "./suites/search-latency-1m.mjs";
@@ -30,10 +31,14 @@ const SUITES = [
   webhooks,
   scale,
   workflows,
+  productionSim,
   longRuns,
 ];
-/** Run only when named: seeding a million segments, or long runs, take many minutes. */
-const ON_REQUEST = new Set([searchLatencyMillion, longRuns]);
+/**
+ * Run only when named: seeding a million segments takes several minutes, and a 2-hour video
+ * or a long workflow run through the simulated production platform takes longer.
+ */
+const ON_REQUEST = new Set([searchLatencyMillion, productionSim, longRuns]);
 const wanted = process.argv.slice(2);
 const suites =
   wanted.length === 0

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import { FairSlots } from "../src/ports/ai/fair-slots";
+import { DEFAULT_CALL_POLICY } from "../src/ports/ai/model-calls";
 import { pacedRatePerMinute, type RateGroup } from "../src/ports/ai/rate-limits";
 
 /**
@@ -14,7 +15,10 @@ export class ModelRateLimiter extends DurableObject<Env> {
 
   /** Reserves a call slot; answers the wait in ms, or null when none is free within `maxWaitMs`. */
   reserve(group: RateGroup, tenant: string, maxWaitMs: number): number | null {
-    this.slots ??= new FairSlots(60_000 / pacedRatePerMinute(group));
+    this.slots ??= new FairSlots(
+      60_000 / pacedRatePerMinute(group),
+      DEFAULT_CALL_POLICY.slotPollMs,
+    );
     return this.slots.reserve(tenant, Date.now(), maxWaitMs);
   }
 }

@@ -17,8 +17,11 @@ import {
   UnderstandWindowMessageSchema,
 } from "./messages";
 
-/** Windows of one batch understood at once: they wait on models, paced by the limiter. */
-const WINDOWS_SIDE_BY_SIDE = 10;
+/**
+ * Windows of one batch (at most 5, wrangler.toml) understood at once: they wait on models,
+ * paced by the limiter; five frames windows make about 400 subrequests, well under 1,000.
+ */
+const WINDOWS_SIDE_BY_SIDE = 5;
 
 /** The video a message works on, as its lease names it. */
 function videoLease(message: { video_id: string }) {

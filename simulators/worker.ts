@@ -2,6 +2,13 @@ import type { Env } from "../src/env";
 import * as service from "../src/index";
 import { faultsFrom } from "./faults";
 import { SimulatedMedia } from "./media";
+import {
+  beginInvocation,
+  endInvocation,
+  invocationPeaks,
+  metered,
+  meteredNamespace,
+} from "./meter";
 import { handleS3Request } from "./r2-s3";
 import {
   type SimulatedIndexBackend,
@@ -9,7 +16,7 @@ import {
   type VectorizeSimulatorIndex,
 } from "./vectorize";
 import { SimulatedAi, type VisionMode } from "./workers-ai";
-import { callsStarted } from "./workers-ai/rate-window";
+import { ACCOUNT, callsStarted } from "./workers-ai/rate-window";
 
 export { VectorizeSimulatorIndex } from "./vectorize";
 
@@ -77,19 +84,36 @@ function simulated(env: SimulatorEnv): Env {
   const origin = env.SIMULATOR_ORIGIN ?? "http://127.0.0.1:8787";
   return {
     ...env,
+    // Every binding counts the subrequests made through it (GET /__simulator/stats).
+    DB: metered(env.DB),
+    MEDIA_BUCKET: metered(env.MEDIA_BUCKET),
+    PROCESSING_QUEUE: metered(env.PROCESSING_QUEUE),
+    WINDOWS_QUEUE: metered(env.WINDOWS_QUEUE),
+    INDEXING_QUEUE: metered(env.INDEXING_QUEUE),
+    ANALYSIS_QUEUE: metered(env.ANALYSIS_QUEUE),
+    WEBHOOK_QUEUE: metered(env.WEBHOOK_QUEUE),
+    IDEMPOTENCY_KEYS: meteredNamespace(env.IDEMPOTENCY_KEYS),
+    UPLOAD_SESSIONS: meteredNamespace(env.UPLOAD_SESSIONS),
+    RUNS: meteredNamespace(env.RUNS),
+    LOCAL_INDEX: meteredNamespace(env.LOCAL_INDEX),
+    MODEL_LIMITER: meteredNamespace(env.MODEL_LIMITER),
     DEPLOYMENT: "production",
     SIMULATED: "ai,media,vectorize,r2",
-    AI: new SimulatedAi({
-      bucket: env.MEDIA_BUCKET,
-      faults,
-      vision: visionMode(env.SIMULATE_VISION),
-    }),
-    MEDIA: new SimulatedMedia(faults),
-    VECTORIZE: new VectorizeSimulator(indexObject(env.VECTORIZE_SIMULATOR), {
-      ...INDEX,
-      metadataIndexes: [...INDEX.metadataIndexes],
-      visibilityDelayMs: delayMs(env.SIMULATE_VECTORIZE_DELAY_MS),
-    }),
+    AI: metered(
+      new SimulatedAi({
+        bucket: env.MEDIA_BUCKET,
+        faults,
+        vision: visionMode(env.SIMULATE_VISION),
+      }),
+    ),
+    MEDIA: metered(new SimulatedMedia(faults)),
+    VECTORIZE: metered(
+      new VectorizeSimulator(indexObject(env.VECTORIZE_SIMULATOR), {
+        ...INDEX,
+        metadataIndexes: [...INDEX.metadataIndexes],
+        visibilityDelayMs: delayMs(env.SIMULATE_VECTORIZE_DELAY_MS),
+      }),
+    ),
     R2_ACCOUNT_ID: "simulated",
     R2_S3_ENDPOINT: `${origin}${R2_PATH}`,
     R2_ACCESS_KEY_ID: credentials.accessKeyId,
@@ -116,19 +140,39 @@ function serveR2(request: Request, env: SimulatorEnv): Promise<Response> {
   });
 }
 
-/** Model calls started since the process started, per task (`npm run bench -- long-runs`). */
-const CALLS_PATH = "/__simulator/calls";
+/**
+ * What the simulators saw: each invocation kind's peak subrequests, model calls a minute, and
+ * model calls started (admitted or not) per task since the process started.
+ */
+function stats(): Response {
+  return Response.json({
+    invocation_peaks: invocationPeaks(),
+    model_calls_last_minute: ACCOUNT.lastMinute(Date.now()),
+    model_calls_started: Object.fromEntries(callsStarted),
+  });
+}
+
+/** Runs one invocation of `kind` while counting its subrequests. */
+async function counted<T>(kind: string, work: () => Promise<T>): Promise<T> {
+  const meter = beginInvocation(kind);
+  try {
+    return await work();
+  } finally {
+    endInvocation(meter);
+  }
+}
 
 export default {
   fetch: (request, env, ctx) => {
     const { pathname } = new URL(request.url);
-    if (pathname === CALLS_PATH) return Response.json(Object.fromEntries(callsStarted));
-    return pathname.startsWith(`${R2_PATH}/`)
-      ? serveR2(request, env)
-      : service.default.fetch(request, simulated(env), ctx);
+    if (pathname.startsWith(`${R2_PATH}/`)) return serveR2(request, env);
+    if (pathname === "/__simulator/stats") return stats();
+    return counted("fetch", async () => service.default.fetch(request, simulated(env), ctx));
   },
-  queue: (batch, env, ctx) => service.default.queue(batch, simulated(env), ctx),
-  scheduled: (controller, env) => service.default.scheduled(controller, simulated(env)),
+  queue: (batch, env, ctx) =>
+    counted(`queue:${batch.queue}`, () => service.default.queue(batch, simulated(env), ctx)),
+  scheduled: (controller, env) =>
+    counted("scheduled", () => service.default.scheduled(controller, simulated(env))),
 } satisfies ExportedHandler<SimulatorEnv>;
 
 // The service's Durable Objects, each given the simulated env (they build ports from it).

@@ -99,8 +99,8 @@ function d1(stateDir, query) {
 }
 
 async function callsStarted(service) {
-  const counts = await json(await fetch(`${service.baseUrl}/__simulator/calls`));
-  return counts["text-generation"] ?? 0;
+  const stats = await json(await fetch(`${service.baseUrl}/__simulator/stats`));
+  return stats.model_calls_started["text-generation"] ?? 0;
 }
 
 /** The longest invocation of the run's lanes, from the wrangler log's consumer lines. */

@@ -1,11 +1,15 @@
-// Issue 9's proof: the local answer engine over a labelled set (truthfulness.json beside this
-// file) of questions on the media fixtures, each group one profile run over one video through
-// the public API. Per answer type: false `found` (must be 0), unbacked negatives (not_found,
-// false or zero where the truth is "cannot tell"; must be 0) and recall of true `found`.
+// The local answer engine over labelled questions on the media fixtures, in two parts: `tuned`
+// (truthfulness.json, whose words the engine's rules were written against) and `held-out`
+// (truthfulness-held-out.json, written from everyday words without looking at the engine, plus
+// workflow rules). Each group is one profile run over one video through the public API. Per
+// part and answer type: false `found` (including a found measurement with the wrong value),
+// unbacked negatives (not_found, false or zero where the truth is not an absence) and recall of
+// what is present.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../../scripts/lib/local.mjs";
 import { benchClient, fmt, json, until, uploadFixture } from "../lib.mjs";
+import { findingsOf } from "./truthfulness-workflows.mjs";
 
 export const name = "truthfulness";
 
@@ -17,6 +21,11 @@ const TYPES = [
   "comparison",
   "retrieval",
   "synthesis",
+  "workflow rule",
+];
+const PARTS = [
+  ["tuned", "truthfulness.json"],
+  ["held-out", "truthfulness-held-out.json"],
 ];
 
 function specOf(question) {
@@ -47,7 +56,11 @@ async function answersOf(api, headers, videoId, group) {
     await fetch(`${api}/runs`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ source_ids: [videoId], profile_id: profile.id, locale: "en" }),
+      body: JSON.stringify({
+        source_ids: [videoId],
+        profile_id: profile.id,
+        locale: group.locale ?? "en",
+      }),
     }),
   );
   const run = await until(
@@ -72,62 +85,125 @@ function statesNegative(answer) {
   return answer.result_state === "not_found" || value === false || value === 0;
 }
 
-export async function run(service) {
-  const client = await benchClient(service, "bench truthfulness");
-  const { api, headers } = client;
-  const { groups } = JSON.parse(
-    readFileSync(path.join(ROOT, "bench/suites/truthfulness.json"), "utf8"),
-  );
-  const videoIds = {};
-  const stats = Object.fromEntries(
+const SECONDS_PER = {
+  second: 1,
+  seconds: 1,
+  s: 1,
+  minute: 60,
+  minutes: 60,
+  hour: 3600,
+  hours: 3600,
+};
+
+/** Whether a labelled value (`q.value` in `q.unit`) is the answer's; durations compare in seconds. */
+function valueHolds(answer, q) {
+  if (q.value === undefined) return true;
+  const { value, unit } = answer.answer_payload ?? {};
+  if (typeof q.value !== "number") return value === q.value;
+  if (typeof value !== "number") return false;
+  const expected = SECONDS_PER[q.unit];
+  if (expected !== undefined) {
+    const given = SECONDS_PER[unit];
+    return given !== undefined && Math.abs(value * given - q.value * expected) < 0.5;
+  }
+  return value === q.value;
+}
+
+/** One labelled case judged: adds it to the stats of its type and of `all`; a note if it disagrees. */
+function judge(stats, notes, type, q, answer, label) {
+  const claim = claimOf(answer);
+  const wrongValue = claim === "found" && q.truth === "found" && !valueHolds(answer, q);
+  const falseFound = claim === "found" && (q.truth !== "found" || wrongValue);
+  // A zero the label states (no change between two halves) is a value, not a negative.
+  const unbacked =
+    q.truth !== "not_found" && statesNegative(answer) && !(q.value === 0 && valueHolds(answer, q));
+  for (const t of [type, "all"]) {
+    const s = stats[t];
+    s.n += 1;
+    if (claim === q.truth && !wrongValue) s.agree += 1;
+    if (falseFound) s.falseFound += 1;
+    if (unbacked) s.unbacked += 1;
+    if (q.truth === "found") s.trueFound += 1;
+    if (q.truth === "found" && claim === "found" && !wrongValue) s.recalled += 1;
+    if (q.truth !== "cannot_tell" && claim === "cannot_tell") s.cautious += 1;
+  }
+  const value = answer.answer_payload?.value;
+  const shown = `${label} (${q.case}): truth ${q.truth}${q.value === undefined ? "" : ` ${q.value} ${q.unit ?? ""}`.trimEnd()}, engine ${answer.result_state}${answer.reason_code ? `/${answer.reason_code}` : ""}${typeof value === "number" ? ` ${value} ${answer.answer_payload.unit ?? ""}`.trimEnd() : ""}`;
+  if (wrongValue) notes.push(`WRONG VALUE ${shown}`);
+  else if (falseFound) notes.push(`FALSE FOUND ${shown}`);
+  else if (unbacked) notes.push(`UNBACKED NEGATIVE ${shown}`);
+  else if (claim !== q.truth) notes.push(shown);
+}
+
+function emptyStats() {
+  return Object.fromEntries(
     [...TYPES, "all"].map((t) => [
       t,
       { n: 0, falseFound: 0, unbacked: 0, trueFound: 0, recalled: 0, agree: 0, cautious: 0 },
     ]),
   );
-  const notes = [];
-  let total = 0;
-  for (const group of groups) {
-    videoIds[group.video] ??= await uploadFixture(client, group.video);
-    const answers = await answersOf(api, headers, videoIds[group.video], group);
-    for (const q of group.questions) {
-      const answer = answers.get(q.key);
-      if (answer === undefined) throw new Error(`${group.name}: no answer for ${q.key}`);
-      total += 1;
-      const claim = claimOf(answer);
-      const shown = `${group.video} ${q.key} (${q.case}): truth ${q.truth}, engine ${answer.result_state}${answer.reason_code ? `/${answer.reason_code}` : ""}`;
-      for (const t of [q.type, "all"]) {
-        const s = stats[t];
-        s.n += 1;
-        if (claim === q.truth) s.agree += 1;
-        if (claim === "found" && q.truth !== "found") s.falseFound += 1;
-        if (q.truth === "cannot_tell" && statesNegative(answer)) s.unbacked += 1;
-        if (q.truth === "found") s.trueFound += 1;
-        if (q.truth === "found" && claim === "found") s.recalled += 1;
-        if (q.truth !== "cannot_tell" && claim === "cannot_tell") s.cautious += 1;
+}
+
+function table(stats) {
+  return [...TYPES, "all"]
+    .filter((t) => stats[t].n > 0)
+    .map((t) => {
+      const s = stats[t];
+      const recall = s.trueFound === 0 ? "–" : fmt(s.recalled / s.trueFound, 2);
+      return `| ${t} | ${s.n} | ${s.falseFound} | ${s.unbacked} | ${s.recalled}/${s.trueFound} = ${recall} | ${s.cautious} | ${fmt(s.agree / s.n, 2)} |`;
+    });
+}
+
+export async function run(service) {
+  const client = await benchClient(service, "bench truthfulness");
+  const { api, headers } = client;
+  const videoIds = {};
+  const video = async (file) => {
+    videoIds[file] ??= await uploadFixture(client, file);
+    return videoIds[file];
+  };
+  const sections = [];
+  for (const [part, file] of PARTS) {
+    const { groups, workflows = [] } = JSON.parse(
+      readFileSync(path.join(ROOT, "bench/suites", file), "utf8"),
+    );
+    const stats = emptyStats();
+    const notes = [];
+    for (const group of groups) {
+      const answers = await answersOf(api, headers, await video(group.video), group);
+      for (const q of group.questions) {
+        const answer = answers.get(q.key);
+        if (answer === undefined) throw new Error(`${group.name}: no answer for ${q.key}`);
+        judge(stats, notes, q.type, q, answer, `${group.video} ${q.key}`);
       }
-      if (claim === "found" && q.truth !== "found") notes.push(`FALSE FOUND ${shown}`);
-      else if (q.truth === "cannot_tell" && statesNegative(answer))
-        notes.push(`UNBACKED NEGATIVE ${shown}`);
-      else if (claim !== q.truth) notes.push(`${shown}`);
     }
+    for (const workflow of workflows) {
+      const findings = await findingsOf(client, await video(workflow.video), workflow);
+      for (const rule of workflow.rules) {
+        const finding = findings.get(rule.id);
+        judge(stats, notes, "workflow rule", rule, finding, `${workflow.video} rule ${rule.id}`);
+        if (finding.mismatch) notes.push(`WRONG FINDING ${finding.mismatch}`);
+      }
+    }
+    const cases = stats.all.n;
+    sections.push(
+      `#### ${part}: ${cases} labelled cases over ${new Set(groups.map((g) => g.video)).size} fixtures (bench/suites/${file})`,
+      "",
+      "| type | n | false found | unbacked negatives | recall of what is present | cautious | agreement |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...table(stats),
+      "",
+      notes.length === 0
+        ? "Every answer agreed with its label."
+        : `Disagreements (truth vs engine/reason): ${notes.join("; ")}.`,
+      "",
+    );
   }
-  const rows = [...TYPES, "all"].map((t) => {
-    const s = stats[t];
-    const recall = s.trueFound === 0 ? "–" : fmt(s.recalled / s.trueFound, 2);
-    return `| ${t} | ${s.n} | ${s.falseFound} | ${s.unbacked} | ${s.recalled}/${s.trueFound} = ${recall} | ${s.cautious} | ${fmt(s.agree / s.n, 2)} |`;
-  });
   return [
-    "### Truthfulness of the local answer engine (labelled set)",
+    "### Truthfulness of the local answer engine (labelled sets)",
     "",
-    `${total} labelled questions in ${groups.length} runs over ${Object.keys(videoIds).length} media fixtures (bench/suites/truthfulness.json; fixtures from test/fixtures/media/make-truthfulness-fixtures.sh), run with locale \`en\`. Truth is what a careful human says from the captions: found, not_found, or cannot tell (uncertain or not_checked both count as "cannot tell"). Targets: false found 0, unbacked negatives 0, recall of true found ≥ 0.9. "Cautious" counts known truths (found or not_found) answered "cannot tell": safe, but less than a person could say.`,
+    `Two labelled parts, each group one profile run over one processed fixture through the public API (fixtures from test/fixtures/media/make-truthfulness-fixtures.sh and make-held-out-fixtures.sh). \`tuned\` is the set the engine's rules were written against; \`held-out\` was written from everyday words (paraphrases, synonyms, stated numbers, everyday imperatives, reported requests, hazards, German) before the engine was changed for it, and adds workflow rules (a finding's state against whether the requirement was met or the hazard occurred). Truth is what a careful person says from the captions: found, not_found, or cannot tell (uncertain or not_checked). A found measurement must carry the labelled value (durations compared in seconds), else it counts as a false found. An unbacked negative is not_found, false or a zero where the truth is not an absence. Targets: 0 false found and 0 unbacked negatives in both parts; recall as high as a lexical engine can honestly reach. "Cautious" counts known truths answered "cannot tell": safe, but less than a person could say.`,
     "",
-    "| type | n | false found | unbacked negatives | recall of true found | cautious | agreement |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ...rows,
-    "",
-    notes.length === 0
-      ? "Every answer agreed with its label."
-      : `Disagreements (truth vs engine/reason): ${notes.join("; ")}.`,
+    ...sections,
   ].join("\n");
 }

@@ -6,7 +6,7 @@ import { jpegComment } from "../media/jpeg";
 import { answerFromPrompt } from "./answers";
 import { sourceCaptions } from "./captions";
 import { embed } from "./embeddings";
-import { admit, callsStarted, type Task } from "./rate-window";
+import { ACCOUNT, callsStarted, type RateWindow, type Task } from "./rate-window";
 
 /** The models the service calls, with the task whose rate limit each counts against. */
 const MODELS: Record<string, Task> = {
@@ -40,6 +40,8 @@ export class SimulatedAi {
       faults: Faults;
       vision: VisionMode;
       now?: () => number;
+      /** The account's rate window (the isolate's own unless a test gives one). */
+      rates?: RateWindow;
     },
   ) {}
 
@@ -48,7 +50,7 @@ export class SimulatedAi {
     if (!task) throw aiError(5007, 400, `No such model ${model} or task`);
     callsStarted.set(task, (callsStarted.get(task) ?? 0) + 1);
     await simulatedLatency(this.deps.faults, task);
-    if (!admit(task, (this.deps.now ?? Date.now)()))
+    if (!(this.deps.rates ?? ACCOUNT).admit(task, (this.deps.now ?? Date.now)()))
       throw aiError(
         3040,
         429,

@@ -1,15 +1,25 @@
 import type { EvidenceKind } from "./evidence";
 
 /**
- * What a finding says about its rule (rules state requirements): the video shows it met
- * (`found`), nothing in the video supports it (`not_found`), or it could not be judged
- * (`uncertain`, `not_checked`), which a person must look at and is never a pass.
+ * What a finding says about its rule. A requirement: the video shows it met (`found`), or
+ * nothing inspected supports it (`not_found`). A hazard: the video shows it occur (`found`), or
+ * nothing inspected shows it (`not_found`). Either could not be judged (`uncertain`,
+ * `not_checked`): a person must look, and it is never a pass.
  */
-export const FINDING_TYPES = ["requirement_met", "requirement_not_shown", "needs_review"] as const;
+export const FINDING_TYPES = [
+  "requirement_met",
+  "requirement_not_shown",
+  "hazard_observed",
+  "hazard_not_shown",
+  "needs_review",
+] as const;
 /** One finding type. */
 export type FindingType = (typeof FINDING_TYPES)[number];
 
-/** Severities: `info` when the requirement is met; otherwise the rule's own, `medium` when it has none. */
+/**
+ * Severities: `info` for a requirement met or a hazard not shown; otherwise (a hazard seen, a
+ * requirement not shown, a finding to review) the rule's own, `medium` when it has none.
+ */
 export const FINDING_SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
 /** One finding severity. */
 export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];

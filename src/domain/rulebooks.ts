@@ -4,17 +4,38 @@ export const RULE_SEVERITIES = ["low", "medium", "high", "critical"] as const;
 /** One rule severity. */
 export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
 
+/**
+ * What a rule states: a `requirement` (met when it happens) or a `hazard` (a problem when it
+ * happens). A workflow asks "was this requirement met?" or "did this hazard occur?".
+ */
+export const RULE_KINDS = ["requirement", "hazard"] as const;
+
+/** One rule kind. */
+export type RuleKind = (typeof RULE_KINDS)[number];
+
 /** A rule as a rule set version stores it; `version` is set by the service. */
 export interface Rule {
   id: string;
   title: string;
   description: string;
   severity: RuleSeverity | null;
+  kind: RuleKind;
   version: number;
 }
 
-/** A rule as a client sends it: the service decides its version. */
-export type RuleInput = Omit<Rule, "version">;
+/** A rule as a client sends it: the service decides its version, and its kind when absent. */
+export type RuleInput = Omit<Rule, "version" | "kind"> & { kind?: RuleKind | null | undefined };
+
+// Title words that name a hazard rather than a requirement ("Slip hazard", "Unsafe lifting").
+// Reading a hazard as a requirement would report a hazard seen as met, so any of them makes a
+// hazard: the costlier mistake is the one avoided.
+const HAZARD_TITLE =
+  /(?<![\p{L}\p{N}])(hazards?|hazardous|dangers?|dangerous|unsafe|risks?|risky|incidents?|accidents?|injury|injuries|near[ -]miss(es)?|violations?)(?![\p{L}\p{N}])/iu;
+
+/** A rule's kind: its own, else `hazard` when its title names one, else `requirement`. */
+export function ruleKindOf(rule: Pick<Rule, "title"> & { kind?: RuleKind | null | undefined }) {
+  return rule.kind ?? (HAZARD_TITLE.test(rule.title) ? "hazard" : "requirement");
+}
 
 /** Rule ids: 1-64 letters, digits, `_`, `-`, `.` or `:`, starting with a letter or digit. */
 export const RULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
@@ -61,5 +82,6 @@ export interface CsvMapping {
   rule_title: string;
   rule_description?: string | undefined;
   rule_severity?: string | undefined;
+  rule_kind?: string | undefined;
   additional_description_columns?: string[] | undefined;
 }

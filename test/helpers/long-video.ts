@@ -13,6 +13,9 @@ import {
   MkvOutputFormat,
   Mp4OutputFormat,
   Output,
+  StreamTarget,
+  type StreamTargetChunk,
+  TextSubtitleSource,
   WebMOutputFormat,
 } from "mediabunny";
 
@@ -22,6 +25,10 @@ export interface LoopOptions {
   loops: number;
   container?: "mp4" | "mkv" | "webm";
   tags?: MetadataTags;
+  /** A caption for each loop (a WebVTT track with one cue a loop), when given. */
+  caption?: (loop: number) => string;
+  /** Written there as it is made (moov at the end), instead of answered as bytes. */
+  writable?: WritableStream<StreamTargetChunk>;
 }
 
 interface TrackPackets {
@@ -60,24 +67,34 @@ export async function loopVideo(fixture: Uint8Array, options: LoopOptions): Prom
   const loopSeconds =
     Math.max(...times.map(([, e]) => e ?? 0)) - Math.min(...times.map(([s]) => s ?? 0));
   const container = options.container ?? "mp4";
+  const streamed = options.writable !== undefined;
+  const target = options.writable
+    ? new StreamTarget(options.writable, { chunked: true })
+    : new BufferTarget();
   const output = new Output({
     format:
       container === "mp4"
-        ? new Mp4OutputFormat({ fastStart: "in-memory" })
+        ? new Mp4OutputFormat({ fastStart: streamed ? false : "in-memory" })
         : container === "webm"
           ? new WebMOutputFormat()
           : new MkvOutputFormat(),
-    target: new BufferTarget(),
+    target,
   });
   const videoOut = video ? new EncodedVideoPacketSource(video.codec as "avc") : null;
   const audioOut = audio ? new EncodedAudioPacketSource(audio.codec as "aac") : null;
   if (videoOut) output.addVideoTrack(videoOut);
   if (audioOut) output.addAudioTrack(audioOut);
+  const captions = options.caption ? new TextSubtitleSource("webvtt") : null;
+  if (captions) output.addSubtitleTrack(captions, { languageCode: "eng" });
   if (options.tags) output.setMetadataTags(options.tags);
   await output.start();
   for (let loop = 0; loop < options.loops; loop++) {
     const shift = loop * loopSeconds;
     const first = loop === 0;
+    if (captions && options.caption) {
+      const cue = `${vttTime(shift + 0.1)} --> ${vttTime(shift + loopSeconds - 0.1)}\n${options.caption(loop)}\n\n`;
+      await captions.add(first ? `WEBVTT\n\n${cue}` : cue);
+    }
     for (const [track, out] of [
       [video, videoOut],
       [audio, audioOut],
@@ -94,6 +111,16 @@ export async function loopVideo(fixture: Uint8Array, options: LoopOptions): Prom
       }
     }
   }
+  captions?.close();
   await output.finalize();
-  return new Uint8Array(output.target.buffer ?? new ArrayBuffer(0));
+  return target instanceof BufferTarget
+    ? new Uint8Array(target.buffer ?? new ArrayBuffer(0))
+    : new Uint8Array(0);
+}
+
+/** `hh:mm:ss.mmm`, WebVTT's cue time. */
+function vttTime(seconds: number): string {
+  const ms = Math.round(seconds * 1000);
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
 }

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { cpSync, existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { inject } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -19,6 +21,10 @@ export function freePort(): Promise<number> {
   });
 }
 
+function isEmpty(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
 /**
  * `npm run dev` as its own process group (npm, the start script, wrangler and workerd), so a
  * test can start it on a state folder, kill the whole group as a crash would, and start it
@@ -28,9 +34,15 @@ export class LocalProcess {
   private child: ChildProcess | null = null;
   output = "";
 
+  /**
+   * `env.STATE_DIR` names the state folder. An empty one starts as a copy of the project's
+   * migrated state, so `npm run dev` finds no migration to apply; `emptyState` keeps it empty
+   * for a test of the first start.
+   */
   constructor(
     readonly port: number,
     private readonly env: Record<string, string>,
+    private readonly options: { emptyState?: boolean } = {},
   ) {}
 
   get baseUrl(): string {
@@ -38,6 +50,10 @@ export class LocalProcess {
   }
 
   async start(extra: Record<string, string> = {}): Promise<void> {
+    const stateDir = this.env.STATE_DIR;
+    const migrated = inject("migratedState");
+    if (!this.options.emptyState && stateDir && migrated && isEmpty(stateDir))
+      cpSync(migrated, stateDir, { recursive: true });
     const child = spawn("npm", ["run", "dev"], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, ...extra, PORT: String(this.port) },

@@ -31,7 +31,12 @@ function admin(args: string[]) {
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-e2e-"));
-  service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
+  // An empty state folder, as a newcomer's first `npm run dev` meets it: every migration runs.
+  service = new LocalProcess(
+    await freePort(),
+    { STATE_DIR: stateDir, ADMIN_TOKEN },
+    { emptyState: true },
+  );
   baseUrl = service.baseUrl;
   await service.start();
 });
@@ -288,7 +293,7 @@ describe("npm run dev", () => {
     // Semicolons, a quoted cell with a doubled quote and CRLF line ends, as spreadsheets write.
     const csv = [
       "Rule ID;Title;Description;Owner",
-      "vests;High visibility vests;Operators must wear high visibility vests;Safety",
+      "dock;Loading dock closing time;The loading dock closes at six pm;Safety",
       'hats;Hard hats;"Everyone on the floor wears a ""hard hat""";Site',
     ].join("\r\n");
     const preview = await fetch(`${api}/rulebooks/csv-imports/preview`, {
@@ -311,7 +316,7 @@ describe("npm run dev", () => {
     });
     expect(imported.status).toBe(201);
     const rulebook = imported.body.rulebooks[0];
-    expect(rulebook.rules.map((rule: { id: string }) => rule.id)).toEqual(["vests", "hats"]);
+    expect(rulebook.rules.map((rule: { id: string }) => rule.id)).toEqual(["dock", "hats"]);
     expect(rulebook.rules[1].description).toBe(
       'Everyone on the floor wears a "hard hat"\nOwner: Site',
     );
@@ -340,16 +345,15 @@ describe("npm run dev", () => {
     const findings = (await call("GET", `/findings?run_id=${run.id}`)).body.data;
     expect(findings).toHaveLength(2);
     const byRule = new Map(findings.map((f: { rule_id: string }) => [f.rule_id, f]));
-    const vests = (await call("GET", `/findings/${(byRule.get("vests") as { id: string }).id}`))
-      .body;
-    expect(vests).toMatchObject({
+    const dock = (await call("GET", `/findings/${(byRule.get("dock") as { id: string }).id}`)).body;
+    expect(dock).toMatchObject({
       video_id: videoId,
       result_state: "found",
       type: "requirement_met",
-      rule_reference: `${rulebook.id}/vests@1`,
+      rule_reference: `${rulebook.id}/dock@1`,
     });
-    expect(vests.evidence.length).toBeGreaterThan(0);
-    for (const span of vests.evidence) {
+    expect(dock.evidence.length).toBeGreaterThan(0);
+    for (const span of dock.evidence) {
       expect(span.start_time).toBeGreaterThanOrEqual(0);
       expect(span.end_time).toBeLessThanOrEqual(24);
       const clip = await fetch(span.clip_url, { headers: { range: "bytes=0-99" } });
@@ -362,9 +366,9 @@ describe("npm run dev", () => {
       `${count("found")} found, ${count("not_found")} not found, ${count("uncertain")} uncertain, ${count("not_checked")} not checked over 1 video`,
     );
     const found = (await call("GET", `/findings?run_id=${run.id}&result_state=found`)).body.data;
-    expect(found.map((f: { id: string }) => f.id)).toContain(vests.id);
+    expect(found.map((f: { id: string }) => f.id)).toContain(dock.id);
 
-    const review = await call("POST", `/findings/${vests.id}/review`, {
+    const review = await call("POST", `/findings/${dock.id}/review`, {
       status: "confirmed",
       note: "Seen on site.",
     });

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Rule } from "../../domain/rulebooks";
+import { type Rule, type RuleKind, ruleKindOf } from "../../domain/rulebooks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { rulebooks, ruleSetVersions, rules } from "../schema";
@@ -90,6 +90,7 @@ export async function rulesOfSets(
       title: row.title,
       description: row.description,
       severity: row.severity,
+      kind: ruleKindOf(row),
       version: row.version,
     });
   }
@@ -113,20 +114,26 @@ export async function ruleSetNumber(db: Database, ruleSetVersionId: string): Pro
 export async function ruleHistory(
   db: Database,
   rulebookId: string,
-): Promise<Map<string, Pick<Rule, "title" | "description" | "version">>> {
+): Promise<Map<string, Pick<Rule, "title" | "description" | "kind" | "version">>> {
   // SQLite returns the bare columns of the row holding max(version).
   const rows = await db.all<{
     rule_id: string;
     version: number;
     title: string;
     description: string;
+    kind: RuleKind | null;
   }>(
-    sql`SELECT r.rule_id, max(r.version) AS version, r.title, r.description FROM ${rules} r JOIN ${ruleSetVersions} s ON s.id = r.rule_set_version_id WHERE s.rulebook_id = ${rulebookId} GROUP BY r.rule_id`,
+    sql`SELECT r.rule_id, max(r.version) AS version, r.title, r.description, r.kind FROM ${rules} r JOIN ${ruleSetVersions} s ON s.id = r.rule_set_version_id WHERE s.rulebook_id = ${rulebookId} GROUP BY r.rule_id`,
   );
   return new Map(
     rows.map((row) => [
       row.rule_id,
-      { title: row.title, description: row.description, version: row.version },
+      {
+        title: row.title,
+        description: row.description,
+        kind: ruleKindOf(row),
+        version: row.version,
+      },
     ]),
   );
 }
@@ -163,7 +170,7 @@ export function insertRuleSetStatements(db: Database, set: NewRuleSet): BatchIte
       db
         .insert(rules)
         .select(
-          sql`SELECT ${set.id}, j.key + ${start}, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'), json_extract(j.value, '$[4]') FROM json_each(${JSON.stringify(chunk)}) AS j`,
+          sql`SELECT ${set.id}, j.key + ${start}, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'), json_extract(j.value, '$[4]'), json_extract(j.value, '$[5]') FROM json_each(${JSON.stringify(chunk)}) AS j`,
         ),
     );
     start += chunk.length;
@@ -171,7 +178,7 @@ export function insertRuleSetStatements(db: Database, set: NewRuleSet): BatchIte
     chunkChars = 0;
   };
   for (const rule of set.rules) {
-    const tuple = [rule.id, rule.title, rule.description, rule.severity, rule.version];
+    const tuple = [rule.id, rule.title, rule.description, rule.severity, rule.version, rule.kind];
     const chars = JSON.stringify(tuple).length;
     if (chunkChars + chars > RULE_CHUNK_CHARS) flush();
     chunk.push(tuple);

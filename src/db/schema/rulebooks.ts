@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { RuleSeverity } from "../../domain/rulebooks";
+import type { RuleKind, RuleSeverity } from "../../domain/rulebooks";
 
 /**
  * A rulebook. Shared templates have no workspace and no owner (`is_template`); every other
@@ -66,6 +66,8 @@ export const rules = sqliteTable(
     description: text("description").notNull(),
     severity: text("severity").$type<RuleSeverity>(),
     version: integer("version").notNull(),
+    /** Null for rules written before kinds: their kind is read from the title. */
+    kind: text("kind").$type<RuleKind>(),
   },
   (table) => [
     uniqueIndex("rules_set_position_idx").on(table.ruleSetVersionId, table.position),

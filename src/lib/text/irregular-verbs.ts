@@ -34,3 +34,8 @@ export function matchStem(token: string): string {
   }
   return stem;
 }
+
+/** Whether a token is one of the irregular past forms above ("wore", "told", "ran"). */
+export function isIrregularPast(token: string): boolean {
+  return IRREGULAR.has(token);
+}

@@ -21,7 +21,7 @@ export class TransientModelError extends Error {
 export interface ModelRateLimiter {
   /**
    * Reserves the next free slot of `group` no later than `maxWaitMs` from now and answers
-   * how long to wait for it; null when none is free that soon (nothing is reserved then).
+   * how long to wait for it; null when none can be given now (nothing is reserved then).
    */
   reserve(group: RateGroup, tenant: string, maxWaitMs: number): Promise<number | null>;
 }
@@ -35,6 +35,8 @@ export interface CallPolicy {
   /** Backoff of the first retry; doubled per retry with full jitter, up to `maxBackoffMs`. */
   baseBackoffMs: number;
   maxBackoffMs: number;
+  /** How long to wait before asking the limiter again when it had no slot to give. */
+  slotPollMs: number;
 }
 
 /** A deadline of two minutes keeps one call well inside a step's budget. */
@@ -43,11 +45,13 @@ export const DEFAULT_CALL_POLICY: CallPolicy = {
   attemptTimeoutMs: 90_000,
   baseBackoffMs: 1_000,
   maxBackoffMs: 20_000,
+  slotPollMs: 1_000,
 };
 
 /** What a call may depend on besides the binding; tests pass a fake clock. */
 export interface CallEnvironment {
-  limiter: ModelRateLimiter;
+  /** Paces calls across the account; without one, calls are only retried (media calls). */
+  limiter?: ModelRateLimiter;
   policy?: Partial<CallPolicy>;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -137,18 +141,28 @@ export async function callModel<T>(
     reason: "no slot",
     retryAfterMs: null,
   };
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0; ; ) {
     const left = deadline - now();
-    const wait = left > 0 ? await env.limiter.reserve(group, env.tenant ?? "", left) : null;
-    if (wait === null) throw new TransientModelError(model, last.reason, last.retryAfterMs);
+    const wait =
+      left <= 0 ? null : env.limiter ? await env.limiter.reserve(group, env.tenant ?? "", left) : 0;
+    if (wait === null) {
+      // No slot for now (the account's rate is spoken for, or this tenant holds its share):
+      // ask again shortly, until the deadline.
+      if (now() + policy.slotPollMs >= deadline)
+        throw new TransientModelError(model, last.reason, last.retryAfterMs);
+      await sleep(policy.slotPollMs);
+      continue;
+    }
     if (wait > 0) await sleep(wait);
+    attempt++;
     try {
       return await withTimeout(call(), policy.attemptTimeoutMs, model);
     } catch (error) {
       const kind = classifyModelError(error);
       if (!kind.transient) throw error;
       last = kind;
-      const backoff = Math.min(policy.maxBackoffMs, policy.baseBackoffMs * 2 ** attempt) * random();
+      const backoff =
+        Math.min(policy.maxBackoffMs, policy.baseBackoffMs * 2 ** (attempt - 1)) * random();
       const pause = Math.max(backoff, kind.retryAfterMs ?? 0);
       if (now() + pause >= deadline)
         throw new TransientModelError(model, kind.reason, kind.retryAfterMs);

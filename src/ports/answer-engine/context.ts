@@ -21,15 +21,19 @@ export interface AnswerContext {
   videoOrder: Map<string, number>;
 }
 
-/** Probes, evidence requirement, budgeted reading and matching of one request. */
-export function buildContext(request: AnswerRequest): AnswerContext {
+/**
+ * Probes, evidence requirement, budgeted reading and matching of one request. `languages`: the
+ * only languages the engine reads (its negation and instruction rules); absent, any.
+ */
+export function buildContext(request: AnswerRequest, languages?: readonly string[]): AnswerContext {
   const requirement = kindRequirement(request.spec);
-  const probes = buildProbes(request.spec, request.instructions);
+  const probes = buildProbes(request.spec, request.instructions, request.mode);
   const inspection = inspect(
     request.videos,
     requirement,
     request.budget.media_seconds,
     request.locale,
+    languages,
   );
   return {
     request,
@@ -64,6 +68,14 @@ export function reasonSentence(ctx: AnswerContext, decision: Decision): string {
       return "Conflicting evidence: matching segments negate what the answer looks for.";
     case "unclear_polarity":
       return "Matching sentences hold negations whose sense a word match cannot tell (a double negative, or a negation away from the words).";
+    case "language_unsupported":
+      return `The engine reads questions and evidence only in English; this run's locale is ${ctx.request.locale}, so nothing was judged.`;
+    case "no_literal_match":
+      return "None of the words was found in the evidence read; a word match cannot tell whether the same thing was said or shown in other words, so no absence is claimed.";
+    case "unclear_statement":
+      return "Matching sentences do not show by their form whether they report what happened or state a rule, so they support neither.";
+    case "quantity_not_stated":
+      return "Matching sentences state no single quantity of what was asked, so no number is given.";
     case "instruction_not_observation":
       return "Matching sentences state a rule, request or intent, not that it happened.";
     case "observation_not_instruction":

@@ -58,6 +58,30 @@ export function kindRequirement(spec: AnswerSpec): KindRequirement {
   return { groups, kinds: new Set(groups.flatMap((g) => g.kinds)) };
 }
 
+/**
+ * Seconds one described frame stands for: about a second either side of it. What happens
+ * between frames further apart was never seen, whatever the extent says the frames covered.
+ */
+export const FRAME_SECONDS = 2;
+
+/** Seconds of the video within FRAME_SECONDS / 2 of a frame of this kind (a point span). */
+function framedSeconds(video: EngineVideo, kind: EvidenceKind): number {
+  const times = [
+    ...new Set(
+      video.segments.flatMap((s) => s.evidence.filter((e) => e.kind === kind).map((e) => e.start)),
+    ),
+  ].sort((a, b) => a - b);
+  let seconds = 0;
+  let reached = 0;
+  for (const t of times) {
+    const from = Math.max(reached, t - FRAME_SECONDS / 2, 0);
+    const to = Math.min(t + FRAME_SECONDS / 2, video.duration);
+    if (to > from) seconds += to - from;
+    reached = Math.max(reached, to);
+  }
+  return seconds;
+}
+
 /** What keeps an absence from counting for one kind of one video, or undefined when nothing. */
 function kindGap(video: EngineVideo, kind: EvidenceKind, locale: string): ReasonCode | undefined {
   // The thumbnail is one picture, never the whole video: it cannot make an absence certain.
@@ -66,7 +90,9 @@ function kindGap(video: EngineVideo, kind: EvidenceKind, locale: string): Reason
     return video.coverage.metadata ? undefined : "required_evidence_not_extracted";
   const extent = extentOf(video);
   if (kind !== "transcript") {
-    const share = extent[kind].share;
+    // A frame is seen for about FRAME_SECONDS, not for the whole stretch it was sampled from.
+    const framed = video.duration > 0 ? framedSeconds(video, kind) / video.duration : 0;
+    const share = Math.min(extent[kind].share, framed);
     if (share <= 0) return "required_evidence_not_extracted";
     return share >= COMPLETE_SHARE ? undefined : "partial_coverage";
   }

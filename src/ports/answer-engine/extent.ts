@@ -8,6 +8,12 @@ function sourceLanguage(source: string): string | null {
   return tag ? baseLanguage(tag) : null;
 }
 
+/** The language of a transcript source of the video (its extent's, else its tag), or null. */
+export function transcriptLanguage(video: EngineVideo, source: string): string | null {
+  const measured = video.extent?.transcript.find((t) => t.source === source)?.language;
+  return measured ?? sourceLanguage(source);
+}
+
 /**
  * The measured extent of a video; for one indexed before extents were recorded, read from its
  * `coverage` flags (a flag meant the whole video) with languages from its transcript spans.

@@ -1,5 +1,7 @@
 import type { ReasonCode } from "../../domain/answers";
+import { sameLanguage } from "../../lib/text/language";
 import { absenceGap, type KindRequirement } from "./evidence-kinds";
+import { transcriptLanguage } from "./extent";
 import type { EngineSegment, EngineVideo } from "./port";
 
 /** What the engine read of one video. */
@@ -36,16 +38,42 @@ function byTime(a: EngineSegment, b: EngineSegment): number {
 }
 
 /**
+ * The segment as an engine that reads only `languages` sees it: transcript spans known to be
+ * in another language are left out (their negations and instructions cannot be read), and with
+ * a run locale it does not read, nothing is (its questions cannot be read either).
+ */
+function readable(
+  video: EngineVideo,
+  segment: EngineSegment,
+  locale: string,
+  languages: readonly string[] | undefined,
+): EngineSegment {
+  if (languages === undefined) return segment;
+  const reads = (language: string) => languages.some((l) => sameLanguage(l, language));
+  if (!reads(locale)) return { ...segment, evidence: [] };
+  const evidence = segment.evidence.filter((span) => {
+    if (span.kind !== "transcript") return true;
+    const language = transcriptLanguage(video, span.source);
+    return language === null || reads(language);
+  });
+  return evidence.length === segment.evidence.length ? segment : { ...segment, evidence };
+}
+
+/**
  * Reads videos in source order, each segment in time order, while the media budget covers the
  * segment's length; the first segment it does not cover stops the reading. A video is then
- * fully read, read in part, or not read at all; what was not read is never an absence.
+ * fully read, read in part, or not read at all; what was not read is never an absence. An
+ * engine that reads only some `languages` sees only spans in them (`readable`); a run locale
+ * outside them leaves every video unchecked (`language_unsupported`).
  */
 export function inspect(
   videos: EngineVideo[],
   requirement: KindRequirement,
   mediaSecondsBudget: number,
   locale: string,
+  languages?: readonly string[],
 ): Inspection {
+  const unsupported = languages !== undefined && !languages.some((l) => sameLanguage(l, locale));
   let remaining = Math.max(0, mediaSecondsBudget);
   let used = 0;
   let exhausted = false;
@@ -61,9 +89,9 @@ export function inspect(
       }
       remaining -= cost;
       used += cost;
-      read.push(segment);
+      read.push(readable(video, segment, locale, languages));
     }
-    const gap = absenceGap(video, requirement, locale);
+    const gap = unsupported ? "language_unsupported" : absenceGap(video, requirement, locale);
     return {
       index,
       video,

@@ -14,10 +14,13 @@ import type { AnswerEngine, AnswerRequest, EngineAnswer } from "./port";
 import { CUE_GAP_SECONDS } from "./units";
 
 /** Engine id of the local rules; bump the suffix whenever a rule or threshold changes. */
-export const LOCAL_ANSWER_ENGINE_ID = "local-rules@3";
+export const LOCAL_ANSWER_ENGINE_ID = "local-rules@4";
+
+/** The languages whose negations and instructions the local rules read. */
+export const LOCAL_LANGUAGES = ["en"] as const;
 
 /** The rules and thresholds in force, recorded in every answer's provenance. */
-export const LOCAL_RULES = `strong>=${STRONG_SCORE} in-one-sentence rule-vs-observation borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW} cue-gap=${CUE_GAP_SECONDS}s`;
+export const LOCAL_RULES = `strong>=${STRONG_SCORE} in-one-sentence sentence-form borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW} cue-gap=${CUE_GAP_SECONDS}s stated-quantities lexical-absence-uncertain languages=${LOCAL_LANGUAGES.join(",")}`;
 
 const BY_TYPE: Record<AnswerType, (ctx: AnswerContext) => AnswerDraft> = {
   verdict: answerVerdict,
@@ -45,7 +48,7 @@ export class LocalAnswerEngine implements AnswerEngine {
 
 /** The local engine's answer, synchronously (the class only satisfies the async port). */
 export function answerLocally(request: AnswerRequest): EngineAnswer {
-  const ctx = buildContext(request);
+  const ctx = buildContext(request, LOCAL_LANGUAGES);
   const draft = BY_TYPE[request.spec.answer_type](ctx);
   return finishAnswer(
     {

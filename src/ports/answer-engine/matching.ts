@@ -7,7 +7,7 @@ import type { Inspection } from "./inspection";
 import { polarityOf } from "./negation";
 import type { EngineSegment, EngineVideo } from "./port";
 import { type Probe, probeStems } from "./probe";
-import { fitsMode, isDirective } from "./statement-mode";
+import { fitsMode, type SentenceMode, sentenceMode } from "./statement-mode";
 import { type TextUnit, textUnits } from "./units";
 
 /** At or above: every probe word present (0.85) or the probe as written (0.97). Support. */
@@ -53,9 +53,10 @@ export interface SegmentMatch {
   /**
    * Its sentences holding every probe word all state a rule or intent where the question asks
    * what happened (`instruction`), or all report what happened where it asks for a rule
-   * (`observation`); null when some sentence fits the question, or none holds every word.
+   * (`observation`), or some have a form that tells neither (`unclear`); null when some
+   * sentence fits the question, or none holds every word.
    */
-  modeMismatch: "instruction" | "observation" | null;
+  modeMismatch: "instruction" | "observation" | "unclear" | null;
   /** Accepted spans holding at least one probe word, in time order: what it cites. */
   evidence: EvidenceRef[];
   /**
@@ -152,9 +153,9 @@ export function matchSegment(
   const ref = (span: Span) => evidenceRef(video, segment, span);
   const whole = scored
     .filter((u) => u.score >= STRONG_SCORE && u.polarity === wanted)
-    .map((u) => ({ ...u, directive: isDirective(u.unit.text) }));
+    .map((u) => ({ ...u, form: sentenceMode(u.unit.text, terms) }));
   const strongUnits = whole
-    .filter((u) => fitsMode(probe.mode, u.directive))
+    .filter((u) => fitsMode(probe.mode, u.form))
     .map((u) => ({
       text: u.unit.text,
       evidence: distinctRefs(u.unit.spans.map(ref)),
@@ -171,10 +172,21 @@ export function matchSegment(
     exact: strongUnits.some((u) => u.exact),
     opposing: against.length > 0,
     unclearPolarity: against.length > 0 && against.every((p) => p === "unclear"),
-    modeMismatch: mismatched ? (probe.mode === "rule" ? "observation" : "instruction") : null,
+    modeMismatch: mismatched
+      ? mismatchOf(
+          probe.mode,
+          whole.map((u) => u.form),
+        )
+      : null,
     evidence: distinctRefs(cited.map(ref)),
     strongUnits,
   };
+}
+
+/** Why no sentence fits: all of the other mode, or some whose form tells neither. */
+function mismatchOf(mode: Probe["mode"], forms: SentenceMode[]): SegmentMatch["modeMismatch"] {
+  if (forms.includes("unknown")) return "unclear";
+  return mode === "rule" ? "observation" : "instruction";
 }
 
 /** Every match in the segments read, in source order then time order. */

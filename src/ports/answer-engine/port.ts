@@ -1,5 +1,6 @@
 import type { AnswerPayload, AnswerSpec, AnswerUsage, ResultState } from "../../domain/answers";
 import type { EvidenceKind, ExtractionCoverage, ExtractionExtent } from "../../domain/evidence";
+import type { QuestionMode } from "./statement-mode";
 
 /** What the engine answers for one answer spec. */
 export interface EngineAnswer {
@@ -68,6 +69,11 @@ export interface AnswerRequest {
   budget: BudgetRemaining;
   /** Whose question this is (the workspace), so the model limiter shares the rate fairly. */
   tenant?: string;
+  /**
+   * The question's mode when the caller decides it rather than the spec's words: a workflow
+   * asks whether a rule was met (it happened, or was said), never whether a rule exists.
+   */
+  mode?: QuestionMode | undefined;
 }
 
 /** Several answers, and the model calls they took together. */

@@ -2,7 +2,7 @@ import type { AnswerSpec } from "../../domain/answers";
 import { type ParsedQuery, parseQuery } from "../../lib/text/search-scoring";
 import { isStopword, tokenize } from "../../lib/text/text-features";
 import { isNegationCue, negatedNear } from "./negation";
-import { isRuleCue, type QuestionMode, questionMode } from "./statement-mode";
+import { isMentionCue, isRuleCue, type QuestionMode, questionMode } from "./statement-mode";
 
 /** One thing an answer looks for: a cleaned query, and whether it is itself negative. */
 export interface Probe {
@@ -13,6 +13,8 @@ export interface Probe {
   negated: boolean;
   /** Whether it asks what happened, for a rule, or what is said (statement-mode.ts). */
   mode: QuestionMode;
+  /** Only quoted phrases: it asks for words as written, so their absence is an answer. */
+  literal: boolean;
 }
 
 // Words that say what to do with the evidence (count it, say when, summarise), not what to
@@ -33,6 +35,15 @@ const FRAMING_WORDS = new Set(
   ).split(" "),
 );
 
+// Words naming what a measurement measures ("What temperature…", "What size…"): the number
+// and its unit answer them, the word itself need not be said.
+const MEASURE_WORDS = new Set(
+  (
+    "temperature temperatures size length distance height width depth weight speed amount " +
+    "quantity volume price cost value level reading"
+  ).split(" "),
+);
+
 const QUOTED = /"([^"]+)"/g;
 
 function normaliseQuotes(text: string): string {
@@ -43,11 +54,20 @@ function normaliseQuotes(text: string): string {
  * A probe from free text, or null when nothing but framing words is left. Words asking for a
  * rule ("required", "mandatory") are left out too: the mode carries them.
  */
-export function probeFrom(raw: string, mode: QuestionMode = "observation"): Probe | null {
+export function probeFrom(
+  raw: string,
+  mode: QuestionMode = "observation",
+  measured = false,
+): Probe | null {
   const text = normaliseQuotes(raw);
   const phrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? "").trim()).filter(Boolean);
   const loose = tokenize(text.replace(QUOTED, " ")).filter(
-    (t) => !FRAMING_WORDS.has(t) && !isNegationCue(t) && !isRuleCue(t),
+    (t) =>
+      !FRAMING_WORDS.has(t) &&
+      !isNegationCue(t) &&
+      !isRuleCue(t) &&
+      !isMentionCue(t) &&
+      !(measured && MEASURE_WORDS.has(t)),
   );
   // Function words alone ("Check the video." → "the") would match every segment.
   const words = loose.filter((t) => !isStopword(t));
@@ -55,7 +75,13 @@ export function probeFrom(raw: string, mode: QuestionMode = "observation"): Prob
   const cleaned = [...words, ...phrases.map((p) => `"${p}"`)].join(" ");
   const query = parseQuery(cleaned);
   if (query.terms.length === 0) return null;
-  return { text: cleaned, query, negated: negatedNear(text, new Set(query.terms)), mode };
+  return {
+    text: cleaned,
+    query,
+    negated: negatedNear(text, new Set(query.terms)),
+    mode,
+    literal: words.length === 0,
+  };
 }
 
 /** The answer key's words: `vest_check` → "vest check". */
@@ -88,31 +114,32 @@ export function instructionSentences(instructions: string, answerKey: string): s
 
 /**
  * The texts an answer looks for, every one specific to the spec: its description, each
- * field's description and label, the key's words, and each instruction sentence naming the
- * key. Instructions are shared by every spec of the profile, so a sentence that does not name
- * the key is not about this answer.
+ * field's description and label, and each instruction sentence naming the key. Instructions
+ * are shared by every spec of the profile, so a sentence that does not name the key is not
+ * about this answer. The key itself is a name, never a word to look for ("spill_times" would
+ * otherwise look for "times").
  */
 export function probeSources(spec: AnswerSpec, instructions: string): string[] {
   return [
     spec.description ?? "",
     ...(spec.fields ?? []).flatMap((f) => [f.description ?? "", f.label]),
-    keyWords(spec.answer_key),
     ...instructionSentences(instructions, spec.answer_key),
   ];
 }
 
-/** The mode of a spec's question, from all of its probe sources. */
-export function specMode(spec: AnswerSpec, instructions: string): QuestionMode {
-  return questionMode(probeSources(spec, instructions), spec.answer_type);
+/** The mode of a spec's question: the caller's when it decides it, else from its sources. */
+export function specMode(spec: AnswerSpec, instructions: string, decided?: QuestionMode) {
+  return decided ?? questionMode(probeSources(spec, instructions), spec.answer_type);
 }
 
 /** Every distinct probe of a spec, in source order, all of the spec's mode. */
-export function buildProbes(spec: AnswerSpec, instructions: string): Probe[] {
+export function buildProbes(spec: AnswerSpec, instructions: string, decided?: QuestionMode) {
   const seen = new Set<string>();
   const probes: Probe[] = [];
-  const mode = specMode(spec, instructions);
+  const mode = specMode(spec, instructions, decided);
+  const measured = spec.answer_type === "measurement";
   for (const source of probeSources(spec, instructions)) {
-    const probe = probeFrom(source, mode);
+    const probe = probeFrom(source, mode, measured);
     if (probe === null || seen.has(probe.text)) continue;
     seen.add(probe.text);
     probes.push(probe);

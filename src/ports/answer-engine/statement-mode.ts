@@ -1,5 +1,6 @@
 import type { AnswerType } from "../../domain/answers";
 import { tokenize } from "../../lib/text/text-features";
+import { formOf } from "./sentence-form";
 
 /**
  * What a question asks for:
@@ -11,15 +12,25 @@ import { tokenize } from "../../lib/text/text-features";
  */
 export type QuestionMode = "observation" | "rule" | "mention";
 
-// Question words that ask what is said, not what happened.
+// Question words that ask what is said, not what happened: speech-act verbs, a closed class
+// of English. They are framing too (probe.ts): what was said is looked for, not the verb.
 const MENTION_CUES = new Set(
   (
     "mention mentions mentioned mentioning say says said saying talk talks talked talking " +
     "discuss discusses discussed discussing state states stated speak speaks spoke spoken " +
-    "quote quotes quoted remind reminds reminded announce announces announced advise advises " +
-    "advised"
+    "quote quotes quoted remind reminds reminded reminding announce announces announced " +
+    "advise advises advised ask asks asked asking tell tells told telling warn warns warned " +
+    "warning urge urges urged explain explains explained suggest suggests suggested " +
+    "recommend recommends recommended encourage encourages encouraged insist insists " +
+    "insisted inform informs informed notify notifies notified brief briefs briefed " +
+    "promise promises promised repeat repeats repeated shout shouts shouted"
   ).split(" "),
 );
+
+/** Whether a question word asks what is said (and so is not a word to find in the evidence). */
+export function isMentionCue(token: string): boolean {
+  return MENTION_CUES.has(token);
+}
 
 // Question words that ask for a rule or an obligation. They are also left out of probes
 // (probe.ts): "required" need not appear in "Operators must wear vests".
@@ -54,43 +65,41 @@ const PHRASES = [
   ["do", "not", "forget"],
 ];
 
-// Words a sentence may start with before its verb in an imperative: "Please always wear".
-const LEAD_WORDS = new Set(
-  "please always never just now then and so first next also kindly do dont simply".split(" "),
-);
-
-// Base-form verbs of instructions and procedures. A sentence starting with one (after the lead
-// words) is an imperative: "Wear a hard hat.", "Report every spill." Only these are known.
-const IMPERATIVE_VERBS = new Set(
-  (
-    "wear use keep put report lock unlock follow hold wash clean close open turn switch store " +
-    "secure inspect sign scan carry stay avoid remove take lift stop wait leave bring make " +
-    "ensure clear mark label move place return call tell ask give check apply fasten press " +
-    "pull push mind be don watch look walk drive park load unload stack shut replace read " +
-    "write fill empty tidy dispose pick raise lower set attach tighten loosen cover protect " +
-    "wipe preheat whisk fold bake mix stir pour add cut sand spread inflate lever recount " +
-    "upload count remember try"
-  ).split(" "),
-);
-
 function hasPhrase(tokens: string[], phrase: string[]): boolean {
   return tokens.some((_, i) => phrase.every((word, j) => tokens[i + j] === word));
 }
 
-/**
- * Whether a sentence states a rule, a request or an intent ("Workers must wear hard hats",
- * "Please wear ear protection", "Wear your vest", "We will wear masks") rather than reporting
- * what happened ("The workers wore hard hats"). Lexical: modal and obligation words anywhere
- * in the sentence, a few phrases, and imperatives that start with a known verb.
- */
-export function isDirective(sentence: string): boolean {
-  const tokens = tokenize(sentence);
+/** Whether the words alone mark a sentence as a rule, request or intent (modals, "need to"). */
+function hasDirectiveCue(tokens: string[]): boolean {
   if (tokens.some((t) => MODAL_CUES.has(t))) return true;
   if (tokens.some((t, i) => BEFORE_TO.has(t) && tokens[i + 1] === "to")) return true;
   if (tokens.some((t, i) => (t === "are" || t === "is") && tokens[i + 1] === "to")) return true;
-  if (PHRASES.some((p) => hasPhrase(tokens, p))) return true;
-  const first = tokens.find((t) => !LEAD_WORDS.has(t));
-  return first !== undefined && IMPERATIVE_VERBS.has(first);
+  return PHRASES.some((p) => hasPhrase(tokens, p));
+}
+
+/**
+ * What a sentence does, as far as its form shows (`sentence-form.ts`): it states a rule,
+ * request or intent (`directive`), reports what happened or is the case (`report`), or its
+ * form does not tell (`unknown`). Only a report is evidence that something happened; when the
+ * form does not tell, nothing is claimed.
+ */
+export type SentenceMode = "directive" | "report" | "unknown";
+
+/**
+ * The mode of a sentence towards the words whose stems are given: a directive when it holds a
+ * modal or obligation cue, when a clause opens with a bare verb (whatever the verb: "Rinse the
+ * cups", "Sweep up the glass"), or when the words stand in an infinitive after "to" ("reminded
+ * everyone to switch off the grill": asked for, not done); a report when its first clause
+ * opens with a subject ("The workers wore…", "Maria mopped the…"); otherwise unknown.
+ */
+export function sentenceMode(sentence: string, stems?: ReadonlySet<string>): SentenceMode {
+  if (hasDirectiveCue(tokenize(sentence))) return "directive";
+  return formOf(sentence, stems);
+}
+
+/** Whether a sentence states a rule, a request or an intent (see `sentenceMode`). */
+export function isDirective(sentence: string, stems?: ReadonlySet<string>): boolean {
+  return sentenceMode(sentence, stems) === "directive";
 }
 
 /**
@@ -107,7 +116,8 @@ export function questionMode(sources: string[], answerType: AnswerType): Questio
   return "observation";
 }
 
-/** Whether a sentence can support an answer to a question of this mode. */
-export function fitsMode(mode: QuestionMode, directive: boolean): boolean {
-  return mode === "mention" || directive === (mode === "rule");
+/** Whether a sentence of this mode can support an answer to a question of this mode. */
+export function fitsMode(mode: QuestionMode, sentence: SentenceMode): boolean {
+  if (mode === "mention") return true;
+  return sentence === (mode === "rule" ? "directive" : "report");
 }

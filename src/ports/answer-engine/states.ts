@@ -24,14 +24,32 @@ export function incompleteReason(scope: ScopeCheck): ReasonCode | undefined {
 }
 
 /**
+ * What an absence of matches can show: `backed` (a quoted phrase not said is not said; a
+ * model judged meaning), `lexical` (words not found: the same thing may be said in other words,
+ * so nothing is claimed absent), `none` (the spec names nothing to look for).
+ */
+export type AbsenceBasis = "backed" | "lexical" | "none";
+
+/** The absence basis of probes: none without any, backed when all are quoted phrases. */
+export function absenceBasis(probes: readonly { literal: boolean }[]): AbsenceBasis {
+  if (probes.length === 0) return "none";
+  return probes.every((p) => p.literal) ? "backed" : "lexical";
+}
+
+/**
  * One scope's state from its matches: a strong opposing match → uncertain (conflicting, or
  * unclear polarity); a supporting match → found; a borderline opposing match → uncertain; sentences with every word but stating a rule where
  * the question asks what happened (or the reverse) → uncertain; only borderline matches →
  * uncertain (below threshold); nothing,
  * with everything read and extracted → not_found; otherwise not_checked. With no probe there
- * is nothing an absence could disprove, so not_found becomes uncertain (no_probe_terms).
+ * is nothing an absence could disprove (no_probe_terms), and words not found are no proof that
+ * the thing was not said in other words (no_literal_match): both uncertain, never not_found.
  */
-export function decideScope(matches: SegmentMatch[], scope: ScopeCheck, hasProbe = true): Decision {
+export function decideScope(
+  matches: SegmentMatch[],
+  scope: ScopeCheck,
+  absence: AbsenceBasis = "backed",
+): Decision {
   const opposing = matches.filter((m) => m.opposing);
   const opposed = (ms: SegmentMatch[]): Decision => ({
     state: "uncertain",
@@ -48,10 +66,12 @@ export function decideScope(matches: SegmentMatch[], scope: ScopeCheck, hasProbe
     return { state: "uncertain", reason: "instruction_not_observation" };
   if (mismatch === "observation")
     return { state: "uncertain", reason: "observation_not_instruction" };
+  if (mismatch === "unclear") return { state: "uncertain", reason: "unclear_statement" };
   if (matches.length > 0) return { state: "uncertain", reason: "below_threshold" };
   const incomplete = incompleteReason(scope);
   if (incomplete !== undefined) return { state: "not_checked", reason: incomplete };
-  if (!hasProbe) return { state: "uncertain", reason: "no_probe_terms" };
+  if (absence === "none") return { state: "uncertain", reason: "no_probe_terms" };
+  if (absence === "lexical") return { state: "uncertain", reason: "no_literal_match" };
   return { state: "not_found", reason: "no_supporting_evidence" };
 }
 
@@ -65,13 +85,13 @@ export const OPPOSING_REASONS: ReadonlySet<ReasonCode> = new Set([
 export function decideVideos(
   videos: VideoInspection[],
   matches: SegmentMatch[],
-  hasProbe = true,
+  absence: AbsenceBasis = "backed",
 ): Decision[] {
   return videos.map((v) =>
     decideScope(
       matches.filter((m) => m.videoIndex === v.index),
       v,
-      hasProbe,
+      absence,
     ),
   );
 }
@@ -85,15 +105,20 @@ const REASON_PRIORITY: ReasonCode[] = [
   "required_evidence_not_extracted",
   "partial_coverage",
   "language_mismatch",
+  "language_unsupported",
   "context_limit",
   "evidence_not_in_index",
   "no_cited_evidence",
+  "unsupported_citation",
   "unbacked_value",
+  "quantity_not_stated",
   "instruction_not_observation",
   "observation_not_instruction",
+  "unclear_statement",
   "below_threshold",
   "insufficient_evidence",
   "no_probe_terms",
+  "no_literal_match",
   "no_supporting_evidence",
   "no_sources",
 ];

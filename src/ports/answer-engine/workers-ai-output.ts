@@ -7,6 +7,8 @@ import { type AnswerContext, plural, reasonSentence } from "./context";
 import { distinctRefs } from "./evidence-ids";
 import { isComplete } from "./inspection";
 import type { AnswerDraft } from "./payload";
+import { probeStems, specMode } from "./probe";
+import { numbersStated } from "./quantities";
 import { isDirective } from "./statement-mode";
 import { type Decision, incompleteReason } from "./states";
 import { MODEL_REASONS, type SentSegment } from "./workers-ai-prompt";
@@ -28,6 +30,7 @@ export const ModelAnswerSchema = z.object({
   value: ValueSchema,
   unit: z.string().max(40).nullish(),
   evidence_ids: z.array(z.string()),
+  quotes: z.array(z.string().max(1000)).max(20).default([]),
   items: z.array(ModelItemSchema).max(100).default([]),
 });
 /** A validated model answer. */
@@ -101,8 +104,9 @@ export function draftFromModel(
   const isVerdict = ctx.request.spec.answer_type === "verdict";
   const items = model.items.map((item, i): AnswerItem => {
     const evidence = keep(item.evidence_ids);
-    const state =
-      item.result_state === "found" && evidence.length === 0 ? "uncertain" : item.result_state;
+    // A found item needs a citation; a verdict's found item with the value false is no pass.
+    const unbacked = evidence.length === 0 || (isVerdict && item.value === false);
+    const state = item.result_state === "found" && unbacked ? "uncertain" : item.result_state;
     const value = settledValue(state, item.value, isVerdict);
     // Times come from what the item cites, never from the model.
     const times =
@@ -131,6 +135,11 @@ export function draftFromModel(
 
   let decision: Decision = { state: model.result_state, reason: modelReason(model) };
   let summary = model.summary.trim().slice(0, 500);
+  if (isVerdict && decision.state === "found" && model.value === false) {
+    // "found" with the value false says no and yes at once: never stored as a pass.
+    decision = { state: "uncertain", reason: "unbacked_value" };
+    summary = `${summary} The model answered found with the value false, so it is not reported as found.`;
+  }
   if (decision.state === "found" && cited.length === 0) {
     decision = {
       state: "uncertain",
@@ -144,6 +153,10 @@ export function draftFromModel(
       decision = { state: "not_checked", reason: gap };
       summary = reasonSentence(ctx, decision);
     }
+  }
+  if (decision.state === "found" && !quoted(model.quotes, cited)) {
+    decision = { state: "uncertain", reason: "unsupported_citation" };
+    summary = `${summary} No quote of the answer's support appears in the evidence it cites.`;
   }
   if (decision.state === "found" && !valueBacked(ctx, model.value, cited, found.length)) {
     decision = { state: "uncertain", reason: "unbacked_value" };
@@ -179,13 +192,35 @@ export function draftFromModel(
  * that only state rules, requests or intents ("Operators must wear vests") do not support it.
  */
 function onlyDirectives(ctx: AnswerContext, cited: EvidenceRef[]): boolean {
-  if (ctx.probes[0]?.mode !== "observation" || cited.length === 0) return false;
+  const { spec, instructions, mode } = ctx.request;
+  if (specMode(spec, instructions, mode) !== "observation" || cited.length === 0) return false;
+  const stems = new Set(ctx.probes.flatMap((p) => [...probeStems(p)]));
   return cited.every((r) =>
     r.text
       .split(/(?<=[.!?;])\s+/u)
       .filter((sentence) => sentence.trim() !== "")
-      .every(isDirective),
+      .every((sentence) => isDirective(sentence, stems)),
   );
+}
+
+function normalised(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/**
+ * Whether some quote of the model's support stands in a cited span, word for word: a citation
+ * of a real span that says something else does not back a found.
+ */
+function quoted(quotes: string[], cited: EvidenceRef[]): boolean {
+  const texts = cited.map((r) => ` ${normalised(r.text)} `);
+  return quotes
+    .map(normalised)
+    .filter((q) => q !== "")
+    .some((q) => texts.some((t) => t.includes(` ${q} `)));
 }
 
 /**
@@ -206,6 +241,8 @@ function valueBacked(
     return value <= Math.max(cited.length, foundItems);
   }
   if (type !== "measurement") return true;
+  // A number a cited span states ("four pallets", "ten minutes" as 10 or 600) is backed.
+  if (cited.some((r) => numbersStated(r.text).some((n) => Math.abs(n - value) < 1e-9))) return true;
   const metric = metricOf(ctx.request.spec);
   if (metric === "count") return value <= Math.max(cited.length, foundItems);
   if (metric === "duration") {

@@ -42,6 +42,7 @@ export const ANSWER_JSON_SCHEMA = {
     value: { type: ["string", "number", "boolean", "null"] },
     unit: { type: "string" },
     evidence_ids: { type: "array", items: { type: "string" } },
+    quotes: { type: "array", items: { type: "string" } },
     items: {
       type: "array",
       items: {
@@ -56,7 +57,7 @@ export const ANSWER_JSON_SCHEMA = {
       },
     },
   },
-  required: ["result_state", "summary", "evidence_ids", "items"],
+  required: ["result_state", "summary", "evidence_ids", "quotes", "items"],
 } as const;
 
 /** The instructions of a one-question call (a batched call adapts them). */
@@ -67,7 +68,9 @@ export const SYSTEM_PROMPT = [
   "uncertain = the evidence is insufficient or conflicting; not_checked = the evidence needed is not among the segments.",
   "A sentence stating a rule, request or intent (must, should, please, will, an imperative) is not evidence that it happened; a negated or double-negated sentence does not support the positive question: answer uncertain then.",
   "Cite evidence by copying evidence_id values exactly; never invent ids, times, quotes or values.",
-  "Per answer_type: verdict = value true/false; measurement = value a number with unit, computed from the segments' times;",
+  "For found, copy into quotes the exact words of the cited evidence text that support the answer (a quote must appear in a cited evidence text); a found without such a quote is not kept.",
+  "A number the evidence states (four pallets, ten minutes, 90 degrees) is a valid value; give its unit.",
+  "Per answer_type: verdict = value true/false (found means true); measurement = value a number with unit, stated in the evidence or computed from the segments' times;",
   "enumeration = one item per distinct value; timeline = one item per event in time order; comparison = one item per side;",
   "retrieval = items are the most relevant segments, best first; synthesis = a short summary in summary and value, each item one supporting point.",
   "Every found item cites at least one evidence_id. Write summary and labels in the language of locale.",

@@ -21,7 +21,7 @@ import {
 } from "./workers-ai-prompt";
 
 /** Engine id of the production adapter; bump the suffix when the model or the rules change. */
-export const WORKERS_AI_ANSWER_ENGINE_ID = "workers-ai-answers@2";
+export const WORKERS_AI_ANSWER_ENGINE_ID = "workers-ai-answers@3";
 
 /** What the production answer engine needs, passed once when the consumer is built. */
 export interface WorkersAiAnswerDependencies {

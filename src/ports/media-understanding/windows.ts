@@ -87,7 +87,8 @@ export type FramesResult = z.infer<typeof FramesResultSchema>;
 
 /**
  * The windows of a probed video: audio over its whole duration, and one frame per
- * `frameIntervalSeconds` over its whole duration, batched. Pure and deterministic.
+ * `frameIntervalSeconds` over its whole duration, batched; in time order, audio and frames
+ * interleaved, so both rate limits are worked at once. Pure and deterministic.
  */
 export function planWindows(probe: MediaProbe, settings: WindowSettings): PlannedWindow[] {
   const windows: PlannedWindow[] = [];
@@ -114,19 +115,26 @@ export function planWindows(probe: MediaProbe, settings: WindowSettings): Planne
       windows.push({ kind: "frames", plan });
     }
   }
-  return windows;
+  const startOf = (w: PlannedWindow) =>
+    w.kind === "audio" ? (w.plan as AudioPlan).start : ((w.plan as FramesPlan).cells[0]?.from ?? 0);
+  // Stable: at the same start, audio first.
+  return windows
+    .map((w, i) => ({ w, i }))
+    .sort((a, b) => startOf(a.w) - startOf(b.w) || a.i - b.i)
+    .map(({ w }) => w);
 }
 
 /**
- * The stretch a frame at `time` stands for within its cell: at most half an interval either
- * side of it, so a frame taken off-centre (a key frame far from the wanted time) does not
- * count as seeing what it cannot show.
+ * The stretch a frame at `time` stands for: its whole cell when it lies in it (the stated rate
+ * is one frame per cell), else only the part of the cell within half an interval of it, so a
+ * frame taken far from its cell (a distant key frame) does not count as seeing what it cannot.
  */
 export function standsFor(
   cell: { from: number; to: number },
   time: number,
   interval: number,
 ): { from: number; to: number } | null {
+  if (time >= cell.from && time < cell.to) return { from: cell.from, to: cell.to };
   const from = Math.max(cell.from, time - interval / 2);
   const to = Math.min(cell.to, time + interval / 2);
   return to > from ? { from, to } : null;

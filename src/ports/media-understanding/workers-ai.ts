@@ -1,6 +1,6 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaBindingLike } from "../../env";
-import { classifyModelError } from "../ai/model-calls";
+import { type CallEnvironment, callModel, classifyModelError } from "../ai/model-calls";
 import { assemble, type FrameImage, type FrameScene, finalLimitations } from "./assemble";
 import { type Cutter, openCutter, UncuttableError } from "./cut";
 import { extractFrame, mapLimit, toBase64 } from "./edge-media";
@@ -55,6 +55,8 @@ export interface WorkersAiDependencies {
   media: MediaBindingLike;
   frames: FrameStore;
   settings?: Partial<WindowSettings>;
+  /** How Media Transformations calls are retried on transient failures (tests shorten it). */
+  mediaRetries?: CallEnvironment;
 }
 
 /**
@@ -139,7 +141,11 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
         return null;
       }
       const frame = cut.value;
-      const image = await permanent(() => extractFrame(this.deps.media, frame, s.frameBoxPixels));
+      const image = await permanent(() =>
+        callModel(this.deps.mediaRetries ?? {}, "media-transformations", () =>
+          extractFrame(this.deps.media, frame, s.frameBoxPixels),
+        ),
+      );
       if (!image.ok) notes.add("frame-extraction-failed");
       return image.ok ? { cell, image: image.value } : null;
     });

@@ -40,8 +40,16 @@ export const FindingSchema = z
       .openapi({ description: "`rb_…/rule-id@version`", example: "rb_01j…/hard-hats@2" }),
     title: z.string().openapi({ description: "The rule's title" }),
     description: z.string().openapi({ description: "What the engine found, in one sentence" }),
-    type: z.enum(FINDING_TYPES),
-    severity: z.enum(FINDING_SEVERITIES),
+    type: z.enum(FINDING_TYPES).openapi({
+      description:
+        "By the rule's kind and the result state: a requirement `requirement_met` (found) or `requirement_not_shown` (not_found); a hazard `hazard_observed` (found) or `hazard_not_shown` (not_found); `needs_review` when uncertain or not_checked",
+      example: "hazard_observed",
+    }),
+    severity: z.enum(FINDING_SEVERITIES).openapi({
+      description:
+        "`info` for a requirement met or a hazard not shown; otherwise the rule's severity (`medium` when it has none)",
+      example: "high",
+    }),
     status: z.enum(FINDING_STATUSES).openapi({ description: "Review status; `open` at first" }),
     result_state: z.enum(RESULT_STATES).openapi({
       description:

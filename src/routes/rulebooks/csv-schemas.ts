@@ -49,6 +49,11 @@ export const CsvMappingSchema = z
         "Column of severities (`low`, `medium`, `high`, `critical`, any case; blank for none). An addition to the spec's mapping",
       example: "Severity",
     }),
+    rule_kind: ColumnName.optional().openapi({
+      description:
+        "Column of rule kinds (`requirement` or `hazard`, any case; blank: a title naming a hazard, danger, risk, incident, accident, injury, near miss or violation makes a hazard, anything else a requirement). Not suggested by the preview",
+      example: "Kind",
+    }),
     additional_description_columns: z
       .array(ColumnName)
       .max(L.columns)

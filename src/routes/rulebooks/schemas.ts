@@ -1,5 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { RULE_ID_PATTERN, RULE_SEVERITIES, RULEBOOK_LIMITS } from "../../domain/rulebooks";
+import {
+  RULE_ID_PATTERN,
+  RULE_KINDS,
+  RULE_SEVERITIES,
+  RULEBOOK_LIMITS,
+} from "../../domain/rulebooks";
 import { idParam, TimestampSchema } from "../../schemas/common";
 
 const L = RULEBOOK_LIMITS;
@@ -44,6 +49,11 @@ export const RuleInputSchema = z
     severity: z.enum(RULE_SEVERITIES).nullable().default(null).openapi({
       description: "How much a breach matters; carried into the rule's findings",
       example: "high",
+    }),
+    kind: z.enum(RULE_KINDS).nullable().optional().openapi({
+      description:
+        "`requirement`: met when the videos show it happen (a briefing stating it is not enough). `hazard`: a problem when the videos show it happen. Absent or null: a title naming a hazard, danger, risk, incident, accident, injury, near miss or violation makes a hazard (reading a hazard as a requirement would report it as met), anything else a requirement",
+      example: "requirement",
     }),
   })
   .openapi("RuleInput");
@@ -107,6 +117,11 @@ export const RuleSchema = z
     title: z.string(),
     description: z.string(),
     severity: z.enum(RULE_SEVERITIES).nullable(),
+    kind: z.enum(RULE_KINDS).openapi({
+      description:
+        "What the rule states: a `requirement` (its findings say met or not shown) or a `hazard` (its findings say observed or not shown); given, or decided from the title when the rule was written",
+      example: "requirement",
+    }),
     version: z.number().int().min(1).openapi({
       description: "1 on create; +1 each time this rule's title or description changes",
       example: 1,

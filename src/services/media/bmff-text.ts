@@ -6,8 +6,11 @@ import { ByteView } from "./window-reader";
 
 /** Handler types of timed text tracks: 3GPP/MP4 (`text`, `sbtl`) and ISO subtitles (`subt`). */
 const TEXT_HANDLERS = new Set(["text", "sbtl", "subt"]);
-/** Sample entries whose samples are a 16-bit length and the text (3GPP TS 26.245, QuickTime). */
-const TEXT_SAMPLE_ENTRIES = new Set(["tx3g", "text"]);
+/**
+ * Sample entries of timed text: a 16-bit length and the text (`tx3g`, `text`: 3GPP TS 26.245,
+ * QuickTime), or WebVTT cue boxes (`wvtt`: ISO/IEC 14496-30).
+ */
+const TEXT_SAMPLE_ENTRIES = new Set(["tx3g", "text", "wvtt"]);
 
 interface TextSample {
   offset: number;
@@ -49,7 +52,11 @@ export async function readMp4TextTracks(
       // A 2-byte sample is an empty cue: the gaps between captions.
       (sample) => sample.size > 2,
     );
-    const cues = await readCues(source, samples);
+    const cues = await readCues(
+      source,
+      samples,
+      codec === "wvtt" ? decodeWebVttSample : decodeTextSample,
+    );
     const name = readTrackName(trak.body, hdlr.body);
     tracks.push({
       index: tracks.length,
@@ -183,10 +190,14 @@ function readSampleOffsets(stbl: Uint8Array, sizes: number[]): number[] {
   return offsets;
 }
 
-async function readCues(source: RangeSource, samples: TextSample[]): Promise<TextCue[]> {
+async function readCues(
+  source: RangeSource,
+  samples: TextSample[],
+  decode: (bytes: Uint8Array) => string,
+): Promise<TextCue[]> {
   const cues: TextCue[] = [];
   await readCoalesced(source, samples, (sample, bytes) => {
-    const text = decodeTextSample(bytes);
+    const text = decode(bytes);
     if (text !== "") cues.push({ start: sample.start, end: sample.end, text });
   });
   return cues.sort((a, b) => a.start - b.start);
@@ -202,6 +213,25 @@ function decodeTextSample(bytes: Uint8Array): string {
       ? decodeUtf16be(text.subarray(2))
       : new TextDecoder().decode(text);
   return decoded.replace(/\r\n?/g, "\n").trim();
+}
+
+/**
+ * A WebVTT sample: one `vttc` box per cue shown (its text in a `payl` child), or an empty
+ * `vtte` box between cues. Cues shown at once are one line each.
+ */
+function decodeWebVttSample(bytes: Uint8Array): string {
+  let boxes: ReturnType<typeof childBoxes>;
+  try {
+    boxes = childBoxes(bytes);
+  } catch {
+    return "";
+  }
+  return boxes
+    .filter((box) => box.type === "vttc")
+    .flatMap((cue) => childBoxes(cue.body).filter((box) => box.type === "payl"))
+    .map((payl) => new TextDecoder().decode(payl.body).replace(/\r\n?/g, "\n").trim())
+    .filter((text) => text !== "")
+    .join("\n");
 }
 
 function decodeUtf16be(bytes: Uint8Array): string {

@@ -2,7 +2,7 @@ import type { TemplateBlock } from "../../domain/report-templates";
 import { type DisplayContext, publicValue, stateText, valueText, verdictText } from "./display";
 import { citationLabel, orderEvidence } from "./format";
 import type { Field, Paragraph, Section, SectionKind } from "./model";
-import { answerRows, itemRows } from "./rows";
+import { answerRows, isLowerBound, itemRows } from "./rows";
 import { lookup, type ReportStrings } from "./strings";
 import { buildTable, labelFor, type TableLayout } from "./table";
 import type { StoredAnswer } from "./types";
@@ -85,7 +85,14 @@ function answerSection(block: TemplateBlock, answer: StoredAnswer, ctx: DisplayC
     unit: payload.unit ?? null,
     paragraphs: [summaryOf(answer, null)],
   };
-  const shownValue = valueText(payload.value, payload.unit, state, verdictLike, ctx);
+  const shownValue = valueText(
+    payload.value,
+    payload.unit,
+    state,
+    verdictLike,
+    ctx,
+    isLowerBound(answer),
+  );
   const resultField = field("result_state", block, ctx, stateWords);
   if (block.type === "narrative") return { ...section, kind: "narrative" };
   if (block.type === "verdict") {

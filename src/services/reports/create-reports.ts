@@ -36,8 +36,15 @@ const DEFAULT_BLOCK: Record<AnswerType, TemplateBlock["type"]> = {
   synthesis: "narrative",
 };
 
-/** The template used when a run names none: one block per answer, chosen by answer type. */
-export function defaultTemplate(answers: AnswerRow[], locale: string): RenderTemplate {
+/**
+ * The template used when a run names none: one block per answer, chosen by answer type, headed
+ * by `headings` (a workflow's rule titles) where given, else by the answer key.
+ */
+export function defaultTemplate(
+  answers: AnswerRow[],
+  locale: string,
+  headings: Record<string, string> = {},
+): RenderTemplate {
   return {
     id: "default",
     version: 1,
@@ -45,7 +52,7 @@ export function defaultTemplate(answers: AnswerRow[], locale: string): RenderTem
     blocks: answers.map((answer) => ({
       type: DEFAULT_BLOCK[answer.type],
       answer_key: answer.key,
-      label: answer.key,
+      label: headings[answer.key] ?? answer.key,
     })),
   };
 }
@@ -80,6 +87,7 @@ async function templateFor(
   run: RunRow,
   answers: AnswerRow[],
   inline: RenderTemplate | undefined,
+  headings: Record<string, string> | undefined,
 ) {
   if (inline) return { template: inline, ref: nameAtVersion(inline.id, inline.version) };
   if (run.reportTemplateId !== null && run.reportTemplateVersion !== null) {
@@ -101,13 +109,15 @@ async function templateFor(
       };
     }
   }
-  const fallback = defaultTemplate(answers, run.locale);
+  const fallback = defaultTemplate(answers, run.locale, headings);
   return { template: fallback, ref: nameAtVersion(fallback.id, fallback.version) };
 }
 
 interface ReportOptions {
   formats: ReportFormat[];
   inlineTemplate?: RenderTemplate;
+  /** Section headings by answer key for the default template (a workflow's rule titles). */
+  headings?: Record<string, string>;
   requestId: string;
 }
 
@@ -146,7 +156,13 @@ export async function renderReports(
   options: ReportOptions,
 ): Promise<ReportRow[]> {
   const { db } = deps;
-  const { template, ref } = await templateFor(deps, run, answers, options.inlineTemplate);
+  const { template, ref } = await templateFor(
+    deps,
+    run,
+    answers,
+    options.inlineTemplate,
+    options.headings,
+  );
   const input = (await findSnapshots(db, run.id)).find((s) => s.kind === "input")?.content as
     | {
         sources?: {

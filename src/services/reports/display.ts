@@ -57,7 +57,7 @@ export function stateText(
 /**
  * A displayed value of a check in `state`. A yes is shown only on a `found` check and a no
  * only on a `found` or `not_found` one; otherwise the check's state stands in its place (an
- * uncertain yes is not a yes).
+ * uncertain yes is not a yes). A number that is a lower bound reads "at least …".
  */
 export function valueText(
   value: RawValue,
@@ -65,6 +65,7 @@ export function valueText(
   state: ResultState,
   verdictLike: boolean,
   ctx: DisplayContext,
+  lowerBound = false,
 ): string | null {
   if (value === undefined) return null;
   if (typeof value === "boolean") {
@@ -83,7 +84,8 @@ export function valueText(
   const raw = rawText(value);
   if (raw === null) return null;
   const display = mapped(ctx, raw) ?? (unit ? `${raw} ${unit}` : raw);
-  return guard(display, state, value, ctx, verdictLike);
+  const bounded = lowerBound && typeof value === "number" ? ctx.strings.atLeast(display) : display;
+  return guard(bounded, state, value, ctx, verdictLike);
 }
 
 /**

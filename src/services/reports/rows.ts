@@ -35,6 +35,27 @@ export interface RowSource {
   text: Record<string, string>;
 }
 
+const LOWER_BOUND = { key: "at_least", label: "Lower bound", value: true } as const;
+
+/** Whether a row's numbers are lower bounds: it is marked `at_least` (what was read of a part). */
+function lowerBound(row: RowSource): boolean {
+  return row.attributes.some((a) => a.key === "at_least" && a.value === true);
+}
+
+/**
+ * Whether an answer's number is a lower bound: an uncertain measurement with an item marked
+ * `at_least` (both engines give an uncertain measurement a value only then).
+ */
+export function isLowerBound(answer: StoredAnswer): boolean {
+  return (
+    answer.type === "measurement" &&
+    answer.result_state === "uncertain" &&
+    answer.answer_payload.items.some((i) =>
+      i.attributes.some((a) => a.key === "at_least" && a.value === true),
+    )
+  );
+}
+
 /** A value rows sort and group by; null sorts last in either direction. */
 export type SortKey = string | number | boolean | null;
 
@@ -94,7 +115,8 @@ export function answerRows(answers: readonly StoredAnswer[]): RowSource[] {
       start: bounds.start,
       end: bounds.end,
       evidence: representative,
-      attributes: [],
+      // An uncertain measurement whose items are lower bounds is one itself.
+      attributes: isLowerBound(answer) ? [LOWER_BOUND] : [],
       text: {
         answer_id: answer.id,
         answer_key: answer.key,
@@ -122,7 +144,9 @@ export function cellOf(row: RowSource, key: string, ctx: DisplayContext): Cell {
     case "label":
       return plain(row.label === "" ? null : row.label);
     case "value":
-      return plain(valueText(row.value, row.unit, row.state, row.verdictLike, ctx));
+      return plain(
+        valueText(row.value, row.unit, row.state, row.verdictLike, ctx, lowerBound(row)),
+      );
     case "result_state":
       return plain(stateText(row.state, ctx, row.value, row.verdictLike));
     case "time":
@@ -141,7 +165,7 @@ export function cellOf(row: RowSource, key: string, ctx: DisplayContext): Cell {
   const attribute = row.attributes.find((a) => a.key === key);
   if (attribute === undefined) return plain(null);
   return {
-    text: valueText(attribute.value, attribute.unit, row.state, false, ctx),
+    text: valueText(attribute.value, attribute.unit, row.state, false, ctx, lowerBound(row)),
     citations: cite(row, attribute.evidence),
   };
 }

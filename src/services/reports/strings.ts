@@ -22,6 +22,8 @@ export interface ReportStrings {
   noItems: string;
   noAnswers: string;
   missingAnswer: (answerKey: string) => string;
+  /** A number that is a lower bound (what was read of a video read in part). */
+  atLeast: (value: string) => string;
   groupLabel: (column: string, value: string) => string;
   /** Labels of the built-in fields and columns, overridable by `field_labels`. */
   fieldLabels: Record<string, string>;
@@ -54,6 +56,7 @@ const EN: ReportStrings = {
   noItems: "No items.",
   noAnswers: "No answers.",
   missingAnswer: (key) => `Answer "${key}" was not produced.`,
+  atLeast: (value) => `at least ${value}`,
   groupLabel: (column, value) => `${column}: ${value}`,
   fieldLabels: {
     verdict: "Verdict",
@@ -110,6 +113,7 @@ const JA: ReportStrings = {
   fail: "不合格",
   yes: "はい",
   no: "いいえ",
+  atLeast: (value) => `${value}以上`,
   noItems: "項目はありません。",
   noAnswers: "回答はありません。",
   missingAnswer: (key) => `回答「${key}」は生成されませんでした。`,

@@ -29,10 +29,13 @@ export function columnsFor(
   strings: ReportStrings,
 ): Table["columns"] {
   if (block.columns !== undefined && block.columns.length > 0) {
-    return block.columns.map((c) => ({
+    const chosen = block.columns.map((c) => ({
       key: c.key,
       label: c.label === "" ? labelFor(c.key, block, strings) : c.label,
     }));
+    // A row's state is always shown: without it a not_found or uncertain row reads like a found one.
+    if (chosen.some((c) => c.key === "result_state")) return chosen;
+    return [...chosen, { key: "result_state", label: labelFor("result_state", block, strings) }];
   }
   const keys = [...DEFAULT_COLUMNS[layout]];
   for (const field of block.field_labels ?? []) {

@@ -2,9 +2,11 @@ import {
   CSV_IMPORT_LIMITS,
   type CsvMapping,
   RULE_ID_PATTERN,
+  RULE_KINDS,
   RULE_SEVERITIES,
   RULEBOOK_LIMITS,
   type RuleInput,
+  type RuleKind,
   type RuleSeverity,
 } from "../../domain/rulebooks";
 import type { FieldError } from "../../errors/api-error";
@@ -64,6 +66,9 @@ export function mappingErrors(mapping: CsvMapping, columns: readonly string[]): 
       errors.push({ path: `mapping.${role}`, message: `names no column of the file; ${known}` });
     }
   }
+  if (mapping.rule_kind !== undefined && !columns.includes(mapping.rule_kind)) {
+    errors.push({ path: "mapping.rule_kind", message: `names no column of the file; ${known}` });
+  }
   const extra = mapping.additional_description_columns ?? [];
   extra.forEach((column, index) => {
     const path = `mapping.additional_description_columns[${index}]`;
@@ -104,6 +109,7 @@ export function draftsFromRows(
       mapping.rule_id === undefined ? `rule-${book.rules.length + 1}` : at(mapping.rule_id, values);
     const title = at(mapping.rule_title, values);
     const severityText = at(mapping.rule_severity, values).toLowerCase();
+    const kindText = at(mapping.rule_kind, values).toLowerCase();
     const details = (mapping.additional_description_columns ?? [])
       .map((column) => [column, at(column, values)] as const)
       .filter(([, value]) => value !== "")
@@ -136,11 +142,15 @@ export function draftsFromRows(
         `"${severityText.slice(0, 40)}" is not one of ${RULE_SEVERITIES.join(", ")}`,
       );
     }
+    if (kindText !== "" && !(RULE_KINDS as readonly string[]).includes(kindText)) {
+      cell("rule_kind", `"${kindText.slice(0, 40)}" is not one of ${RULE_KINDS.join(", ")}`);
+    }
     book.rules.push({
       id,
       title,
       description,
       severity: severityText === "" ? null : (severityText as RuleSeverity),
+      kind: kindText === "" ? null : (kindText as RuleKind),
     });
   }
   if (unnamed > 0) {

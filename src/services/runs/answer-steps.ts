@@ -3,12 +3,12 @@ import { type FindingRow, insertFindingsStatements } from "../../db/repos/findin
 import type { RunStepRow } from "../../db/repos/run-steps";
 import { type AnswerRow, insertAnswersStatements } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
-import type { FindingEvidence, FindingSeverity, FindingType } from "../../domain/findings";
+import type { FindingEvidence } from "../../domain/findings";
 import { idAt } from "../../lib/ids";
 import type { EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
 import type { Deps } from "../deps";
-import { ruleQuestion } from "./execute-workflow-run";
 import type { Execution } from "./execution";
+import { findingTyping, ruleQuestion } from "./rule-questions";
 import type { RunContext } from "./run-context";
 
 type AnalysisContext = Extract<RunContext, { kind: "analysis" }>;
@@ -29,7 +29,11 @@ export async function analysisStep(
 ): Promise<BatchItem<"sqlite">[]> {
   const { run } = context;
   const specs = context.specs.slice(step.first, step.first + step.count);
-  const answers = await execution.answerAll(context.instructions, specs, context.videos);
+  const answers = await execution.answerAll(
+    context.instructions,
+    specs.map((spec) => ({ spec })),
+    context.videos,
+  );
   const rows = answers.map((answer, i): AnswerRow => {
     const position = step.first + i;
     const spec = specs[i];
@@ -55,13 +59,6 @@ export async function analysisStep(
   });
   return insertAnswersStatements(deps.db, rows);
 }
-
-const TYPE_OF: Record<ResultState, FindingType> = {
-  found: "requirement_met",
-  not_found: "requirement_not_shown",
-  uncertain: "needs_review",
-  not_checked: "needs_review",
-};
 
 /** The cited spans of the answer that lie inside this video; anything else is not evidence. */
 function citedIn(answer: EngineAnswer, video: EngineVideo): FindingEvidence[] {
@@ -102,13 +99,15 @@ export async function workflowStep(
   if (!video) return [];
   const videoIndex = (await context.videoIds()).indexOf(video.id);
   const rules = context.rules.slice(step.first, step.first + step.count);
-  const verdicts = await execution.answerAll(snapshot.playbook, rules.map(ruleQuestion), [video]);
+  const questions = rules.map(ruleQuestion);
+  const verdicts = await execution.answerAll(snapshot.playbook, questions, [video]);
   const answers: AnswerRow[] = [];
   const findings: FindingRow[] = [];
   const videoCount = run.sourceIds.length;
   for (const [i, answer] of verdicts.entries()) {
     const rule = rules[i];
-    if (!rule) continue;
+    const question = questions[i];
+    if (!rule || !question) continue;
     // Rule-major, as the verdicts were always listed: every video of rule 1, then rule 2...
     const position = (step.first + i) * videoCount + Math.max(0, videoIndex);
     const evidence = citedIn(answer, video);
@@ -132,7 +131,7 @@ export async function workflowStep(
       provenance: { ...answer.provenance, usage: answer.usage },
       createdAt,
     });
-    const severity: FindingSeverity = state === "found" ? "info" : (rule.severity ?? "medium");
+    const typing = findingTyping(question.kind, state, rule.severity);
     findings.push({
       id: idAt("finding", rowTime(context, position)),
       workspaceId: run.workspaceId,
@@ -143,8 +142,8 @@ export async function workflowStep(
       ruleReference: `${snapshot.rulebook_id}/${rule.id}@${rule.version}`,
       title: rule.title,
       description: answer.answer_payload.summary,
-      type: TYPE_OF[state],
-      severity,
+      type: typing.type,
+      severity: typing.severity,
       status: "open",
       resultState: state,
       summary: answer.answer_payload.summary,

@@ -1,15 +1,4 @@
-import type { AnswerSpec, ResultState } from "../../domain/answers";
-import type { Rule } from "../../domain/rulebooks";
-
-/** A rule as the verdict question the answer engine decides for one video. */
-export function ruleQuestion(rule: Rule): AnswerSpec {
-  return {
-    answer_key: `rule_${rule.id.replace(/[^A-Za-z0-9]+/g, "_")}`.toLowerCase(),
-    answer_type: "verdict",
-    description: `${rule.title}. ${rule.description}`,
-    evidence: { required: true },
-  };
-}
+import type { ResultState } from "../../domain/answers";
 
 /** Counts of result states as the run summary says them. */
 export function summarize(states: ResultState[], videoCount: number): string {

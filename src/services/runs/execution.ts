@@ -4,6 +4,7 @@ import type { RunRow } from "../../db/repos/runs";
 import type { AnswerSpec } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import type { AnswerRequest, EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
+import type { QuestionMode } from "../../ports/answer-engine/statement-mode";
 import type { Deps } from "../deps";
 
 /** What was left when the budget ran out: the answer the engine never got to give. */
@@ -28,6 +29,12 @@ export function unansweredForBudget(runId: string, engine: string): EngineAnswer
     usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, media_seconds: 0 },
     budget_exhausted: true,
   };
+}
+
+/** One question: its spec, and its mode when the caller decides it (a workflow's rules). */
+export interface Question {
+  spec: AnswerSpec;
+  mode?: QuestionMode | undefined;
 }
 
 /** What the run's earlier steps already spent of its budget. */
@@ -67,24 +74,25 @@ export class Execution {
     return this.budget.media_seconds <= 0 || this.budget.tokens <= 0;
   }
 
-  private request(instructions: string, spec: AnswerSpec, videos: EngineVideo[]): AnswerRequest {
+  private request(instructions: string, question: Question, videos: EngineVideo[]): AnswerRequest {
     return {
       run_id: this.run.id,
       instructions,
-      spec,
+      spec: question.spec,
       videos,
       locale: this.run.locale,
       budget: { ...this.budget },
       tenant: this.run.workspaceId,
+      mode: question.mode,
     };
   }
 
   /** Asks one question about these videos within what is left of the budget. */
-  async answer(instructions: string, spec: AnswerSpec, videos: EngineVideo[]) {
+  async answer(instructions: string, question: Question, videos: EngineVideo[]) {
     const { answerEngine } = this.deps.ports;
     const answer = this.exhausted()
       ? unansweredForBudget(this.run.id, answerEngine.id)
-      : await answerEngine.answer(this.request(instructions, spec, videos));
+      : await answerEngine.answer(this.request(instructions, question, videos));
     this.charge(answer);
     return answer;
   }
@@ -97,17 +105,18 @@ export class Execution {
    */
   async answerAll(
     instructions: string,
-    specs: AnswerSpec[],
+    questions: Question[],
     videos: EngineVideo[],
   ): Promise<EngineAnswer[]> {
     const { answerEngine } = this.deps.ports;
     if (!answerEngine.answerMany || this.exhausted()) {
       const answers: EngineAnswer[] = [];
-      for (const spec of specs) answers.push(await this.answer(instructions, spec, videos));
+      for (const question of questions)
+        answers.push(await this.answer(instructions, question, videos));
       return answers;
     }
     const batch = await answerEngine.answerMany(
-      specs.map((spec) => this.request(instructions, spec, videos)),
+      questions.map((question) => this.request(instructions, question, videos)),
     );
     this.spend.modelCalls += batch.modelCalls;
     for (const answer of batch.answers) this.charge(answer);

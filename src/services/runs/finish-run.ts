@@ -9,6 +9,7 @@ import {
   type RunRow,
 } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
+import type { Rule } from "../../domain/rulebooks";
 import { type RunUsage, runResultState } from "../../domain/runs";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -78,7 +79,7 @@ export async function finishRun(
       output: output(run, content, base, createdAt),
     };
   }
-  await coordinator.finish(await withReports(deps, run, outcome));
+  await coordinator.finish(await withReports(deps, context, outcome));
 }
 
 function output(
@@ -114,6 +115,24 @@ async function allAnswersPaged(deps: Pick<Deps, "db">, runId: string): Promise<A
 }
 
 /**
+ * A workflow run's section headings: each verdict (`rule/video`) headed by its rule's title and
+ * the video it is about, never by ids.
+ */
+function ruleHeadings(rules: Rule[], answers: AnswerRow[]): Record<string, string> {
+  const titles = new Map(rules.map((rule) => [rule.id, rule.title]));
+  const headings: Record<string, string> = {};
+  for (const answer of answers) {
+    const cut = answer.key.lastIndexOf("/");
+    const title = titles.get(answer.key.slice(0, cut));
+    if (cut < 0 || title === undefined) continue;
+    const videoId = answer.key.slice(cut + 1);
+    const video = answer.payload.items.find((item) => item.item_id === videoId)?.label;
+    headings[answer.key] = video ? `${title} — ${video}` : title;
+  }
+  return headings;
+}
+
+/**
  * Renders the reports a run asked for (`formats`; a workflow's output modes) from its stored
  * answers before the run completes, so the completion commits them in its own batch and
  * `run.completed` can name the workflow run's report. A crash before the commit leaves only
@@ -121,14 +140,17 @@ async function allAnswersPaged(deps: Pick<Deps, "db">, runId: string): Promise<A
  */
 async function withReports(
   deps: Pick<Deps, "db" | "bucket">,
-  run: RunRow,
+  context: RunContext,
   outcome: RunOutcome,
 ): Promise<RunOutcome> {
+  const { run } = context;
   if (run.formats.length === 0) return outcome;
   const ended = { ...run, limitations: outcome.limitations };
-  const reports = await renderReports(deps, ended, await allAnswersPaged(deps, run.id), {
+  const answers = await allAnswersPaged(deps, run.id);
+  const reports = await renderReports(deps, ended, answers, {
     formats: run.formats,
     requestId: run.requestId,
+    ...(context.kind === "workflow" ? { headings: ruleHeadings(context.rules, answers) } : {}),
   });
   const chosen = reports.find((report) => report.format === "json") ?? reports[0];
   return run.kind === "workflow" && chosen

@@ -3,9 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { freePort, LocalProcess } from "../local-process";
-
-/** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it when missing). */
-export const CHROMIUM = "/usr/bin/chromium";
+import { chromiumLaunchOptions } from "./chromium";
 
 /** Screenshots of the browser tests land here (git-ignored). */
 export const SHOTS_DIR = path.resolve(import.meta.dirname, "../../../test-output/browser");
@@ -37,7 +35,7 @@ export async function startPagesWorld(): Promise<PagesWorld> {
   const service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
   const [, browser] = await Promise.all([
     service.start(),
-    chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
+    chromiumLaunchOptions().then((options) => chromium.launch(options)),
   ]);
   const workspace = await admin<{ id: string }>(service.baseUrl, "/admin/v1/workspaces", {
     name: "Browser",

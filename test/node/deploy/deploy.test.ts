@@ -46,10 +46,12 @@ describe("npm run deploy", () => {
         "vectorize create-metadata-index video-segments --propertyName video_id --type string",
         ...[
           "video-processing",
+          "media-windows",
           "search-indexing",
           "analysis-runs",
           "webhook-deliveries",
           "video-processing-dlq",
+          "media-windows-dlq",
           "search-indexing-dlq",
           "analysis-runs-dlq",
         ].map((queue) => `queues create ${queue}`),

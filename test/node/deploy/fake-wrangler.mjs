@@ -146,7 +146,9 @@ else if (words[1] === "create") {
   if (!state.migrated) refuse("deployed before the migrations");
   if (missingSecrets.some((s) => !state.secrets?.[s])) refuse("a secret the code reads is missing");
   if (!prod.includes(`account_id = "${state.accounts[0].id}"`)) refuse("wrong account");
-  if (state.queues.length !== 7 || state.vectorize.length !== 1) refuse("a binding is missing");
+  const bound = [...prod.matchAll(/^(?:dead_letter_)?queue = "([^"]+)"/gm)].map((m) => m[1]);
+  if (bound.some((q) => !state.queues.includes(q)) || state.vectorize.length !== 1)
+    refuse("a binding is missing");
   const name = prod.match(/^name = "([^"]+)"/m)[1];
   out(`Uploaded ${name} (1.23 sec)\nDeployed ${name} triggers (0.45 sec)`);
   if (/^workers_dev = true/m.test(prod)) out(`  https://${name}.acme-sub.workers.dev`);

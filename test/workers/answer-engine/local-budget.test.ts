@@ -50,7 +50,9 @@ describe("LocalAnswerEngine: budget", () => {
       cues: [[1, 3, "Nothing about forklifts here."]],
     });
     const a = await engine.answer(
-      request({ answer_type: "verdict", description: DOCK }, [first, second], { mediaSeconds: 20 }),
+      request({ answer_type: "verdict", description: 'Is "loading dock" said?' }, [first, second], {
+        mediaSeconds: 20,
+      }),
     );
     expect(a.result_state).toBe("not_checked");
     expect(a.reason_code).toBe("budget_exhausted");

@@ -40,7 +40,7 @@ describe("LocalAnswerEngine: comparison", () => {
 
   it("compares two videos, a side with nothing being a known zero", async () => {
     const a = await engine.answer(
-      request({ ...COUNT, description: "How many times is the loading dock mentioned?" }, [
+      request({ ...COUNT, description: 'How many times is "loading dock" mentioned?' }, [
         yard(),
         talk(),
       ]),

@@ -10,6 +10,13 @@ const HATS: Pick<AnswerSpec, "answer_type" | "description"> = {
   description: "Are hard hats worn?",
 };
 
+// Quoted words: their absence from evidence read whole is an answer (words not found otherwise
+// are not: the same thing may be said in other words).
+const QUOTED: Pick<AnswerSpec, "answer_type" | "description"> = {
+  answer_type: "verdict",
+  description: 'Is "hard hats" said?',
+};
+
 function measured(v: EngineVideo, transcript: Omit<TextExtent, "origin" | "source">[]) {
   return {
     ...v,
@@ -73,14 +80,14 @@ describe("a negative needs full evidence", () => {
 
   it("is not_found when the transcript covers the video in the run's locale", () => {
     const english = measured(german, [{ language: "en", seconds: 19, share: 0.95 }]);
-    const a = answerLocally(request(HATS, [english]));
+    const a = answerLocally(request(QUOTED, [english]));
     expect(a.result_state).toBe("not_found");
     expect(a.answer_payload.value).toBe(false);
   });
 
   it("matches the locale by primary language: en-GB runs read eng tracks", () => {
     const videos = [video({ id: "vid_t", duration: 10, cues: [[0, 10, "Nothing about it."]] })];
-    const a = answerLocally({ ...request(HATS, videos), locale: "en-GB" });
+    const a = answerLocally({ ...request(QUOTED, videos), locale: "en-GB" });
     expect(a.result_state).toBe("not_found");
   });
 });
@@ -90,7 +97,7 @@ describe("clip is seen and heard", () => {
   const captioned = video({
     id: "vid_c",
     duration: 10,
-    cues: [[0, 10, "Hard hats are worn here."]],
+    cues: [[0, 10, "The hard hats are worn here."]],
   });
   const quiet = video({ id: "vid_q", duration: 10, cues: [[0, 10, "Nothing about it."]] });
 
@@ -110,9 +117,13 @@ describe("clip is seen and heard", () => {
       id: "vid_s",
       duration: 10,
       cues: [[0, 10, "Nothing about it."]],
-      scene: [[4, 4, "A yard with pallets."]],
+      // A frame sees about two seconds: frames every 2 s see the whole video.
+      scene: [0, 2, 4, 6, 8, 10].map(
+        (t) => [t, t, "A yard with pallets."] as [number, number, string],
+      ),
       coverage: { scene: true },
     });
-    expect(answerLocally(request(clip, [seen])).result_state).toBe("not_found");
+    const quotedClip = { ...QUOTED, evidence: { accepted_types: ["clip"] } };
+    expect(answerLocally(request(quotedClip, [seen])).result_state).toBe("not_found");
   });
 });

@@ -7,7 +7,7 @@ const yard = video({
   duration: 20,
   cues: [
     [1, 4, "Ask Dana Okafor about lunch. The forklift rota is on the board."],
-    [6, 9, "Forklift drivers meet Sam Lee at noon."],
+    [6, 9, "The forklift drivers meet Sam Lee at noon."],
   ],
 });
 
@@ -31,7 +31,7 @@ describe("items are found only in their own sentence", () => {
     expect(a.answer_payload.value).toBe("The forklift rota is on the board.");
     expect(a.answer_payload.items.map((i) => [i.label, i.result_state])).toEqual([
       ["The forklift rota is on the board.", "found"],
-      ["Forklift drivers meet Sam Lee at noon.", "uncertain"],
+      ["The forklift drivers meet Sam Lee at noon.", "uncertain"],
     ]);
     expectCitesIndex(a, [yard]);
   });

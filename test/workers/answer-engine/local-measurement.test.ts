@@ -78,7 +78,7 @@ describe("LocalAnswerEngine: measurement", () => {
 
   it("is not_found with value 0 when the transcript holds no mention", async () => {
     const a = await engine.answer(
-      request(measure("How many times is a ladder inspection mentioned?"), [talk()]),
+      request(measure('How many times is "ladder inspection" mentioned?'), [talk()]),
     );
     expect(a.result_state).toBe("not_found");
     expect(a.answer_payload.value).toBe(0);

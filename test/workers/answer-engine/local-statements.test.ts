@@ -63,7 +63,7 @@ describe("instruction versus observation", () => {
     expect(answerOver("The workers wore hard hats.", said).result_state).toBe("found");
   });
 
-  it("counts observations only, and an instruction alone gives no count", () => {
+  it("reads the stated number of an observation, and an instruction alone gives no count", () => {
     const spec = "How many workers wear hard hats?";
     const v = video({
       id: "vid_c",
@@ -76,7 +76,10 @@ describe("instruction versus observation", () => {
     const a = answerLocally(
       request({ answer_type: "measurement", description: spec, evidence: transcript }, [v]),
     );
-    expect(a).toMatchObject({ result_state: "found", answer_payload: { value: 1 } });
+    expect(a).toMatchObject({
+      result_state: "found",
+      answer_payload: { value: 2, unit: "workers" },
+    });
     const only = answerOver("Workers must wear hard hats.", spec, "measurement");
     expect(only.result_state).toBe("uncertain");
     expect(only.answer_payload.value).toBeUndefined();

@@ -29,7 +29,7 @@ describe("LocalAnswerEngine: verdict", () => {
       precision: "limited",
       drill_down_path: "/api/v1alpha1/runs/run_01test/answers?key=vests_worn",
     });
-    expect(a.provenance).toMatchObject({ engine: "local-rules@3", method: "lexical" });
+    expect(a.provenance).toMatchObject({ engine: "local-rules@4", method: "lexical" });
     expect(a.usage).toEqual({
       input_tokens: 0,
       output_tokens: 0,
@@ -40,11 +40,21 @@ describe("LocalAnswerEngine: verdict", () => {
     expectCitesIndex(a, videos);
   });
 
-  it("is not_found, false, when the transcript was extracted and says nothing of it", async () => {
+  it("is uncertain, never false, when the words are absent: they may be said in other words", async () => {
     const a = await engine.answer(
       request({ answer_type: "verdict", description: "Are hard hats required on the mezzanine?" }, [
         talk(),
       ]),
+    );
+    expect(a.result_state).toBe("uncertain");
+    expect(a.answer_payload.value).toBeUndefined();
+    expect(a.reason_code).toBe("no_literal_match");
+    expect(a.evidence_count).toBe(0);
+  });
+
+  it("is not_found, false, when quoted words were never said in a transcript read whole", async () => {
+    const a = await engine.answer(
+      request({ answer_type: "verdict", description: 'Is "mezzanine" said?' }, [talk()]),
     );
     expect(a.result_state).toBe("not_found");
     expect(a.answer_payload.value).toBe(false);
@@ -178,9 +188,13 @@ describe("LocalAnswerEngine: verdict", () => {
   it("takes a key-naming line only when it names the key as a whole word", async () => {
     const instructions = 'Use the checklist: "loading dock".';
     const a = await engine.answer(
-      request({ answer_key: "check", answer_type: "verdict", description: "hard hats" }, [talk()], {
-        instructions,
-      }),
+      request(
+        { answer_key: "check", answer_type: "verdict", description: '"hard hats"' },
+        [talk()],
+        {
+          instructions,
+        },
+      ),
     );
     expect(a.result_state).toBe("not_found");
   });
@@ -197,7 +211,7 @@ describe("LocalAnswerEngine: verdict", () => {
       ["vid_silent", "not_checked", undefined],
     ]);
     const absent = await engine.answer(
-      request({ answer_type: "verdict", description: "hard hats" }, videos),
+      request({ answer_type: "verdict", description: '"hard hats"' }, videos),
     );
     expect(absent.result_state).toBe("not_checked");
     expect(absent.reason_code).toBe("required_evidence_not_extracted");
@@ -206,7 +220,7 @@ describe("LocalAnswerEngine: verdict", () => {
       "not_checked",
     ]);
     const both = await engine.answer(
-      request({ answer_type: "verdict", description: "hard hats" }, [
+      request({ answer_type: "verdict", description: '"hard hats"' }, [
         talk(),
         talk({ id: "vid_talk2" }),
       ]),

@@ -65,11 +65,15 @@ export const vestsVerdict = (extra = {}) => ({
   ...extra,
 });
 
-/** A valid model answer (found, citing nothing) with the given fields replaced. */
+/**
+ * A valid model answer (found, citing nothing) with the given fields replaced. Its quotes are
+ * words of talk.mp4's vests, dock and spill cues, so whichever of them it cites holds one.
+ */
 export const modelAnswer = (fields: Record<string, unknown>) => ({
   result_state: "found",
   summary: "Operators are told to wear vests.",
   evidence_ids: [],
+  quotes: ["wear high visibility vests", "loading dock closes at six pm", "Report every spill"],
   items: [],
   ...fields,
 });

@@ -22,7 +22,7 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
     expect(call?.model).toBe(ANSWER_MODEL);
     expect(call?.inputs.response_format?.type).toBe("json_schema");
     expect(call?.inputs.response_format?.json_schema).toMatchObject({
-      required: ["result_state", "summary", "evidence_ids", "items"],
+      required: ["result_state", "summary", "evidence_ids", "quotes", "items"],
     });
     expect(call?.inputs).toMatchObject({ temperature: 0, max_tokens: 1024 });
     expect(call?.inputs.messages.map((m) => m.role)).toEqual(["system", "user"]);
@@ -49,7 +49,7 @@ describe("WorkersAiAnswerEngine: request and validation", () => {
       VEST_ID,
     ]);
     expect(a.provenance).toEqual({
-      engine: "workers-ai-answers@2",
+      engine: "workers-ai-answers@3",
       method: "model-cited",
       model: ANSWER_MODEL,
     });

@@ -22,52 +22,17 @@ import {
   realisticAnswer,
 } from "../media-understanding/recording-fakes";
 import { RecordingEmbeddingAi } from "../search-ports/recording-fakes";
-import { closed, MODEL_SCHEMAS, validator, variant, withProperties } from "./schemas";
-
-type Schema = Record<string, unknown>;
-const schemaOf = (model: string) => {
-  const schema = MODEL_SCHEMAS[model];
-  if (!schema) throw new Error(`no published schema for ${model}`);
-  return schema;
-};
-
-/**
- * JSON mode answers with `response` as the parsed object
- * (developers.cloudflare.com/workers-ai/json-mode), where the model file says string.
- */
-function jsonModeOutput(output: Schema): Schema {
-  const props = output.properties as Schema;
-  return {
-    ...output,
-    properties: { ...props, response: { anyOf: [props.response, { type: "object" }] } },
-  };
-}
-
-const embeddingInput = validator(
-  closed(variant(schemaOf(BGE_M3).input, { title: "Input Embedding" })),
-);
-const embeddingOutput = validator(
-  closed(variant(schemaOf(BGE_M3).output, { title: "Output Embedding" })),
-);
-// workers-types 5.20261117.1, generated from the live catalogue, names it; the docs file does not yet.
-const whisperInput = validator(
-  withProperties(closed(schemaOf(WHISPER_MODEL).input) as Schema, ["condition_on_previous_text"]),
-);
-const whisperOutput = validator(closed(schemaOf(WHISPER_MODEL).output));
-const visionIn = validator(
-  closed(variant(schemaOf(VISION_MODEL).input, { title: "Ai_Cf_Meta_Llama_4_Messages" })),
-);
-const visionOut = validator(
-  jsonModeOutput(
-    closed(variant(schemaOf(VISION_MODEL).output, { requires: "response" })) as Schema,
-  ),
-);
-const answerIn = validator(closed(variant(schemaOf(ANSWER_MODEL).input, { title: "Messages" })));
-const answerOut = validator(
-  jsonModeOutput(
-    closed(variant(schemaOf(ANSWER_MODEL).output, { requires: "response" })) as Schema,
-  ),
-);
+import {
+  answerIn,
+  answerOut,
+  embeddingInput,
+  embeddingOutput,
+  visionIn,
+  visionOut,
+  whisperInput,
+  whisperOutput,
+} from "./model-validators";
+import { MODEL_SCHEMAS } from "./schemas";
 
 describe("Workers AI calls against the published model schemas", () => {
   it("has a committed schema for every model the code calls", () => {

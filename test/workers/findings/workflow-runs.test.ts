@@ -184,6 +184,70 @@ describe("workflow runs", () => {
     expect(reports.data).toHaveLength(2);
   });
 
+  it("finds a rule the video shows happening, types a hazard seen by its severity, and never counts a stated rule as met", async () => {
+    const rulebook = await expectJson<{ id: string }>(
+      await api.post("/rulebooks", {
+        name: "Dock hours",
+        rules: [
+          {
+            id: "dock-hours",
+            title: "Loading dock closes at six pm",
+            description:
+              "The dock shuts at the end of the day shift, before the night crew arrives.",
+          },
+          { id: "dock", title: "Loading dock closes at six pm", kind: "hazard", severity: "high" },
+          {
+            id: "vests",
+            title: "Forklift operators must wear high visibility vests",
+            severity: "critical",
+          },
+        ],
+      }),
+      201,
+    );
+    const workflow = await expectJson<{ id: string }>(
+      await api.post("/workflows", {
+        name: "Dock hours review",
+        playbook: "Judge only what the briefing says.",
+        rulebook_id: rulebook.id,
+        source_ids: [videos[0]],
+      }),
+      201,
+    );
+    const run = await waitForWorkflowRun(api, (await startWorkflowRun(api, workflow.id)).id);
+    const byRule = new Map(
+      (await allFindings(api, `run_id=${run.id}`)).map((f) => [f.rule_id, f] as const),
+    );
+    const observed = await expectJson<FindingDto>(
+      await api.get(`/findings/${byRule.get("dock-hours")?.id}`),
+      200,
+    );
+    expect(observed).toMatchObject({
+      result_state: "found",
+      type: "requirement_met",
+      severity: "info",
+      title: "Loading dock closes at six pm",
+    });
+    expect(observed.evidence.map((e) => e.text)).toContain("The loading dock closes at six pm.");
+    expect(byRule.get("dock")).toMatchObject({
+      result_state: "found",
+      type: "hazard_observed",
+      severity: "high",
+    });
+    // The report heads each verdict by its rule's title, never by ids.
+    const report = await api.get(`/reports/${run.workflow.report_id}?expand[]=content`);
+    const body = JSON.stringify(await report.json());
+    expect(body).toContain("Loading dock closes at six pm — Warehouse safety briefing");
+    expect(body).not.toContain(`"heading":"dock-hours/`);
+    // The talk only states the vest rule: that is no evidence anyone wore one.
+    expect(byRule.get("vests")).toMatchObject({
+      result_state: "uncertain",
+      reason_code: "instruction_not_observation",
+      type: "needs_review",
+      severity: "critical",
+    });
+  });
+
   it("checks the rule set frozen in the workflow, whatever the rulebook says later", async () => {
     const { workflowId: frozen, rulebook } = await workflowOver(api, [videos[0] ?? ""]);
     await expectJson(

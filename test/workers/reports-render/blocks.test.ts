@@ -121,10 +121,10 @@ describe("timeline blocks", () => {
     const section = json(input(blocks, [answer("t", "timeline", "found", { items })])).report
       .sections[0];
     expect(rowsOf(section)).toEqual([
-      ["00:20–00:25", "by clock"],
-      ["00:30–00:31", "by evidence"],
-      ["00:40–00:45", "by seconds"],
-      [null, "no time"],
+      ["00:20–00:25", "by clock", "Found"],
+      ["00:30–00:31", "by evidence", "Found"],
+      ["00:40–00:45", "by seconds", "Found"],
+      [null, "no time", "Found"],
     ]);
   });
 });

@@ -97,17 +97,17 @@ describe("group_by", () => {
       [
         "### Team: blue",
         "",
-        "| Name |",
-        "| --- |",
-        "| Carol |",
-        "| Bob |",
+        "| Name | Result |",
+        "| --- | --- |",
+        "| Carol | Found |",
+        "| Bob | Found |",
         "",
         "### Team: red",
         "",
-        "| Name |",
-        "| --- |",
-        "| Alice |",
-        "| Dave |",
+        "| Name | Result |",
+        "| --- | --- |",
+        "| Alice | Uncertain |",
+        "| Dave | Not checked |",
       ].join("\n"),
     );
   });
@@ -176,6 +176,7 @@ describe("columns, field_labels and mapping", () => {
       "Height",
       "Proof",
       "ID",
+      "Result",
     ]);
     expect(rowsOf(section)).toEqual([
       [
@@ -184,6 +185,7 @@ describe("columns, field_labels and mapping", () => {
         "1.8 m",
         "[evidence_w0 00:02–00:03] [evidence_w1 01:10–01:15]",
         "w1",
+        "Seen",
       ],
     ]);
     expect(section?.result_state_text).toBe("Seen");

@@ -7,6 +7,7 @@ export interface Rule {
   title: string;
   description: string;
   severity: string | null;
+  kind: "requirement" | "hazard";
   version: number;
 }
 

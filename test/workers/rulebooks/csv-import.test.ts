@@ -44,6 +44,7 @@ describe("POST /rulebooks/csv-imports", () => {
         title: "Doors closed",
         description: "Only open\nwhile a trailer is docked\nOwner: Ops",
         severity: "high",
+        kind: "requirement",
         version: 1,
       },
       {
@@ -51,6 +52,7 @@ describe("POST /rulebooks/csv-imports", () => {
         title: "Wheels chocked",
         description: "Owner: Ops\nReference: OSHA 1910.178",
         severity: null,
+        kind: "requirement",
         version: 1,
       },
     ]);
@@ -130,6 +132,37 @@ describe("POST /rulebooks/csv-imports", () => {
     expect(await ownRulebookCount(workspaceId)).toBe(0);
   });
 
+  it("reads an optional kind column, any case, a blank cell deciding from the title", async () => {
+    const { api } = await newTenant(["MANAGE_RULEBOOKS"]);
+    const file =
+      "id,title,kind\nr1,Doors closed,Requirement\nr2,Forklift speeding,HAZARD\nr3,Trip hazard,\n";
+    const { session_id } = await preview(api, file);
+    const result = await expectJson<ImportResult>(
+      await importCsv(api, {
+        session_id,
+        default_rulebook_name: "Dock",
+        mapping: { rule_id: "id", rule_title: "title", rule_kind: "kind" },
+      }),
+      201,
+    );
+    expect(result.rulebooks[0]?.rules.map((r) => [r.id, r.kind])).toEqual([
+      ["r1", "requirement"],
+      ["r2", "hazard"],
+      ["r3", "hazard"],
+    ]);
+    const bad = await preview(api, "id,title,kind\nr1,Doors closed,maybe\n");
+    const problem = await expectProblem(
+      await importCsv(api, {
+        session_id: bad.session_id,
+        default_rulebook_name: "Dock",
+        mapping: { rule_id: "id", rule_title: "title", rule_kind: "kind" },
+      }),
+      400,
+      "invalid-request",
+    );
+    expect(problem.errors?.map((e) => e.path)).toEqual(["csv[2].rule_kind"]);
+  });
+
   it("answers 400 for a mapping naming an unknown column, naming the mapping field", async () => {
     const { api } = await newTenant(["MANAGE_RULEBOOKS"]);
     const { session_id } = await preview(api, "id,title\nr1,One\n");
@@ -142,6 +175,7 @@ describe("POST /rulebooks/csv-imports", () => {
       ],
       [{ rule_id: "id" }, "mapping.rule_title"],
       [{ rule_title: "title", severity: "x" }, "mapping.severity"],
+      [{ rule_title: "title", rule_kind: "Kind" }, "mapping.rule_kind"],
     ];
     for (const [mapping, path] of cases) {
       const problem = await expectProblem(

@@ -44,6 +44,7 @@ describe("rulebooks: refused requests change nothing", () => {
       [{ rules: [{ id: "has space", title: "T" }] }, "rules[0].id"],
       [{ rules: [{ id: "x", title: "T", version: 3 }] }, "rules[0].version"],
       [{ rules: [{ id: "x", title: "T", severity: "urgent" }] }, "rules[0].severity"],
+      [{ rules: [{ id: "x", title: "T", kind: "risk" }] }, "rules[0].kind"],
       [{ content: "x".repeat(20_001) }, "content"],
       [{ owner_id: "user_x" }, "owner_id"],
     ];

@@ -34,6 +34,7 @@ describe("rulebooks: create, read, change, delete", () => {
         title: "Dock doors closed when no truck is docked",
         description: "A dock door stands open only while a trailer is at the door.",
         severity: "high",
+        kind: "requirement",
         version: 1,
       },
       {
@@ -41,6 +42,7 @@ describe("rulebooks: create, read, change, delete", () => {
         title: "Trailer wheels chocked",
         description: "",
         severity: null,
+        kind: "requirement",
         version: 1,
       },
     ]);
@@ -85,6 +87,37 @@ describe("rulebooks: create, read, change, delete", () => {
       200,
     );
     expect(back.rules[1]).toMatchObject({ id: "wheel-chocks", version: 3 });
+  });
+
+  it("keeps a rule's kind, decides it from the title when absent, and bumps the version when it changes", async () => {
+    const { api } = await newTenant(["MANAGE_RULEBOOKS"]);
+    const created = await createRulebook(api, {
+      rules: [
+        { id: "slip", title: "Slip hazard by the sink" },
+        { id: "spill", title: "Oil spill in the yard", kind: "hazard", severity: "high" },
+        { id: "chocks", title: "Trailer wheels chocked", kind: null },
+      ],
+    });
+    expect(created.rules.map((r) => [r.id, r.kind, r.version])).toEqual([
+      ["slip", "hazard", 1],
+      ["spill", "hazard", 1],
+      ["chocks", "requirement", 1],
+    ]);
+    const changed = await expectJson<Rulebook>(
+      await patchRulebook(api, created.id, {
+        rules: [
+          { id: "slip", title: "Slip hazard by the sink", kind: "hazard" },
+          { id: "spill", title: "Oil spill in the yard", kind: "requirement", severity: "high" },
+          { id: "chocks", title: "Trailer wheels chocked" },
+        ],
+      }),
+      200,
+    );
+    expect(changed.rules.map((r) => [r.id, r.kind, r.version])).toEqual([
+      ["slip", "hazard", 1],
+      ["spill", "requirement", 2],
+      ["chocks", "requirement", 1],
+    ]);
   });
 
   it("keeps the rule set when a PATCH changes only the name or sends the same rules", async () => {

@@ -104,7 +104,7 @@ describe("analysis runs", () => {
     });
     expect(run.analysis.analysis_profile_snapshot_id).toMatch(/^snap_/);
     expect(run.analysis.provenance).toMatchObject({
-      engine: "local-rules@3",
+      engine: "local-rules@4",
       execution_profile: "balanced-analysis@1",
       usage: { media_seconds: 24, input_tokens: 0 },
     });

@@ -2196,6 +2196,12 @@ export interface components {
       /** @enum {string|null} */
       severity: "low" | "medium" | "high" | "critical" | null;
       /**
+       * @description What the rule states: a `requirement` (its findings say met or not shown) or a `hazard` (its findings say observed or not shown); given, or decided from the title when the rule was written
+       * @example requirement
+       * @enum {string}
+       */
+      kind: "requirement" | "hazard";
+      /**
        * @description 1 on create; +1 each time this rule's title or description changes
        * @example 1
        */
@@ -2237,6 +2243,12 @@ export interface components {
        * @enum {string|null}
        */
       severity?: "low" | "medium" | "high" | "critical" | null;
+      /**
+       * @description `requirement`: met when the videos show it happen (a briefing stating it is not enough). `hazard`: a problem when the videos show it happen. Absent or null: a title naming a hazard, danger, risk, incident, accident, injury, near miss or violation makes a hazard (reading a hazard as a requirement would report it as met), anything else a requirement
+       * @example requirement
+       * @enum {string|null}
+       */
+      kind?: "requirement" | "hazard" | null;
     };
     CsvImportPreview: {
       /** @example rbi_01jd3m6t8y0c7x4k2n9q5r1s3v */
@@ -2334,6 +2346,11 @@ export interface components {
        * @example Severity
        */
       rule_severity?: string;
+      /**
+       * @description Column of rule kinds (`requirement` or `hazard`, any case; blank: a title naming a hazard, danger, risk, incident, accident, injury, near miss or violation makes a hazard, anything else a requirement). Not suggested by the preview
+       * @example Kind
+       */
+      rule_kind?: string;
       /**
        * @description Columns appended to each rule's description as `Column: value` lines (blank cells skipped)
        * @example [
@@ -2448,9 +2465,22 @@ export interface components {
       title: string;
       /** @description What the engine found, in one sentence */
       description: string;
-      /** @enum {string} */
-      type: "requirement_met" | "requirement_not_shown" | "needs_review";
-      /** @enum {string} */
+      /**
+       * @description By the rule's kind and the result state: a requirement `requirement_met` (found) or `requirement_not_shown` (not_found); a hazard `hazard_observed` (found) or `hazard_not_shown` (not_found); `needs_review` when uncertain or not_checked
+       * @example hazard_observed
+       * @enum {string}
+       */
+      type:
+        | "requirement_met"
+        | "requirement_not_shown"
+        | "hazard_observed"
+        | "hazard_not_shown"
+        | "needs_review";
+      /**
+       * @description `info` for a requirement met or a hazard not shown; otherwise the rule's severity (`medium` when it has none)
+       * @example high
+       * @enum {string}
+       */
       severity: "info" | "low" | "medium" | "high" | "critical";
       /**
        * @description Review status; `open` at first

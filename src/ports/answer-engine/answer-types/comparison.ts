@@ -4,6 +4,7 @@ import type { VideoInspection } from "../inspection";
 import type { SegmentMatch } from "../matching";
 import type { AnswerDraft } from "../payload";
 import {
+  absenceBasis,
   aggregateAll,
   type Decision,
   decideScope,
@@ -79,10 +80,10 @@ export function scopesOf(ctx: AnswerContext): Scope[] {
 export function answerComparison(ctx: AnswerContext): AnswerDraft {
   const metric = metricOf(ctx.request.spec);
   const unit = METRIC_UNITS[metric];
-  const hasProbe = ctx.probes.length > 0;
+  const absence = absenceBasis(ctx.probes);
   const sides = scopesOf(ctx).map((scope) => {
     const occurrences = occurrencesOf(scope.matches);
-    let decision: Decision = decideScope(scope.matches, scope.check, hasProbe);
+    let decision: Decision = decideScope(scope.matches, scope.check, absence);
     const gap = incompleteReason(scope.check);
     if (decision.state === "found" && gap !== undefined)
       decision = { state: "uncertain", reason: gap };

@@ -28,7 +28,7 @@ interface Candidate {
  */
 export function namedCandidates(ctx: AnswerContext): Candidate[] {
   const { spec, instructions } = ctx.request;
-  const mode = specMode(spec, instructions);
+  const mode = specMode(spec, instructions, ctx.request.mode);
   const quoted = [
     ...new Set(
       probeSources(spec, instructions).flatMap((s) =>
@@ -56,7 +56,7 @@ export function namedCandidates(ctx: AnswerContext): Candidate[] {
 function candidateItems(ctx: AnswerContext, candidates: Candidate[]) {
   return candidates.map((c) => {
     const matches = matchInspection(ctx.inspection, c.probes, ctx.requirement);
-    const { overall } = videoDecisions(ctx, matches);
+    const { overall } = videoDecisions(ctx, matches, c.probes);
     const item: AnswerItem = {
       item_id: c.key,
       label: c.label,

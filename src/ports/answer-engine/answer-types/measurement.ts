@@ -13,6 +13,7 @@ import {
 } from "./metrics";
 import { type Occurrence, occurrencesOf } from "./occurrences";
 import { attribute, inVideo, refsOf, videoDecisions, videoLabel } from "./shared";
+import { answerStated } from "./stated";
 
 const REASON_ORDER: ReasonCode[] = [
   "budget_exhausted",
@@ -38,12 +39,15 @@ function valueFor(metric: Metric, occurrences: Occurrence[], state: string, part
 }
 
 /**
- * One number from the supporting occurrences (count, covered seconds, first or last time).
+ * A quantity the supporting sentences state (stated.ts), else one number from the supporting
+ * occurrences (count, covered seconds, first or last time).
  * Found only when every video was read completely with its evidence extracted; with
  * occurrences but gaps it is uncertain and a count or duration is a lower bound; negating
  * matches make it uncertain with no value.
  */
 export function answerMeasurement(ctx: AnswerContext): AnswerDraft {
+  const stated = answerStated(ctx);
+  if (stated !== null) return stated;
   const metric = metricOf(ctx.request.spec);
   const unit = METRIC_UNITS[metric];
   const { decisions } = videoDecisions(ctx);

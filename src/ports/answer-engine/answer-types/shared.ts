@@ -4,7 +4,7 @@ import { type AnswerContext, plural } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import type { VideoInspection } from "../inspection";
 import { isSupporting, type SegmentMatch } from "../matching";
-import { aggregateAny, type Decision, decideVideos } from "../states";
+import { absenceBasis, aggregateAny, type Decision, decideVideos } from "../states";
 
 /** Every ref the matches cite, without repeats. */
 export function refsOf(matches: SegmentMatch[]): EvidenceRef[] {
@@ -39,8 +39,8 @@ export function stateEvidence(state: Decision["state"], matches: SegmentMatch[])
 }
 
 /** Per-video decisions of the context's matches, and their aggregate ("anywhere"). */
-export function videoDecisions(ctx: AnswerContext, matches = ctx.matches) {
-  const decisions = decideVideos(ctx.inspection.videos, matches, ctx.probes.length > 0);
+export function videoDecisions(ctx: AnswerContext, matches = ctx.matches, probes = ctx.probes) {
+  const decisions = decideVideos(ctx.inspection.videos, matches, absenceBasis(probes));
   return { decisions, overall: aggregateAny(decisions) };
 }
 

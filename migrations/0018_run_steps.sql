@@ -18,4 +18,5 @@ CREATE TABLE `run_steps` (
 	FOREIGN KEY (`run_id`) REFERENCES `runs`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `run_steps_state_idx` ON `run_steps` (`run_id`,`state`,`position`);
+CREATE INDEX `run_steps_state_idx` ON `run_steps` (`run_id`,`state`,`position`);--> statement-breakpoint
+ALTER TABLE `work_leases` ADD `resent_at` text;

@@ -1,1 +1,0 @@
-ALTER TABLE `work_leases` ADD `resent_at` text;

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import {
+  callModel,
+  classifyModelError,
+  type ModelRateLimiter,
+  pacedAi,
+  TransientModelError,
+} from "../../../src/ports/ai/model-calls";
+
+/** A clock that moves only when the code under test sleeps. */
+function fakeTime() {
+  let now = 0;
+  const sleeps: number[] = [];
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+    sleeps,
+  };
+}
+
+const noWait: ModelRateLimiter = { reserve: async () => 0 };
+const error = (message: string, fields: Record<string, unknown> = {}) =>
+  Object.assign(new Error(message), fields);
+
+describe("classifyModelError", () => {
+  it.each([
+    ["3040: Capacity temporarily exceeded", true],
+    ["3007: Request timeout", true],
+    ["InferenceUpstreamError: 3008: Request was aborted", true],
+    ["5004: Invalid data type for base64 input", false],
+    ["5007: No such model", false],
+    ["3036: You have used up your daily free allocation", false],
+    ["Too many requests", true],
+    ["network connection lost", true],
+    ["input does not match the schema", false],
+  ])("%s → transient %s", (message, transient) => {
+    expect(classifyModelError(new Error(message)).transient).toBe(transient);
+  });
+
+  it("reads HTTP statuses and Retry-After from fields and messages", () => {
+    expect(classifyModelError(error("x", { status: 503 })).transient).toBe(true);
+    expect(classifyModelError(error("x", { status: 400 })).transient).toBe(false);
+    expect(classifyModelError(error("x", { code: 9409 })).transient).toBe(false);
+    expect(
+      classifyModelError(error("slow down, retry after 7 s", { status: 429 })).retryAfterMs,
+    ).toBe(7000);
+    expect(classifyModelError(error("x", { status: 429, retryAfter: 2 })).retryAfterMs).toBe(2000);
+  });
+});
+
+describe("callModel", () => {
+  it("retries transient failures with growing backoff and answers the success", async () => {
+    const time = fakeTime();
+    let calls = 0;
+    const answer = await callModel(
+      { limiter: noWait, ...time, random: () => 1 },
+      "@cf/x",
+      async () => {
+        if (++calls < 4) throw error("3040: capacity");
+        return "ok";
+      },
+    );
+    expect(answer).toBe("ok");
+    expect(calls).toBe(4);
+    expect(time.sleeps).toEqual([1000, 2000, 4000]);
+  });
+
+  it("waits at least what Retry-After asks", async () => {
+    const time = fakeTime();
+    let calls = 0;
+    await callModel({ limiter: noWait, ...time, random: () => 0 }, "@cf/x", async () => {
+      if (++calls === 1) throw error("rate limited", { status: 429, retryAfter: 9 });
+      return "ok";
+    });
+    expect(time.sleeps).toEqual([9000]);
+  });
+
+  it("throws a permanent failure at once, unchanged", async () => {
+    const time = fakeTime();
+    const refusal = error("5004: Invalid data");
+    let calls = 0;
+    await expect(
+      callModel({ limiter: noWait, ...time }, "@cf/x", async () => {
+        calls++;
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
+    expect(calls).toBe(1);
+  });
+
+  it("gives up at the deadline with TransientModelError, never a result", async () => {
+    const time = fakeTime();
+    const failing = callModel(
+      { limiter: noWait, ...time, policy: { deadlineMs: 30_000 } },
+      "@cf/x",
+      async () => {
+        throw error("3040: capacity");
+      },
+    );
+    await expect(failing).rejects.toBeInstanceOf(TransientModelError);
+    expect(time.now()).toBeLessThanOrEqual(30_000);
+  });
+
+  it("waits for the limiter's slot, and fails for later when no slot is free in time", async () => {
+    const time = fakeTime();
+    const waits: number[] = [];
+    const limiter: ModelRateLimiter = {
+      reserve: async (_group, _tenant, maxWaitMs) => {
+        waits.push(maxWaitMs);
+        return 500;
+      },
+    };
+    await callModel({ limiter, ...time }, "@cf/x", async () => "ok");
+    expect(time.sleeps).toEqual([500]);
+    const full: ModelRateLimiter = { reserve: async () => null };
+    await expect(
+      callModel({ limiter: full, ...time }, "@cf/x", async () => "ok"),
+    ).rejects.toBeInstanceOf(TransientModelError);
+  });
+
+  it("paces every call of a wrapped binding through the limiter, by rate group", async () => {
+    const groups: string[] = [];
+    const limiter: ModelRateLimiter = {
+      reserve: async (group) => {
+        groups.push(group);
+        return 0;
+      },
+    };
+    const ai = pacedAi({ run: async (model) => model }, { limiter });
+    expect(await ai.run("@cf/openai/whisper-large-v3-turbo", {})).toBe(
+      "@cf/openai/whisper-large-v3-turbo",
+    );
+    await ai.run("@cf/baai/bge-m3", {});
+    await ai.run("@cf/meta/llama-3.3-70b-instruct-fp8-fast", {});
+    expect(groups).toEqual(["speech-recognition", "text-embeddings", "text-generation"]);
+  });
+});
