@@ -28,6 +28,8 @@ export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<
       queue: batch.queue,
       lanes: batch.messages.length,
       steps: invocation.steps,
+      longest_answer_step_ms: invocation.longestStepMs.answer,
+      longest_finish_step_ms: invocation.longestStepMs.finish,
       invocation_ms: deps.clock.now() - started,
     }),
   );

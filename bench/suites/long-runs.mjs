@@ -116,14 +116,24 @@ function findingsOf(stateDir, run) {
   return d1(stateDir, `SELECT count(*) AS n FROM findings WHERE run_id = '${run.id}'`)[0].n;
 }
 
-/** The longest analysis-queue invocation the service logged (queues/analysis.ts). */
-function longestInvocation(logFile) {
-  let longest = 0;
+/**
+ * The longest analysis-queue invocation, answer step and finish step the service logged
+ * (queues/analysis.ts), in seconds of wall time (a step's CPU time is at most that).
+ */
+function longest(logFile) {
+  const out = { invocation: 0, answer: 0, finish: 0 };
+  const keys = {
+    invocation: "invocation_ms",
+    answer: "longest_answer_step_ms",
+    finish: "longest_finish_step_ms",
+  };
   for (const line of readFileSync(logFile, "utf8").split("\n")) {
-    const match = line.match(/"invocation_ms":(\d+)/);
-    if (match) longest = Math.max(longest, Number(match[1]));
+    for (const [name, key] of Object.entries(keys)) {
+      const match = line.match(new RegExp(`"${key}":(\\d+)`));
+      if (match) out[name] = Math.max(out[name], Number(match[1]) / 1000);
+    }
   }
-  return longest / 1000;
+  return out;
 }
 
 export async function run() {
@@ -197,6 +207,7 @@ async function measure(service) {
   // run, less nothing else (no other work was running).
   const paid = before - (calls0 + calls) + after;
   const repeated = paid - Number(hugeSteps.calls ?? 0);
+  const times = longest(service.logFile);
 
   return [
     "### Long workflow runs (production adapters over the simulators)",
@@ -210,7 +221,7 @@ async function measure(service) {
     "",
     `- Summary of the 200 × 50 run: ${done.workflow?.summary ?? "none"}.`,
     `- Model calls paid twice because of the SIGKILL: ${repeated} (calls started ${paid}, calls stored by the run's steps ${hugeSteps.calls}); a step in flight at the kill is asked again, a stored one never.`,
-    `- Longest analysis-queue invocation (both runs, the service's own log): ${fmt(longestInvocation(service.logFile))} s (budget 30 s plus the steps under way).`,
+    `- Longest analysis-queue invocation (both runs, the service's own log): ${fmt(times.invocation)} s (budget 30 s plus the steps under way); longest answer step ${fmt(times.answer, 2)} s, longest finish step ${fmt(times.finish, 2)} s (wall time, which bounds their CPU time).`,
     `- Another workspace's GET /videos (2 connections, 10 s): idle p99 ${fmt(idle.p99)} ms (${fmt(idle.rps)} req/s); during the 200 × 50 run p99 ${fmt(during?.p99 ?? 0)} ms (${fmt(during?.rps ?? 0)} req/s), ${fmt((during?.p99 ?? 0) / Math.max(1, idle.p99), 2)}× idle.`,
     `- Its one-rule run started 20 s into the big one: ${smallDone?.status ?? "not run"} after ${fmt(smallDone?.seconds ?? 0)} s (one model call, shared fairly by the limiter).`,
     `- p50 of the small tenant's GET /videos during the run: ${fmt(during?.p50 ?? 0)} ms; idle ${fmt(idle.p50)} ms.`,

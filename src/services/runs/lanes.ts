@@ -76,6 +76,14 @@ export class Invocation {
   get steps(): number {
     return STEPS_PER_INVOCATION - this.stepsLeft;
   }
+
+  /** The longest step of the invocation in ms, by kind (answer steps, the finish step). */
+  readonly longestStepMs = { answer: 0, finish: 0 };
+
+  /** Records how long a step of `kind` took. */
+  timed(kind: "answer" | "finish", ms: number): void {
+    this.longestStepMs[kind] = Math.max(this.longestStepMs[kind], ms);
+  }
 }
 
 /** The run's object, as a lane reaches it. */
@@ -111,9 +119,11 @@ export async function workLane(
     if (step.kind === "finish") {
       await withHeartbeat(deps, step, () => finishRun(deps, context, coordinator));
       await runBatch(db, [completeStepStatement(db, step, NOTHING_SPENT, nowIso())]);
+      invocation.timed("finish", deps.clock.now() - now);
       return;
     }
     await withHeartbeat(deps, step, () => answerStep(deps, context, step));
+    invocation.timed("answer", deps.clock.now() - now);
   }
 }
 
