@@ -11,10 +11,11 @@ const LANES_SIDE_BY_SIDE = 20;
 
 /**
  * The analysis queue: each message is a lane of a run, working its steps until the
- * invocation's budget (shared by the batch) is spent; failures retry with backoff.
+ * invocation's budget (shared by the batch) is spent; the lanes that go on are sent together
+ * at the end. Failures retry with backoff.
  */
 export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<void> {
-  const invocation = new Invocation(deps);
+  const invocation = new Invocation(deps, true);
   const started = deps.clock.now();
   await consumeSideBySide(
     batch,
@@ -22,6 +23,9 @@ export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<
     (message) => executeRun(deps, message, invocation),
     LANES_SIDE_BY_SIDE,
   );
+  // A crash before this line loses those lanes: the run's lease runs out and the sweep
+  // re-sends them.
+  await invocation.sendHandedOn(deps);
   // How long invocations run, against their budget: the operator's (and the bench's) view.
   console.log(
     JSON.stringify({

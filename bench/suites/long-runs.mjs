@@ -116,6 +116,16 @@ function findingsOf(stateDir, run) {
   return d1(stateDir, `SELECT count(*) AS n FROM findings WHERE run_id = '${run.id}'`)[0].n;
 }
 
+/** The run's findings by state ("found 12, not_found 3, ..."), and how many were checked. */
+function statesOf(stateDir, run) {
+  const rows = d1(
+    stateDir,
+    `SELECT result_state AS state, count(*) AS n FROM findings WHERE run_id = '${run.id}' GROUP BY result_state ORDER BY result_state`,
+  );
+  const checked = rows.filter((r) => r.state !== "not_checked").reduce((sum, r) => sum + r.n, 0);
+  return { text: rows.map((r) => `${r.state} ${r.n}`).join(", "), checked };
+}
+
 /**
  * The longest analysis-queue invocation, answer step and finish step the service logged
  * (queues/analysis.ts), in seconds of wall time (a step's CPU time is at most that).
@@ -208,6 +218,8 @@ async function measure(service) {
   const paid = before - (calls0 + calls) + after;
   const repeated = paid - Number(hugeSteps.calls ?? 0);
   const times = longest(service.logFile);
+  const mainStates = statesOf(service.stateDir, done);
+  const hugeStates = statesOf(service.stateDir, hugeDone);
 
   return [
     "### Long workflow runs (production adapters over the simulators)",
@@ -219,7 +231,7 @@ async function measure(service) {
     `| 200 rules × 50 videos | ${done.status} | ${findings} | ${calls} | ${fmt(calls / Math.max(1, findings), 3)} | ${fmt(elapsed)} | ${fmt(minimum)} (${fmt(pacedMinimum)}) | ${fmt(elapsed / Math.max(1, minimum), 2)} | ${steps.steps} |`,
     `| 500 rules × 50 videos, SIGKILL at ${fmt(killedAt ?? 0)} s | ${hugeDone.status} | ${findingsOf(service.stateDir, hugeDone)} | ${paid} | ${fmt(paid / Math.max(1, findingsOf(service.stateDir, hugeDone)), 3)} | ${fmt(hugeElapsed)} | ${fmt((paid / PUBLISHED_PER_MINUTE) * 60)} | ${fmt(hugeElapsed / Math.max(1, (paid / PUBLISHED_PER_MINUTE) * 60), 2)} | ${hugeSteps.steps} |`,
     "",
-    `- Summary of the 200 × 50 run: ${done.workflow?.summary ?? "none"}.`,
+    `- Findings by state: 200 × 50 ${mainStates.text}; 500 × 50 ${hugeStates.text}. A not_checked finding is one the run's budget (premium-analysis@1, 2,000,000 tokens) no longer covered: no model call. Model calls per checked finding: ${fmt(calls / Math.max(1, mainStates.checked), 3)} and ${fmt(paid / Math.max(1, hugeStates.checked), 3)}.`,
     `- Model calls paid twice because of the SIGKILL: ${repeated} (calls started ${paid}, calls stored by the run's steps ${hugeSteps.calls}); a step in flight at the kill is asked again, a stored one never.`,
     `- Longest analysis-queue invocation (both runs, the service's own log): ${fmt(times.invocation)} s (budget 30 s plus the steps under way); longest answer step ${fmt(times.answer, 2)} s, longest finish step ${fmt(times.finish, 2)} s (wall time, which bounds their CPU time).`,
     `- Another workspace's GET /videos (2 connections, 10 s): idle p99 ${fmt(idle.p99)} ms (${fmt(idle.rps)} req/s); during the 200 × 50 run p99 ${fmt(during?.p99 ?? 0)} ms (${fmt(during?.rps ?? 0)} req/s), ${fmt((during?.p99 ?? 0) / Math.max(1, idle.p99), 2)}× idle.`,

@@ -43,10 +43,18 @@ export function lanesOf(run: Pick<RunRow, "kind">): number {
  */
 export class Invocation {
   private readonly contexts = new Map<string, Promise<RunContext>>();
+  private readonly handedOn: RunAnalysisMessage[] = [];
   private stepsLeft = STEPS_PER_INVOCATION;
   readonly deadline: number;
 
-  constructor(deps: Pick<Deps, "clock" | "config">) {
+  /**
+   * @param gather keep the lanes' continuations until `sendHandedOn` (a queue batch's lanes),
+   *   rather than sending each as its lane ends
+   */
+  constructor(
+    deps: Pick<Deps, "clock" | "config">,
+    private readonly gather = false,
+  ) {
     const raw = deps.config.RUN_INVOCATION_SECONDS;
     const seconds =
       raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0
@@ -84,7 +92,29 @@ export class Invocation {
   timed(kind: "answer" | "finish", ms: number): void {
     this.longestStepMs[kind] = Math.max(this.longestStepMs[kind], ms);
   }
+
+  /** Hands a lane to a new message: now, or with the batch's other lanes when gathering. */
+  async handOn(deps: Pick<Deps, "queues">, message: RunAnalysisMessage): Promise<void> {
+    if (this.gather) this.handedOn.push(message);
+    else await deps.queues.analysis.send(message);
+  }
+
+  /**
+   * Sends the gathered continuations in one batch, so the lanes arrive together and the next
+   * delivery works them side by side: lanes sent one by one as their last steps end land in
+   * batches of a few, and locally one batch of a queue runs at a time.
+   */
+  async sendHandedOn(deps: Pick<Deps, "queues">): Promise<void> {
+    const messages = this.handedOn.splice(0);
+    for (let i = 0; i < messages.length; i += SEND_BATCH_MAX) {
+      const slice = messages.slice(i, i + SEND_BATCH_MAX);
+      await deps.queues.analysis.sendBatch(slice.map((body) => ({ body })));
+    }
+  }
 }
+
+/** Messages one `sendBatch` takes at most (the platform's limit). */
+const SEND_BATCH_MAX = 100;
 
 /** The run's object, as a lane reaches it. */
 export interface LaneCoordinator extends Finisher {
@@ -108,7 +138,11 @@ export async function workLane(
   for (;;) {
     const now = deps.clock.now();
     if (!invocation.take(now)) {
-      await continueLater(deps, run);
+      await invocation.handOn(deps, {
+        type: "run-analysis",
+        run_id: run.id,
+        workspace_id: run.workspaceId,
+      });
       return;
     }
     const step = await claimStep(db, run.id, nowIso(now), nowIso(now + CLAIM_MS));
@@ -161,16 +195,6 @@ async function answerStep(deps: Deps, context: RunContext, step: RunStepRow): Pr
 async function settle(deps: Deps, run: RunRow, coordinator: LaneCoordinator): Promise<void> {
   const row = await findRunById(deps.db, run.id);
   if (row?.status === "processing" && row.cancelRequested) await coordinator.checkpoint();
-}
-
-/** Hands the lane to a new message, so no invocation outgrows its budget. */
-async function continueLater(deps: Pick<Deps, "queues">, run: RunRow): Promise<void> {
-  const message: RunAnalysisMessage = {
-    type: "run-analysis",
-    run_id: run.id,
-    workspace_id: run.workspaceId,
-  };
-  await deps.queues.analysis.send(message);
 }
 
 /**

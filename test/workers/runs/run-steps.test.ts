@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { consumeAnalysis } from "../../../queues/analysis";
 import { createPorts, type Ports } from "../../../src/ports";
 import type { AnswerEngine, AnswerRequest } from "../../../src/ports/answer-engine/port";
 import { createDeps, type Deps } from "../../../src/services/deps";
@@ -177,4 +178,45 @@ describe("a run's persisted steps", () => {
     expect((await waitForWorkflowRun(api, runId)).status).toBe("completed");
     expect(engine.asked).toHaveLength(RULES.length);
   });
+
+  it("sends the lanes of a batch that go on together, in one batch, once the batch ends", async () => {
+    const { deps, engine, queue } = world();
+    const runId = await plannedRun(deps, queue);
+    const batches: unknown[][] = [];
+    queue.sendBatch = async (messages) => {
+      batches.push([...messages].map((m) => m.body));
+      return { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
+    };
+    const budgeted = { ...deps, config: { ...deps.config, RUN_INVOCATION_SECONDS: "1" } };
+    const deadline = Date.now() + 1000;
+    // Each step's first question outlasts the invocation's budget, so both lanes that get a
+    // step go on after it; the third finds nothing to claim and ends.
+    engine.onAnswer = () => new Promise((resolve) => setTimeout(resolve, deadline - Date.now()));
+    const before = queue.sent.length;
+    await consumeAnalysis(laneBatch(runId, 3), budgeted);
+    expect(queue.sent.slice(before)).toEqual([]);
+    expect(batches).toEqual([[message(runId), message(runId)]]);
+    expect((await steps(runId)).map((s) => s.state)).toEqual(["done", "done", "pending"]);
+    engine.onAnswer = async () => undefined;
+    await executeRun(deps, message(runId));
+    expect((await waitForWorkflowRun(api, runId)).status).toBe("completed");
+  });
 });
+
+/** A queue batch of `lanes` messages of the run, as the analysis queue delivers it. */
+function laneBatch(runId: string, lanes: number): MessageBatch {
+  const messages = Array.from({ length: lanes }, (_, i) => ({
+    id: `lane-${i}`,
+    timestamp: new Date(),
+    body: message(runId),
+    attempts: 1,
+    ack: () => undefined,
+    retry: () => undefined,
+  }));
+  return {
+    queue: "analysis-runs",
+    messages,
+    ackAll: () => undefined,
+    retryAll: () => undefined,
+  } as unknown as MessageBatch;
+}
