@@ -6,8 +6,11 @@ import { Invocation } from "../src/services/runs/lanes";
 import { RunAnalysisMessageSchema } from "./analysis-messages";
 import { consumeSideBySide } from "./consume";
 
-/** Lanes of one batch worked at once: they wait on models, paced by the limiter. */
-const LANES_SIDE_BY_SIDE = 20;
+/**
+ * Lanes of one batch worked at once (a batch holds at most 100): they wait on models, paced by
+ * the limiter, and the invocation's step allowance bounds what they do together.
+ */
+const LANES_SIDE_BY_SIDE = 100;
 
 /**
  * The analysis queue: each message is a lane of a run, working its steps until the
@@ -35,6 +38,7 @@ export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<
       longest_answer_step_ms: invocation.longestStepMs.answer,
       longest_finish_step_ms: invocation.longestStepMs.finish,
       invocation_ms: deps.clock.now() - started,
+      ended_at: new Date(deps.clock.now()).toISOString(),
     }),
   );
 }

@@ -87,15 +87,23 @@ async function waitFinal(client, id, onPoll = async () => undefined) {
   }
 }
 
-/** One SQL answer from the service's local D1 (the state folder wrangler dev writes). */
+/**
+ * One SQL answer from the service's local D1 (the state folder wrangler dev writes), asked
+ * again while the running service holds the database (SQLITE_BUSY).
+ */
 function d1(stateDir, query) {
-  const result = spawnSync(
-    path.join(ROOT, "node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", query],
-    { cwd: ROOT, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
-  if (result.status !== 0) throw new Error(`d1: ${result.stderr}`);
-  return JSON.parse(result.stdout)[0].results;
+  for (let attempt = 1; ; attempt++) {
+    const result = spawnSync(
+      path.join(ROOT, "node_modules", ".bin", "wrangler"),
+      ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", query],
+      { cwd: ROOT, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    );
+    if (result.status === 0) return JSON.parse(result.stdout)[0].results;
+    if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(result.stderr ?? "")) {
+      throw new Error(`d1: ${result.stderr}`);
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
 }
 
 async function callsStarted(service) {
@@ -192,6 +200,21 @@ async function measure(service) {
   const findings = findingsOf(service.stateDir, done);
   const minimum = (calls / PUBLISHED_PER_MINUTE) * 60;
   const pacedMinimum = (calls / PACED_PER_MINUTE) * 60;
+  // Shown at once: the second run takes long, and a failure there must not lose the first.
+  console.log(
+    JSON.stringify({
+      run: "200x50",
+      status: done.status,
+      findings,
+      calls,
+      elapsed,
+      minimum,
+      steps,
+      during,
+      idle,
+      smallDone,
+    }),
+  );
 
   // 500 rules × 50 videos, with a SIGKILL of the whole service a third of the way.
   const hugeStart = performance.now();
