@@ -170,9 +170,9 @@ export async function run(service) {
       "| --- | ---: | ---: | ---: | ---: | ---: |",
       `| video.indexed fanned out to every endpoint (${VIDEOS} uploads) | ${indexed.length} | | | ${fmt(percentile(indexed, 50), 0)} | ${fmt(percentile(indexed, 99), 0)} |`,
       `| webhook.test, ${TEST_EVENTS} sent by 10 clients | ${tests.length} | ${fmt(TEST_EVENTS / sentSeconds)} | ${fmt(tests.length / seconds)} | ${fmt(percentile(lags, 50), 0)} | ${fmt(percentile(lags, 99), 0)} |`,
-      "",
       `| webhook.test, ${COMPARED_EVENTS} to the healthy endpoints alone | ${alone.length} | | | ${fmt(percentile(alone, 50), 0)} | ${fmt(percentile(alone, 99), 0)} |`,
       `| the same while another workspace's endpoint hangs (${HANGING_EVENTS} deliveries queued for it, ${reached} reached it meanwhile) | ${besideHanging.length} | | | ${fmt(percentile(besideHanging, 50), 0)} | ${fmt(percentile(besideHanging, 99), 0)} |`,
+      "",
       "",
       "Lag is the receiver's clock minus the event's `created_at`. It includes the local queue's batch wait (up to 1 s per hop, `max_batch_timeout`); a `video.indexed` takes one hop (the indexing batch dispatches it, then the webhook queue), a test event one. The hanging endpoint takes each request and never answers (the service's timeout is 15 s).",
     ].join("\n");
