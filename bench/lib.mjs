@@ -9,6 +9,7 @@ import {
   applyMigrations,
   localConfig,
   ROOT,
+  startSweeps,
   startWrangler,
   waitForReady,
 } from "../scripts/lib/local.mjs";
@@ -27,7 +28,8 @@ function freePort() {
 /**
  * Starts `wrangler dev` with a fresh state folder: on the bench entry (bench/worker.ts) with
  * the local adapters, or with `adapters: "production"` the production adapters over the local
- * simulators; `env` adds settings (the simulators' knobs).
+ * simulators (and the sweep, as npm run dev fires it); `env` adds settings (the simulators'
+ * knobs).
  */
 export async function startService({ adapters = "local", env = {} } = {}) {
   const stateDir = mkdtempSync(path.join(tmpdir(), "vas-bench-"));
@@ -44,10 +46,14 @@ export async function startService({ adapters = "local", env = {} } = {}) {
   // wrangler's own output goes to a log beside the state, for diagnosing a failed run.
   const logFile = path.join(tmpdir(), `vas-bench-wrangler-${Date.now()}.log`);
   const log = openSync(logFile, "w");
-  const child = startWrangler(config, {
-    stdio: ["ignore", log, log],
-    ...(adapters === "local" ? { script: "bench/worker.ts" } : {}),
-  });
+  const script = adapters === "production" ? undefined : "bench/worker.ts";
+  const launch = () => {
+    const started = startWrangler(config, { stdio: ["ignore", log, log], script, detached: true });
+    // The sweep, as npm run dev fires it (cron triggers never fire under wrangler dev).
+    if (adapters === "production") startSweeps(config, started);
+    return started;
+  };
+  let child = launch();
   await waitForReady(config.baseUrl, child);
   const admin = async (method, route, body) => {
     const res = await fetch(`${config.baseUrl}/admin/v1${route}`, {
@@ -61,10 +67,21 @@ export async function startService({ adapters = "local", env = {} } = {}) {
   return {
     baseUrl: config.baseUrl,
     logFile,
+    stateDir,
     admin,
+    /** SIGKILLs the whole process group (wrangler and workerd), then starts it again. */
+    async crashAndRestart() {
+      const dead = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid, "SIGKILL");
+      await dead;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      child = launch();
+      await waitForReady(config.baseUrl, child);
+    },
     async stop() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+      await exited;
       rmSync(stateDir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,7 @@ import { startService } from "./lib.mjs";
 import { replaceSections, suiteSection } from "./report.mjs";
 import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
+import * as longRuns from "./suites/long-runs.mjs";
 import * as productionSim from "./suites/production-sim.mjs";
 import * as scale from "./suites/scale.mjs";
 import * as searchHeldOut from "./suites/search-held-out.mjs";
@@ -34,12 +35,13 @@ const SUITES = [
   scale,
   workflows,
   productionSim,
+  longRuns,
 ];
 /**
  * Run only when named: seeding a million segments takes several minutes, and a 2-hour video
- * through the simulated production platform takes longer.
+ * or a long workflow run through the simulated production platform takes longer.
  */
-const ON_REQUEST = new Set([searchLatencyMillion, productionSim]);
+const ON_REQUEST = new Set([searchLatencyMillion, productionSim, longRuns]);
 const wanted = process.argv.slice(2);
 const suites =
   wanted.length === 0
@@ -54,7 +56,8 @@ const report = path.join(ROOT, "docs", "benchmarks.md");
 const PREAMBLE =
   "# Benchmarks\n\nThe latest result of each suite, written by `npm run bench` (one section per suite; a run replaces the sections of the suites it ran). The machine is shared and noisy: compare the ratios measured within one run, not absolute figures across runs.\n";
 
-const service = await startService();
+// Suites that start their own service (other adapters) do not need the shared one.
+const service = suites.every((suite) => suite.ownService) ? null : await startService();
 const results = [];
 try {
   for (const suite of suites) {
@@ -62,7 +65,7 @@ try {
     results.push([suite.name, await suite.run(service)]);
   }
 } finally {
-  await service.stop();
+  await service?.stop();
 }
 const run = {
   measuredAt: new Date().toISOString(),

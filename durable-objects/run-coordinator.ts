@@ -1,15 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
+import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch } from "../src/db/client";
 import { insertEventStatement } from "../src/db/repos/events";
-import { replaceFindingsStatements } from "../src/db/repos/findings";
 import {
-  type AnswerRow,
   findRunById,
   insertRunStatements,
   insertSnapshotStatement,
   type RunRow,
   type RunStatus,
-  replaceAnswersStatements,
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
@@ -118,7 +116,11 @@ export class RunCoordinator extends DurableObject<Env> {
     });
   }
 
-  /** Records the answers and completes the run (or cancels it, if that was asked meanwhile). */
+  /**
+   * Completes the run with its output and reports (or cancels it, if that was asked
+   * meanwhile). Answers and findings are already stored, step by step; what crosses this call
+   * is bounded whatever the run's size (counts, a summary, the few report rows).
+   */
   finish(outcome: RunOutcome): Promise<RunStatus> {
     return this.serialized(async () => {
       const state = await this.state();
@@ -126,10 +128,6 @@ export class RunCoordinator extends DurableObject<Env> {
       if (state.cancelRequested) return (await this.move(state, "canceled", {})).status;
       const db = this.deps.db;
       const extra = [
-        ...replaceAnswersStatements(db, outcome.output.runId, outcome.answers),
-        ...(outcome.findings
-          ? replaceFindingsStatements(db, outcome.output.runId, outcome.findings)
-          : []),
         insertSnapshotStatement(db, outcome.output),
         ...reportStatements(db, outcome.reports ?? []),
       ];
@@ -231,8 +229,8 @@ export class RunCoordinator extends DurableObject<Env> {
     state: RunState,
     to: RunStatus,
     change: Partial<RunRow>,
-    extra: ReturnType<typeof replaceAnswersStatements> = [],
-    answers: AnswerRow[] = [],
+    extra: BatchItem<"sqlite">[] = [],
+    answers: RunOutcome["answers"] = [],
   ): Promise<RunState> {
     if (!isLegal(state.status, to))
       throw new Error(`illegal run transition ${state.status} → ${to}`);

@@ -2,12 +2,45 @@ import { findRunById } from "../src/db/repos/runs";
 import { asyncError } from "../src/errors/async-codes";
 import type { Deps } from "../src/services/deps";
 import { executeRun } from "../src/services/runs/execute-run";
+import { Invocation } from "../src/services/runs/lanes";
 import { RunAnalysisMessageSchema } from "./analysis-messages";
-import { consumeEach } from "./consume";
+import { consumeSideBySide } from "./consume";
 
-/** The analysis queue: execute runs; failures retry with backoff. */
-export function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, RunAnalysisMessageSchema, (message) => executeRun(deps, message));
+/**
+ * Lanes of one batch worked at once (a batch holds at most 100): they wait on models, paced by
+ * the limiter, and the invocation's step allowance bounds what they do together.
+ */
+const LANES_SIDE_BY_SIDE = 100;
+
+/**
+ * The analysis queue: each message is a lane of a run, working its steps until the
+ * invocation's budget (shared by the batch) is spent; the lanes that go on are sent together
+ * at the end. Failures retry with backoff.
+ */
+export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<void> {
+  const invocation = new Invocation(deps, true);
+  const started = deps.clock.now();
+  await consumeSideBySide(
+    batch,
+    RunAnalysisMessageSchema,
+    (message) => executeRun(deps, message, invocation),
+    LANES_SIDE_BY_SIDE,
+  );
+  // A crash before this line loses those lanes: the run's lease runs out and the sweep
+  // re-sends them.
+  await invocation.sendHandedOn(deps);
+  // How long invocations run, against their budget: the operator's (and the bench's) view.
+  console.log(
+    JSON.stringify({
+      queue: batch.queue,
+      lanes: batch.messages.length,
+      steps: invocation.steps,
+      longest_answer_step_ms: invocation.longestStepMs.answer,
+      longest_finish_step_ms: invocation.longestStepMs.finish,
+      invocation_ms: deps.clock.now() - started,
+      ended_at: new Date(deps.clock.now()).toISOString(),
+    }),
+  );
 }
 
 /** Dead letters of the analysis queue: the run could not execute after every retry. */

@@ -25,9 +25,14 @@ const EVENT_SOURCES = new Set([
 ]);
 
 /** Dispatches a batch to the consumer of its queue. */
-export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
+export async function handleQueue(
+  batch: MessageBatch,
+  env: Env,
+  ports: Ports,
+  ctx?: Pick<ExecutionContext, "waitUntil">,
+): Promise<void> {
   const deps = createDeps(env, ports);
-  await consume(batch, deps);
+  await consume(batch, deps, ctx);
   if (EVENT_SOURCES.has(batch.queue)) {
     // The sweep would fan the events out too, a minute later; this keeps webhooks prompt.
     await dispatchPendingEvents(deps).catch((error: unknown) =>
@@ -36,7 +41,11 @@ export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): 
   }
 }
 
-function consume(batch: MessageBatch, deps: Deps): Promise<void> {
+function consume(
+  batch: MessageBatch,
+  deps: Deps,
+  ctx: Pick<ExecutionContext, "waitUntil"> | undefined,
+): Promise<void> {
   switch (batch.queue) {
     case "video-processing":
       return consumeProcessing(batch, deps);
@@ -54,7 +63,12 @@ function consume(batch: MessageBatch, deps: Deps): Promise<void> {
     case "analysis-runs-dlq":
       return consumeAnalysisDeadLetters(batch, deps);
     case "webhook-deliveries":
-      return consumeWebhooks(batch, deps, fetchTransport);
+      return consumeWebhooks(
+        batch,
+        deps,
+        fetchTransport,
+        ctx ? (work) => ctx.waitUntil(work) : undefined,
+      );
     default:
       throw new Error(`no consumer for queue ${batch.queue}`);
   }

@@ -1,6 +1,7 @@
 import { findVideoById } from "../src/db/repos/videos";
 import { asyncError } from "../src/errors/async-codes";
 import type { Deps } from "../src/services/deps";
+import { withLeaseHeartbeat } from "../src/services/lease-heartbeat";
 import { failVideo, processVideo } from "../src/services/processing";
 import { indexVideo } from "../src/services/search-index";
 import {
@@ -22,10 +23,17 @@ import {
  */
 const WINDOWS_SIDE_BY_SIDE = 5;
 
+/** The video a message works on, as its lease names it. */
+function videoLease(message: { video_id: string }) {
+  return { subjectId: message.video_id, kind: "video" as const };
+}
+
 /** The processing queue: probe and plan uploaded videos, and assemble their indexes. */
 export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void> {
   return consumeEach(batch, ProcessingMessageSchema, (message) =>
-    message.type === "process-video" ? processVideo(deps, message) : assembleVideo(deps, message),
+    withLeaseHeartbeat(deps, videoLease(message), () =>
+      message.type === "process-video" ? processVideo(deps, message) : assembleVideo(deps, message),
+    ),
   );
 }
 
@@ -48,7 +56,9 @@ export function consumeWindowDeadLetters(batch: MessageBatch, deps: Deps): Promi
 
 /** The indexing queue: make processed videos searchable and mark them completed. */
 export function consumeIndexing(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, IndexVideoMessageSchema, (message) => indexVideo(deps, message));
+  return consumeEach(batch, IndexVideoMessageSchema, (message) =>
+    withLeaseHeartbeat(deps, videoLease(message), () => indexVideo(deps, message)),
+  );
 }
 
 /**

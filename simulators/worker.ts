@@ -16,7 +16,7 @@ import {
   type VectorizeSimulatorIndex,
 } from "./vectorize";
 import { SimulatedAi, type VisionMode } from "./workers-ai";
-import { ACCOUNT } from "./workers-ai/rate-window";
+import { ACCOUNT, callsStarted } from "./workers-ai/rate-window";
 
 export { VectorizeSimulatorIndex } from "./vectorize";
 
@@ -140,11 +140,15 @@ function serveR2(request: Request, env: SimulatorEnv): Promise<Response> {
   });
 }
 
-/** What the simulators saw: each invocation kind's peak subrequests, and model calls a minute. */
+/**
+ * What the simulators saw: each invocation kind's peak subrequests, model calls a minute, and
+ * model calls started (admitted or not) per task since the process started.
+ */
 function stats(): Response {
   return Response.json({
     invocation_peaks: invocationPeaks(),
     model_calls_last_minute: ACCOUNT.lastMinute(Date.now()),
+    model_calls_started: Object.fromEntries(callsStarted),
   });
 }
 
@@ -165,8 +169,8 @@ export default {
     if (pathname === "/__simulator/stats") return stats();
     return counted("fetch", async () => service.default.fetch(request, simulated(env), ctx));
   },
-  queue: (batch, env) =>
-    counted(`queue:${batch.queue}`, () => service.default.queue(batch, simulated(env))),
+  queue: (batch, env, ctx) =>
+    counted(`queue:${batch.queue}`, () => service.default.queue(batch, simulated(env), ctx)),
   scheduled: (controller, env) =>
     counted("scheduled", () => service.default.scheduled(controller, simulated(env))),
 } satisfies ExportedHandler<SimulatorEnv>;

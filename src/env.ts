@@ -48,9 +48,14 @@ export interface DeployedSecrets {
 export interface OptionalSecrets {
   /**
    * Seconds without progress after which the crash sweep takes over a video's or run's
-   * work (default 900, the longest a queue consumer can run).
+   * work (default 60: work in progress renews its lease every 20 s).
    */
   WORK_LEASE_SECONDS?: string;
+  /**
+   * Seconds of wall time after which a run's invocation starts no new step and hands its
+   * lanes to new messages (default 30).
+   */
+  RUN_INVOCATION_SECONDS?: string;
   /**
    * Seconds before each webhook attempt, comma separated (default: the Standard Webhooks
    * schedule of the spec's decisions on webhooks); tests shorten it to seconds.

@@ -18,6 +18,8 @@ import { loopVideo } from "../../test/helpers/long-video.ts";
 import { benchClient, fmt, json, startService } from "../lib.mjs";
 
 export const name = "production-sim";
+/** Starts its own service, with the production adapters. */
+export const ownService = true;
 
 /** 1,800 plays of the 4 s 1080p clip: 2 hours. */
 const LOOPS = 1800;

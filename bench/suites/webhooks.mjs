@@ -1,6 +1,7 @@
-// Webhook events fanned out to 10 endpoints on a local receiver,
-// deliveries per second, and the lag from the state change (the event's created_at) to the
-// receiver. Locally every queue hop waits for its batch (max_batch_timeout = 1 s in
+// Webhook events fanned out to 10 endpoints on a local receiver: deliveries per second, and
+// the lag from the state change (the event's created_at) to the receiver, also while another
+// workspace's endpoint hangs (never answers) on deliveries of its own. Locally every queue hop
+// waits for its batch (max_batch_timeout = 1 s in
 // wrangler.toml); that wait is part of the lag and reported beside it.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -13,6 +14,10 @@ export const name = "webhooks";
 const ENDPOINTS = 10;
 const TEST_EVENTS = 200;
 const VIDEOS = 3;
+/** Test events each phase of the hanging-endpoint comparison sends to the healthy endpoints. */
+const COMPARED_EVENTS = 100;
+/** Deliveries queued for the hanging endpoint just before the second phase. */
+const HANGING_EVENTS = 20;
 
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -36,7 +41,13 @@ async function waitFor(check, what, ms = 120_000) {
 /** Runs the suite against a started service; returns its Markdown section. */
 export async function run(service) {
   const received = [];
+  const hanging = [];
   const receiver = createServer((req, res) => {
+    // The other workspace's endpoint takes the request and never answers.
+    if (req.url?.startsWith("/hang")) {
+      hanging.push(res);
+      return;
+    }
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
@@ -111,6 +122,48 @@ export async function run(service) {
     const tests = received.filter((r) => r.type === "webhook.test");
     const seconds = (Math.max(...tests.map((r) => r.at)) - started) / 1000;
     const lags = tests.map((r) => r.lag);
+
+    // The same healthy deliveries, alone and then while another workspace's endpoint hangs.
+    const sendTests = async (count) => {
+      const from = received.length;
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: ENDPOINTS }, async () => {
+          while (sent < count) {
+            const endpoint = endpoints[sent++ % ENDPOINTS];
+            await api(`/webhooks/${endpoint.id}/test`, "POST");
+          }
+        }),
+      );
+      await waitFor(() => received.length - from >= count, "the compared test events");
+      return received.slice(from).map((r) => r.lag);
+    };
+    const alone = await sendTests(COMPARED_EVENTS);
+    const other = await service.admin("POST", "/workspaces", {
+      name: "bench-webhooks-hanging",
+      alpha_opt_in: true,
+    });
+    const otherKey = (
+      await service.admin("POST", "/keys", {
+        workspace_id: other.id,
+        type: "alpha",
+        permissions: ["*"],
+      })
+    ).key;
+    const otherApi = (route, method = "GET", body) =>
+      fetch(`${service.baseUrl}/api/v1alpha1${route}`, {
+        method,
+        headers: { authorization: `Bearer ${otherKey}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(json);
+    const stuck = await otherApi("/webhooks", "POST", {
+      url: `${receiverUrl}/hang`,
+      event_types: ["*"],
+    });
+    for (let i = 0; i < HANGING_EVENTS; i++) await otherApi(`/webhooks/${stuck.id}/test`, "POST");
+    await waitFor(() => hanging.length > 0, "the hanging endpoint to be reached");
+    const besideHanging = await sendTests(COMPARED_EVENTS);
+    const reached = hanging.length;
     return [
       `### Webhooks: ${ENDPOINTS} endpoints on a local receiver`,
       "",
@@ -118,10 +171,15 @@ export async function run(service) {
       "| --- | ---: | ---: | ---: | ---: | ---: |",
       `| video.indexed fanned out to every endpoint (${VIDEOS} uploads) | ${indexed.length} | | | ${fmt(percentile(indexed, 50), 0)} | ${fmt(percentile(indexed, 99), 0)} |`,
       `| webhook.test, ${TEST_EVENTS} sent by 10 clients | ${tests.length} | ${fmt(TEST_EVENTS / sentSeconds)} | ${fmt(tests.length / seconds)} | ${fmt(percentile(lags, 50), 0)} | ${fmt(percentile(lags, 99), 0)} |`,
+      `| webhook.test, ${COMPARED_EVENTS} to the healthy endpoints alone | ${alone.length} | | | ${fmt(percentile(alone, 50), 0)} | ${fmt(percentile(alone, 99), 0)} |`,
+      `| the same while another workspace's endpoint hangs (${HANGING_EVENTS} deliveries queued for it, ${reached} reached it meanwhile) | ${besideHanging.length} | | | ${fmt(percentile(besideHanging, 50), 0)} | ${fmt(percentile(besideHanging, 99), 0)} |`,
       "",
-      "Lag is the receiver's clock minus the event's `created_at`. It includes the local queue's batch wait (up to 1 s per hop, `max_batch_timeout`); a `video.indexed` takes one hop (the indexing batch dispatches it, then the webhook queue), a test event one.",
+      "",
+      "Lag is the receiver's clock minus the event's `created_at`. It includes the local queue's batch wait (up to 1 s per hop, `max_batch_timeout`); a `video.indexed` takes one hop (the indexing batch dispatches it, then the webhook queue), a test event one. The hanging endpoint takes each request and never answers (the service's timeout is 15 s).",
     ].join("\n");
   } finally {
+    for (const res of hanging) res.destroy();
+    receiver.closeAllConnections();
     receiver.close();
   }
 }

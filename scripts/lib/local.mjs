@@ -46,6 +46,7 @@ export function localConfig(env = process.env) {
   // the simulators' knobs (read only with ADAPTERS=production).
   for (const name of [
     "WORK_LEASE_SECONDS",
+    "RUN_INVOCATION_SECONDS",
     "WORK_PAUSE_AT",
     "WEBHOOK_RETRY_SCHEDULE",
     "WEBHOOK_RETRY_JITTER",
@@ -154,7 +155,7 @@ function envFileValue(key, value) {
  */
 export function startWrangler(
   { port, stateDir, secrets, adapters = "local" },
-  { stdio = "inherit", script } = {},
+  { stdio = "inherit", script, detached = false } = {},
 ) {
   const envFile = path.join(stateDir, "runtime.env");
   writeFileSync(
@@ -190,6 +191,8 @@ export function startWrangler(
     {
       cwd: ROOT,
       stdio,
+      // Its own process group, so a crash test can SIGKILL wrangler and workerd together.
+      detached,
       env: {
         // wrangler's local trace store (on by default) writes every request's trace into
         // the state folder, which then grows with every request (1.7 GB after the 1M-segment

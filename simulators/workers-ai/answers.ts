@@ -7,12 +7,16 @@ interface PromptEvidence {
   text: string;
 }
 
+interface Spec {
+  answer_type: string;
+  description?: string;
+  fields?: { description?: string; label?: string }[];
+}
+
 interface Prompt {
-  answer_spec: {
-    answer_type: string;
-    description?: string;
-    fields?: { description?: string; label?: string }[];
-  };
+  answer_spec: Spec;
+  /** A batched call: several questions over the same segments. */
+  questions?: (Spec & { question_id: string })[];
   segments: { evidence: PromptEvidence[] }[];
 }
 
@@ -47,7 +51,25 @@ function parsePrompt(inputs: unknown): Prompt {
  */
 export function answerFromPrompt(inputs: unknown): unknown {
   const prompt = parsePrompt(inputs);
-  const spec = prompt.answer_spec;
+  if (prompt.questions) {
+    // A batched call answers each question as a lone call would, keyed by its id.
+    const answers = prompt.questions.map((question) => ({
+      question_id: question.question_id,
+      ...answerOne(question, prompt),
+    }));
+    const completion = 80 * answers.length;
+    return {
+      response: { answers },
+      usage: { prompt_tokens: 500, completion_tokens: completion, total_tokens: 500 + completion },
+    };
+  }
+  return {
+    response: answerOne(prompt.answer_spec, prompt),
+    usage: { prompt_tokens: 500, completion_tokens: 80, total_tokens: 580 },
+  };
+}
+
+function answerOne(spec: Spec, prompt: Prompt): Record<string, unknown> {
   // A verdict on a rule asks its title and its description apart (each a way the rule may be
   // stated); any other question is one whole.
   // Labelled lines ("Owner: Safety", from a rulebook's extra columns) describe the rule; they
@@ -114,8 +136,5 @@ export function answerFromPrompt(inputs: unknown): unknown {
       evidence_ids: [e.evidence_id],
     })),
   };
-  return {
-    response: answer,
-    usage: { prompt_tokens: 500, completion_tokens: 80, total_tokens: 580 },
-  };
+  return answer;
 }

@@ -6,7 +6,7 @@ import { jpegComment } from "../media/jpeg";
 import { answerFromPrompt } from "./answers";
 import { sourceCaptions } from "./captions";
 import { embed } from "./embeddings";
-import { ACCOUNT, type RateWindow, type Task } from "./rate-window";
+import { ACCOUNT, callsStarted, type RateWindow, type Task } from "./rate-window";
 
 /** The models the service calls, with the task whose rate limit each counts against. */
 const MODELS: Record<string, Task> = {
@@ -48,6 +48,7 @@ export class SimulatedAi {
   async run(model: string, inputs: unknown): Promise<unknown> {
     const task = MODELS[model];
     if (!task) throw aiError(5007, 400, `No such model ${model} or task`);
+    callsStarted.set(task, (callsStarted.get(task) ?? 0) + 1);
     await simulatedLatency(this.deps.faults, task);
     if (!(this.deps.rates ?? ACCOUNT).admit(task, (this.deps.now ?? Date.now)()))
       throw aiError(

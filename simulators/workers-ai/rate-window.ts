@@ -46,3 +46,6 @@ export class RateWindow {
  * one isolate, so module state is the account's.
  */
 export const ACCOUNT = new RateWindow();
+
+/** Calls started per task since this process started, admitted or not. */
+export const callsStarted = new Map<Task, number>();

@@ -1,4 +1,4 @@
-import { monotonicFactory } from "ulid";
+import { monotonicFactory, ulid } from "ulid";
 
 const nextUlid = monotonicFactory();
 
@@ -36,4 +36,12 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
 /** Whether a string has the shape of an identifier with the given prefix. */
 export function hasIdShape(value: string, prefix: IdPrefix): boolean {
   return new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`).test(value);
+}
+
+/**
+ * An identifier whose time part is `at`, not now: rows a run writes in any order then sort in
+ * the order the run defines (its start plus the row's position), as if written one by one.
+ */
+export function idAt(prefix: IdPrefix, at: number): string {
+  return `${prefix}_${ulid(at).toLowerCase()}`;
 }

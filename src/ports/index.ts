@@ -52,9 +52,9 @@ function requiredBinding<T>(binding: T | undefined, name: string): T {
 export function createPorts(env: Env): Ports {
   if (env.DEPLOYMENT === "production") {
     // One limiter for the whole account: every model call of every adapter takes its slot.
-    const ai = pacedAi(requiredBinding(env.AI, "AI"), {
-      limiter: new DurableObjectRateLimiter(env.MODEL_LIMITER),
-    });
+    const binding = requiredBinding(env.AI, "AI");
+    const limiter = new DurableObjectRateLimiter(env.MODEL_LIMITER);
+    const ai = pacedAi(binding, { limiter });
     return {
       storage: new R2S3Storage(
         {
@@ -74,7 +74,11 @@ export function createPorts(env: Env): Ports {
       }),
       embedder: new WorkersAiEmbedder(ai),
       vectorIndex: new VectorizeIndex(requiredBinding(env.VECTORIZE, "VECTORIZE")),
-      answerEngine: new WorkersAiAnswerEngine({ ai }),
+      // A run's calls carry its workspace, so the limiter shares the rate between tenants.
+      answerEngine: new WorkersAiAnswerEngine({
+        ai,
+        aiForTenant: (tenant) => pacedAi(binding, { limiter, tenant }),
+      }),
       storageGateway: null,
     };
   }

@@ -52,3 +52,10 @@ export async function backdate(table: "videos" | "runs", id: string, ms: number)
     .bind(new Date(Date.now() - ms).toISOString(), id)
     .run();
 }
+
+/** Sets an item's lease back too, as if its work had not renewed it for a while. */
+export async function backdateLease(id: string, ms: number): Promise<void> {
+  await env.DB.prepare("UPDATE work_leases SET active_from = ? WHERE subject_id = ?")
+    .bind(new Date(Date.now() - ms).toISOString(), id)
+    .run();
+}

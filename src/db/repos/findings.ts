@@ -1,6 +1,7 @@
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ResultState } from "../../domain/answers";
+import { chunks } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { findings } from "../schema/findings";
@@ -8,19 +9,36 @@ import { findings } from "../schema/findings";
 /** A finding row. */
 export type FindingRow = typeof findings.$inferSelect;
 
+/** 24 columns per row: four rows per insert stay under D1's 100 bound parameters. */
+const FINDINGS_PER_INSERT = 4;
+
 /**
- * Statements that replace a run's findings: a run that is finished again after a crash
- * writes its findings again, never a second set.
+ * Statements that store a step's findings. (run, rule, video) is unique, so a step stored
+ * twice (a duplicate delivery) keeps the first set and adds nothing.
  */
-export function replaceFindingsStatements(
+export function insertFindingsStatements(db: Database, rows: FindingRow[]): BatchItem<"sqlite">[] {
+  return chunks(rows, FINDINGS_PER_INSERT).map((slice) =>
+    db.insert(findings).values(slice).onConflictDoNothing(),
+  );
+}
+
+/**
+ * Findings are written step by step while their run executes and shown only once it has
+ * completed: a run still running, canceled or failed shows none.
+ */
+const OF_COMPLETED_RUN = sql`EXISTS (SELECT 1 FROM runs r WHERE r.id = ${findings.runId} AND r.status = 'completed')`;
+
+/** How many findings of a run are in each result state. */
+export async function findingStateCounts(
   db: Database,
   runId: string,
-  rows: FindingRow[],
-): BatchItem<"sqlite">[] {
-  return [
-    db.delete(findings).where(eq(findings.runId, runId)),
-    ...rows.map((row) => db.insert(findings).values(row)),
-  ];
+): Promise<Map<ResultState, number>> {
+  const rows = await db
+    .select({ state: findings.resultState, count: count() })
+    .from(findings)
+    .where(eq(findings.runId, runId))
+    .groupBy(findings.resultState);
+  return new Map(rows.map((row) => [row.state, row.count]));
 }
 
 /** Filters of GET /findings. */
@@ -37,7 +55,7 @@ export async function listFindings(
   filter: FindingFilter,
   page: PageQuery,
 ): Promise<FindingRow[]> {
-  const conditions: SQL[] = [eq(findings.workspaceId, workspaceId)];
+  const conditions: SQL[] = [eq(findings.workspaceId, workspaceId), OF_COMPLETED_RUN];
   if (filter.runId !== undefined) conditions.push(eq(findings.runId, filter.runId));
   if (filter.videoId !== undefined) conditions.push(eq(findings.videoId, filter.videoId));
   if (filter.resultState !== undefined)
@@ -66,7 +84,7 @@ export async function findFinding(
   const rows = await db
     .select()
     .from(findings)
-    .where(and(eq(findings.workspaceId, workspaceId), eq(findings.id, id)))
+    .where(and(eq(findings.workspaceId, workspaceId), eq(findings.id, id), OF_COMPLETED_RUN))
     .limit(1);
   return rows[0] ?? null;
 }

@@ -1,5 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { ResultState } from "../../domain/answers";
+import { chunks } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { answers, reports, runSnapshots, runs } from "../schema/runs";
@@ -41,16 +43,46 @@ export function insertSnapshotStatement(db: Database, snapshot: SnapshotRow) {
   return db.insert(runSnapshots).values(snapshot).onConflictDoNothing();
 }
 
-/** Statements that replace a run's answers (a redelivered run writes them again). */
-export function replaceAnswersStatements(
+/** 14 columns per row: seven rows per insert stay under D1's 100 bound parameters. */
+const ANSWERS_PER_INSERT = 7;
+
+/**
+ * Statements that store a step's answers. (run, key) is unique, so a step stored twice (a
+ * duplicate delivery) keeps the first answers and adds nothing. Readers show a run's answers
+ * only once it has completed.
+ */
+export function insertAnswersStatements(db: Database, rows: AnswerRow[]): BatchItem<"sqlite">[] {
+  return chunks(rows, ANSWERS_PER_INSERT).map((slice) =>
+    db.insert(answers).values(slice).onConflictDoNothing(),
+  );
+}
+
+/** How many answers of a run are in each result state. */
+export async function answerStateCounts(
   db: Database,
   runId: string,
-  rows: AnswerRow[],
-): BatchItem<"sqlite">[] {
-  return [
-    db.delete(answers).where(eq(answers.runId, runId)),
-    ...rows.map((row) => db.insert(answers).values(row)),
-  ];
+): Promise<Map<ResultState, number>> {
+  const rows = await db
+    .select({ state: answers.resultState, count: count() })
+    .from(answers)
+    .where(eq(answers.runId, runId))
+    .groupBy(answers.resultState);
+  return new Map(rows.map((row) => [row.state, row.count]));
+}
+
+/** A run's answers in profile order, `limit` of them from after `position` (to read in pages). */
+export async function answersAfter(
+  db: Database,
+  runId: string,
+  position: number,
+  limit: number,
+): Promise<AnswerRow[]> {
+  return db
+    .select()
+    .from(answers)
+    .where(and(eq(answers.runId, runId), gt(answers.position, position)))
+    .orderBy(asc(answers.position))
+    .limit(limit);
 }
 
 /** One run of a workspace, or null. */
@@ -163,13 +195,18 @@ export async function findReport(
   return rows[0] ?? null;
 }
 
-/** What a run lists of its answers: id, key and type, in profile order (no payloads). */
+/** What a run lists of its answers: id, key, type and state, in profile order (no payloads). */
 export async function answerReferences(
   db: Database,
   runId: string,
-): Promise<Pick<AnswerRow, "id" | "key" | "type">[]> {
+): Promise<Pick<AnswerRow, "id" | "key" | "type" | "resultState">[]> {
   return db
-    .select({ id: answers.id, key: answers.key, type: answers.type })
+    .select({
+      id: answers.id,
+      key: answers.key,
+      type: answers.type,
+      resultState: answers.resultState,
+    })
     .from(answers)
     .where(eq(answers.runId, runId))
     .orderBy(asc(answers.position));

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { runs, videos, workLeases } from "../schema";
 import type { RunRow } from "./runs";
@@ -11,6 +11,26 @@ export type WorkLease = typeof workLeases.$inferSelect;
 export interface Stale<T> {
   row: T;
   attempts: number;
+  /**
+   * Whether the item's work was picked up since the sweep last re-sent it (or was never
+   * re-sent): only then does finding it stale again count as a failed attempt.
+   */
+  pickedUp: boolean;
+}
+
+/** The item's work was active (its lease renewed, or its row changed) after the last re-send. */
+function pickedUpSince(updatedAt: AnyColumn) {
+  return sql<number>`(${workLeases.resentAt} IS NULL OR ${workLeases.activeFrom} > ${workLeases.resentAt} OR ${updatedAt} > ${workLeases.resentAt})`;
+}
+
+function stale<T>(
+  rows: { row: T; attempts: number | null; pickedUp: number | null }[],
+): Stale<T>[] {
+  return rows.map(({ row, attempts, pickedUp }) => ({
+    row,
+    attempts: attempts ?? 0,
+    pickedUp: pickedUp === null || Number(pickedUp) === 1,
+  }));
 }
 
 /** Which items count as stale: neither updated nor active since `staleBefore`. */
@@ -20,20 +40,31 @@ export interface StaleWindow {
 }
 
 /** Records (or replaces) an item's lease; batch it with the change it follows. */
-export function upsertLeaseStatement(db: Database, lease: WorkLease) {
+export function upsertLeaseStatement(
+  db: Database,
+  lease: Omit<WorkLease, "resentAt"> & { resentAt?: string | null },
+) {
   return db
     .insert(workLeases)
-    .values(lease)
+    .values({ ...lease, resentAt: lease.resentAt ?? null })
     .onConflictDoUpdate({
       target: workLeases.subjectId,
-      set: { attempts: lease.attempts, activeFrom: lease.activeFrom },
+      set: {
+        attempts: lease.attempts,
+        activeFrom: lease.activeFrom,
+        resentAt: lease.resentAt ?? null,
+      },
     });
 }
 
 /** Videos `queued` or `processing` with no progress within the lease, oldest first. */
 export async function staleVideos(db: Database, window: StaleWindow): Promise<Stale<VideoRow>[]> {
   const rows = await db
-    .select({ row: videos, attempts: workLeases.attempts })
+    .select({
+      row: videos,
+      attempts: workLeases.attempts,
+      pickedUp: pickedUpSince(videos.updatedAt),
+    })
     .from(videos)
     .leftJoin(workLeases, eq(workLeases.subjectId, videos.id))
     .where(
@@ -45,13 +76,13 @@ export async function staleVideos(db: Database, window: StaleWindow): Promise<St
     )
     .orderBy(asc(videos.updatedAt))
     .limit(window.limit);
-  return rows.map(({ row, attempts }) => ({ row, attempts: attempts ?? 0 }));
+  return stale(rows);
 }
 
 /** Runs `queued` or `processing` with no progress within the lease, oldest first. */
 export async function staleRuns(db: Database, window: StaleWindow): Promise<Stale<RunRow>[]> {
   const rows = await db
-    .select({ row: runs, attempts: workLeases.attempts })
+    .select({ row: runs, attempts: workLeases.attempts, pickedUp: pickedUpSince(runs.updatedAt) })
     .from(runs)
     .leftJoin(workLeases, eq(workLeases.subjectId, runs.id))
     .where(
@@ -63,7 +94,7 @@ export async function staleRuns(db: Database, window: StaleWindow): Promise<Stal
     )
     .orderBy(asc(runs.updatedAt))
     .limit(window.limit);
-  return rows.map(({ row, attempts }) => ({ row, attempts: attempts ?? 0 }));
+  return stale(rows);
 }
 
 /**

@@ -3,6 +3,7 @@ export * from "./events";
 export * from "./findings";
 export * from "./media-windows";
 export * from "./rulebooks";
+export * from "./run-steps";
 export * from "./runs";
 export * from "./segments";
 export * from "./videos";

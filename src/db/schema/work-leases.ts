@@ -17,6 +17,12 @@ export const workLeases = sqliteTable(
      * the lease runs from the later of this and the item's `updated_at` (ISO 8601).
      */
     activeFrom: text("active_from").notNull(),
+    /**
+     * When the sweep last re-sent the work. Work picked up since renews `active_from` past it;
+     * a re-send that was never picked up (its message still waits behind a backlog) is not
+     * counted as a failed attempt when the sweep finds the item stale again.
+     */
+    resentAt: text("resent_at"),
   },
   (table) => [index("work_leases_kind_active_idx").on(table.kind, table.activeFrom)],
 );

@@ -67,6 +67,8 @@ export interface AnswerRequest {
   videos: EngineVideo[];
   locale: string;
   budget: BudgetRemaining;
+  /** Whose question this is (the workspace), so the model limiter shares the rate fairly. */
+  tenant?: string;
   /**
    * The question's mode when the caller decides it rather than the spec's words: a workflow
    * asks whether a rule was met (it happened, or was said), never whether a rule exists.
@@ -74,8 +76,19 @@ export interface AnswerRequest {
   mode?: QuestionMode | undefined;
 }
 
+/** Several answers, and the model calls they took together. */
+export interface BatchAnswers {
+  answers: EngineAnswer[];
+  modelCalls: number;
+}
+
 /** Answers one answer spec over the indexed videos; two adapters (local rules, Workers AI). */
 export interface AnswerEngine {
   readonly id: string;
   answer(request: AnswerRequest): Promise<EngineAnswer>;
+  /**
+   * Answers several specs over the same videos in as few model calls as the model's context
+   * allows (engines that call no model leave it out); answers come in the requests' order.
+   */
+  answerMany?(requests: AnswerRequest[]): Promise<BatchAnswers>;
 }

@@ -1,7 +1,9 @@
+import { TransientModelError } from "../ai/model-calls";
 import { type AnswerContext, buildContext, reasonSentence } from "./context";
 import { type AnswerDraft, type AnswerFrame, finishAnswer } from "./payload";
-import type { AnswerEngine, AnswerRequest, EngineAnswer } from "./port";
+import type { AnswerEngine, AnswerRequest, BatchAnswers, EngineAnswer } from "./port";
 import { aggregateAny, type Decision, decideVideos } from "./states";
+import { answerInBatches } from "./workers-ai-batch";
 import {
   draftFromModel,
   parseModelOutput,
@@ -24,6 +26,8 @@ export const WORKERS_AI_ANSWER_ENGINE_ID = "workers-ai-answers@3";
 /** What the production answer engine needs, passed once when the consumer is built. */
 export interface WorkersAiAnswerDependencies {
   ai: AnswerAi;
+  /** The same model paced for one tenant (the workspace), so the limiter shares it fairly. */
+  aiForTenant?: (tenant: string) => AnswerAi;
   /** Most segments sent in one prompt (default 60). */
   maxSegments?: number;
   /** Largest prompt sent, in estimated tokens (default 16,000; the model's context is larger). */
@@ -57,7 +61,46 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
     this.maxOutputTokens = deps.maxOutputTokens ?? 1_024;
   }
 
-  async answer(request: AnswerRequest): Promise<EngineAnswer> {
+  answer(request: AnswerRequest): Promise<EngineAnswer> {
+    return this.answerWith(this.aiFor(request), request);
+  }
+
+  /**
+   * Several questions over the same videos: as many share one call as the prompt cap allows
+   * (docs/answer-engine.md, batching); a question the batch could not answer is asked alone.
+   */
+  async answerMany(requests: AnswerRequest[]): Promise<BatchAnswers> {
+    let calls = 0;
+    const first = requests[0];
+    if (!first) return { answers: [], modelCalls: 0 };
+    const paced = this.aiFor(first);
+    const ai: AnswerAi = {
+      run: (model, input) => {
+        calls++;
+        return paced.run(model, input);
+      },
+    };
+    const answers = await answerInBatches(
+      {
+        maxSegments: this.maxSegments,
+        maxPromptTokens: this.maxPromptTokens,
+        maxOutputTokens: this.maxOutputTokens,
+        ai,
+        single: (request) => this.answerWith(ai, request),
+        finish: (ctx, draft, input, output, cut) => this.finish(ctx, draft, input, output, cut),
+      },
+      requests,
+    );
+    return { answers, modelCalls: calls };
+  }
+
+  private aiFor(request: AnswerRequest): AnswerAi {
+    return request.tenant && this.deps.aiForTenant
+      ? this.deps.aiForTenant(request.tenant)
+      : this.deps.ai;
+  }
+
+  private async answerWith(ai: AnswerAi, request: AnswerRequest): Promise<EngineAnswer> {
     const ctx = buildContext(request);
     const ranked = rankSegments(ctx);
     if (ranked.length === 0) return this.finish(ctx, noEvidence(ctx), 0, 0, false);
@@ -76,8 +119,10 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
     const tokenCut = selection.unsent === "budget";
     let output: unknown;
     try {
-      output = await this.deps.ai.run(ANSWER_MODEL, selection.input);
+      output = await ai.run(ANSWER_MODEL, selection.input);
     } catch (error) {
+      // A passing failure that outlasted the call's deadline: the work is retried, never stored.
+      if (error instanceof TransientModelError) throw error;
       // The call may have been billed: count the prompt, so the budget never under-counts.
       const message = error instanceof Error ? error.message : String(error);
       return this.finish(
@@ -129,7 +174,8 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
     return { sent, input, promptTokens: tokens, unsent };
   }
 
-  private finish(
+  /** The answer from a draft, with this engine's provenance and the tokens it spent. */
+  finish(
     ctx: AnswerContext,
     draft: AnswerDraft,
     inputTokens: number,

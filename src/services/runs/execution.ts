@@ -1,14 +1,11 @@
 import { API_PREFIX } from "../../api-prefix";
-import type { AnswerRow, RunRow } from "../../db/repos/runs";
+import type { StepSpend } from "../../db/repos/run-steps";
+import type { RunRow } from "../../db/repos/runs";
 import type { AnswerSpec } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
-import { emptyUsage, type RunUsage, runResultState } from "../../domain/runs";
-import { newId } from "../../lib/ids";
-import type { EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
+import type { AnswerRequest, EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
 import type { QuestionMode } from "../../ports/answer-engine/statement-mode";
 import type { Deps } from "../deps";
-import { loadEngineVideos } from "./engine-input";
-import type { RunOutcome } from "./outcome";
 
 /** What was left when the budget ran out: the answer the engine never got to give. */
 export function unansweredForBudget(runId: string, engine: string): EngineAnswer {
@@ -34,80 +31,116 @@ export function unansweredForBudget(runId: string, engine: string): EngineAnswer
   };
 }
 
+/** One question: its spec, and its mode when the caller decides it (a workflow's rules). */
+export interface Question {
+  spec: AnswerSpec;
+  mode?: QuestionMode | undefined;
+}
+
+/** What the run's earlier steps already spent of its budget. */
+export type Spent = Pick<StepSpend, "inputTokens" | "outputTokens" | "mediaSeconds">;
+
 /**
- * One run's questions to the answer engine, under the run's execution-profile budget: each
- * answer is charged to the budget and the usage, and once the budget is spent the rest are
- * `not_checked` without asking the engine. Analysis and workflow runs share it.
+ * One step's questions to the answer engine, under what is left of the run's execution-profile
+ * budget after its earlier steps: each answer is charged to the budget and the step's spend,
+ * and once the budget is spent the rest are `not_checked` without asking the engine. Analysis
+ * and workflow runs share it.
  */
 export class Execution {
-  readonly usage: RunUsage = emptyUsage();
-  readonly limitations = new Set<string>();
+  private readonly spend: StepSpend = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    mediaSeconds: 0,
+    modelCalls: 0,
+    limitations: [],
+  };
+  private readonly limitations = new Set<string>();
   private readonly budget: { media_seconds: number; tokens: number };
 
   constructor(
     private readonly deps: Pick<Deps, "ports">,
     readonly run: RunRow,
-    readonly videos: EngineVideo[],
+    spent: Spent,
   ) {
-    this.budget = { ...EXECUTION_PROFILES[run.executionProfileRef] };
+    const profile = EXECUTION_PROFILES[run.executionProfileRef];
+    this.budget = {
+      media_seconds: profile.media_seconds - spent.mediaSeconds,
+      tokens: profile.tokens - spent.inputTokens - spent.outputTokens,
+    };
+  }
+
+  private exhausted(): boolean {
+    return this.budget.media_seconds <= 0 || this.budget.tokens <= 0;
+  }
+
+  private request(instructions: string, question: Question, videos: EngineVideo[]): AnswerRequest {
+    return {
+      run_id: this.run.id,
+      instructions,
+      spec: question.spec,
+      videos,
+      locale: this.run.locale,
+      budget: { ...this.budget },
+      tenant: this.run.workspaceId,
+      mode: question.mode,
+    };
   }
 
   /** Asks one question about these videos within what is left of the budget. */
-  async answer(instructions: string, spec: AnswerSpec, videos: EngineVideo[], mode?: QuestionMode) {
+  async answer(instructions: string, question: Question, videos: EngineVideo[]) {
     const { answerEngine } = this.deps.ports;
-    const exhausted = this.budget.media_seconds <= 0 || this.budget.tokens <= 0;
-    const answer = exhausted
+    const answer = this.exhausted()
       ? unansweredForBudget(this.run.id, answerEngine.id)
-      : await answerEngine.answer({
-          run_id: this.run.id,
-          instructions,
-          spec,
-          videos,
-          locale: this.run.locale,
-          budget: { ...this.budget },
-          mode,
-        });
-    const tokens = answer.usage.input_tokens + answer.usage.output_tokens;
-    this.budget.media_seconds -= answer.usage.media_seconds;
-    this.budget.tokens -= tokens;
-    this.usage.input_tokens += answer.usage.input_tokens;
-    this.usage.output_tokens += answer.usage.output_tokens;
-    this.usage.cached_input_tokens += answer.usage.cached_input_tokens;
-    this.usage.total_tokens += tokens;
-    this.usage.media_seconds += answer.usage.media_seconds;
-    if (answer.budget_exhausted) this.limitations.add("budget_exhausted");
+      : await answerEngine.answer(this.request(instructions, question, videos));
+    this.charge(answer);
     return answer;
   }
 
   /**
-   * What the run produced, for the coordinator to commit: the answers, an output snapshot
-   * (`content` plus the result state, usage and limitations) and the run's columns.
+   * Asks several questions about the same videos: in as few model calls as the engine's
+   * context allows when it batches, one after another otherwise (each with what the earlier
+   * ones left of the budget). A batch is charged after its call, so it may overrun the budget
+   * by at most that call.
    */
-  outcome(answers: AnswerRow[], content: Record<string, unknown>, createdAt: string): RunOutcome {
-    const resultState = runResultState(answers.map((answer) => answer.resultState));
-    const limitations = [...this.limitations].sort();
-    return {
-      answers,
-      output: {
-        id: newId("snap"),
-        runId: this.run.id,
-        kind: "output",
-        content: { ...content, result_state: resultState, usage: this.usage, limitations },
-        createdAt,
-      },
-      usage: this.usage,
-      limitations,
-      resultState,
-      reasonCode: this.limitations.has("budget_exhausted") ? "budget_exhausted" : null,
-      engine: this.deps.ports.answerEngine.id,
-    };
+  async answerAll(
+    instructions: string,
+    questions: Question[],
+    videos: EngineVideo[],
+  ): Promise<EngineAnswer[]> {
+    const { answerEngine } = this.deps.ports;
+    if (!answerEngine.answerMany || this.exhausted()) {
+      const answers: EngineAnswer[] = [];
+      for (const question of questions)
+        answers.push(await this.answer(instructions, question, videos));
+      return answers;
+    }
+    const batch = await answerEngine.answerMany(
+      questions.map((question) => this.request(instructions, question, videos)),
+    );
+    this.spend.modelCalls += batch.modelCalls;
+    for (const answer of batch.answers) this.charge(answer);
+    return batch.answers;
   }
-}
 
-/** Loads the run's sources as the engine reads them and opens its budget. */
-export async function startExecution(
-  deps: Pick<Deps, "db" | "ports">,
-  run: RunRow,
-): Promise<Execution> {
-  return new Execution(deps, run, await loadEngineVideos(deps.db, run.workspaceId, run.sourceIds));
+  /** Records a limitation of the run that the step met (besides the budget's). */
+  note(limitation: string): void {
+    this.limitations.add(limitation);
+  }
+
+  /** What this step spent and met, stored with it. */
+  spent(): StepSpend {
+    return { ...this.spend, limitations: [...this.limitations].sort() };
+  }
+
+  private charge(answer: EngineAnswer): void {
+    const tokens = answer.usage.input_tokens + answer.usage.output_tokens;
+    this.budget.media_seconds -= answer.usage.media_seconds;
+    this.budget.tokens -= tokens;
+    this.spend.inputTokens += answer.usage.input_tokens;
+    this.spend.outputTokens += answer.usage.output_tokens;
+    this.spend.cachedInputTokens += answer.usage.cached_input_tokens;
+    this.spend.mediaSeconds += answer.usage.media_seconds;
+    if (answer.budget_exhausted) this.limitations.add("budget_exhausted");
+  }
 }

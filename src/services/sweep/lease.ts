@@ -2,10 +2,11 @@ import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 
 /**
- * The default lease: 15 minutes, the longest a queue consumer invocation may run, so work
- * is only re-sent once the invocation that had it can no longer be alive.
+ * The default lease: one minute. Work in progress renews its item's lease every 20 s (window
+ * and run-step heartbeats, the video stages' heartbeat), so a lease runs out only once work
+ * has stopped; with the sweep every minute, work a crash left resumes within two minutes.
  */
-export const DEFAULT_LEASE_SECONDS = 900;
+export const DEFAULT_LEASE_SECONDS = 60;
 /** Re-sends per item before the sweep gives up and fails it with a clear error. */
 export const MAX_SWEEP_TRIES = 3;
 /** Items handled per kind and sweep, so one sweep stays well inside its time limit. */

@@ -1,9 +1,10 @@
 import type { RunRow } from "../../db/repos/runs";
 import { type Stale, staleRuns, upsertLeaseStatement } from "../../db/repos/work-leases";
 import type { StoredError } from "../../domain/async-errors";
-import type { RunAnalysisMessage } from "../../domain/messages";
 import { asyncError } from "../../errors/async-codes";
 import type { Deps } from "../deps";
+import { openLanes } from "../runs/execute-run";
+import { lanesOf } from "../runs/lanes";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
 
 const STALLED: StoredError = asyncError("execution_stalled", {
@@ -19,8 +20,9 @@ export interface RunSweep {
 
 /**
  * Takes over runs that made no progress within the lease: a run whose cancellation was
- * requested is canceled (its work is gone, so nothing else would end it), any other is
- * re-sent to the analysis queue, and after MAX_SWEEP_TRIES re-sends it fails with
+ * requested is canceled (its work is gone, so nothing else would end it), any other has its
+ * lanes re-sent to the analysis queue (they resume after its last stored step), and after
+ * MAX_SWEEP_TRIES re-sends that were picked up and stalled again it fails with
  * `execution_stalled`. Every move goes through the run's object, which checks it.
  */
 export async function sweepRuns(deps: Deps, clock: SweepClock): Promise<RunSweep> {
@@ -38,29 +40,26 @@ export async function sweepRuns(deps: Deps, clock: SweepClock): Promise<RunSweep
 async function sweepRun(
   deps: Deps,
   clock: SweepClock,
-  { row, attempts }: Stale<RunRow>,
+  { row, attempts, pickedUp }: Stale<RunRow>,
   done: RunSweep,
 ): Promise<void> {
   const coordinator = deps.objects.runs.getByName(row.id);
   if (row.cancelRequested) {
     await coordinator.abandon();
     done.canceled.push(row.id);
-  } else if (attempts >= MAX_SWEEP_TRIES) {
+  } else if (pickedUp && attempts >= MAX_SWEEP_TRIES) {
     await coordinator.fail(STALLED, ["execution_stalled"]);
     done.failed.push(row.id);
   } else {
+    // A re-send never picked up (its messages wait behind a backlog) is not a failed attempt.
     await upsertLeaseStatement(deps.db, {
       subjectId: row.id,
       kind: "run",
-      attempts: attempts + 1,
+      attempts: pickedUp ? attempts + 1 : attempts,
       activeFrom: clock.now,
+      resentAt: clock.now,
     });
-    const message: RunAnalysisMessage = {
-      type: "run-analysis",
-      run_id: row.id,
-      workspace_id: row.workspaceId,
-    };
-    await deps.queues.analysis.send(message);
+    await openLanes(deps, row, lanesOf(row));
     done.resent.push(row.id);
   }
 }

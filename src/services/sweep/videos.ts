@@ -51,11 +51,11 @@ export async function sweepVideos(deps: Deps, clock: SweepClock): Promise<VideoS
 async function sweepVideo(
   deps: Deps,
   clock: SweepClock,
-  { row, attempts }: Stale<VideoRow>,
+  { row, attempts, pickedUp }: Stale<VideoRow>,
   done: VideoSweep,
 ): Promise<void> {
   const { db } = deps;
-  if (attempts >= MAX_SWEEP_TRIES) {
+  if (pickedUp && attempts >= MAX_SWEEP_TRIES) {
     await failVideo(deps, row, STALLED);
     done.failed.push(row.id);
     return;
@@ -70,8 +70,13 @@ async function sweepVideo(
     await upsertLeaseStatement(db, { ...lease, attempts });
     return;
   }
-  // The attempt is recorded before the send: a send that fails is retried by a later sweep.
-  await upsertLeaseStatement(db, { ...lease, attempts: attempts + 1 });
+  // The attempt is recorded before the send: a send that fails is retried by a later sweep. A
+  // re-send never picked up (its message waits behind a backlog) is not a failed attempt.
+  await upsertLeaseStatement(db, {
+    ...lease,
+    attempts: pickedUp ? attempts + 1 : attempts,
+    resentAt: clock.now,
+  });
   await resendVideoWork(deps, row);
   done.resent.push(row.id);
 }

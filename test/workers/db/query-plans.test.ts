@@ -10,6 +10,7 @@ import {
 } from "../../../src/db/repos/report-templates";
 import { findCsvImport } from "../../../src/db/repos/rulebook-csv-imports";
 import * as rulebooks from "../../../src/db/repos/rulebooks";
+import * as steps from "../../../src/db/repos/run-steps";
 import * as runs from "../../../src/db/repos/runs";
 import * as search from "../../../src/db/repos/search";
 import * as segments from "../../../src/db/repos/segments";
@@ -58,6 +59,49 @@ const RULEBOOK = seededId("rulebooks", 1);
 const SET = seededRef(schema.rules, "rule_set_version_id", 1);
 const NOW = "2026-06-01T00:00:00.000Z";
 const page = { limit: 25, after: undefined };
+/** A step row as the run-step statements take it (only its run and position are read). */
+const seededStep = {
+  runId: RUN,
+  position: 1,
+  kind: "answer" as const,
+  videoId: VIDEO,
+  first: 0,
+  count: 10,
+  state: "pending" as const,
+  claimedUntil: null,
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  mediaSeconds: 0,
+  modelCalls: 0,
+  limitations: [],
+  updatedAt: NOW,
+};
+const seededAnswer = {
+  id: "ans_query_plan",
+  runId: RUN,
+  workspaceId: WS,
+  position: 99_999,
+  key: "query-plan",
+  type: "verdict" as const,
+  resultState: "found" as const,
+  coverage: { state: "complete", scope: "all" },
+  eventCount: 0,
+  evidenceCount: 0,
+  payload: {
+    summary: "",
+    items: [],
+    evidence_summary: {
+      contributing_count: 0,
+      drill_down_path: "",
+      precision: "unknown" as const,
+      representative: [],
+    },
+  },
+  reasonCode: null,
+  provenance: {},
+  createdAt: NOW,
+};
 const after = (...key: (string | number)[]) => ({ limit: 25, after: key });
 const actor = { keyId: "key_1", at: NOW };
 const viewer = { workspaceId: WS, ownerId: OWNER };
@@ -111,7 +155,39 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "answers: page": (db) => runs.listAnswers(db, RUN, after(3)),
   "answers: all": (db) => runs.allAnswers(db, RUN),
   "answers: references": (db) => runs.answerReferences(db, RUN),
-  "answers: replace": (db) => runBatch(db, runs.replaceAnswersStatements(db, RUN, [])),
+  "answers: insert": (db) => runBatch(db, runs.insertAnswersStatements(db, [seededAnswer])),
+  "answers: state counts": (db) => runs.answerStateCounts(db, RUN),
+  "answers: after": (db) => runs.answersAfter(db, RUN, 3, 500),
+  "run steps: plan": (db) =>
+    steps.planStepsStatement(db, {
+      runId: RUN,
+      questions: 25,
+      perStep: 10,
+      videoIds: [VIDEO, "vid_other"],
+      now: NOW,
+    }),
+  "run steps: claim": (db) => steps.claimStep(db, RUN, NOW, NOW),
+  "run steps: extend": (db) => runBatch(db, [steps.extendStepClaimStatement(db, seededStep, NOW)]),
+  "run steps: complete": (db) =>
+    runBatch(db, [
+      steps.completeStepStatement(
+        db,
+        seededStep,
+        {
+          inputTokens: 1,
+          outputTokens: 1,
+          cachedInputTokens: 0,
+          mediaSeconds: 1,
+          modelCalls: 1,
+          limitations: [],
+        },
+        NOW,
+      ),
+    ]),
+  "run steps: planned": (db) => steps.hasSteps(db, RUN),
+  "run steps: progress": (db) => steps.stepProgress(db, RUN),
+  "run steps: spend": (db) => steps.runSpend(db, RUN),
+  "run steps: limitations": (db) => steps.runLimitations(db, RUN),
   "reports: list": (db) => runs.listReports(db, WS, RUN, after(seededId("reports", 9))),
   "reports: find": (db) => runs.findReport(db, WS, seededId("reports", 1)),
   "events: append guarded": (db) =>
@@ -172,6 +248,7 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "findings: list by video and state": (db) =>
     findings.listFindings(db, WS, { videoId: VIDEO, resultState: "found" }, page),
   "findings: of a run": (db) => findings.findingsOfRun(db, RUN),
+  "findings: state counts": (db) => findings.findingStateCounts(db, RUN),
   "findings: find": (db) => findings.findFinding(db, WS, seededId("findings", 1)),
   "findings: review": (db) =>
     findings.reviewFinding(db, seededId("findings", 1), {

@@ -24,6 +24,7 @@ export const GROWING_TABLES = new Set([
   "segment_text",
   "runs",
   "run_snapshots",
+  "run_steps",
   "answers",
   "reports",
   "findings",

@@ -50,6 +50,13 @@ async function runEvents(runId: string): Promise<string[]> {
     .map((row) => row.type);
 }
 
+/** The run's work picked up a re-send `at` (a lane renews the lease as it starts a step). */
+async function pickUp(runId: string, at: number): Promise<void> {
+  await env.DB.prepare("UPDATE work_leases SET active_from = ? WHERE subject_id = ?")
+    .bind(new Date(at).toISOString(), runId)
+    .run();
+}
+
 async function getRun(runId: string): Promise<RunDto> {
   return expectJson<RunDto>(await api.get(`/runs/${runId}`), 200);
 }
@@ -98,14 +105,28 @@ describe("the crash sweep on runs", () => {
     expect(await runEvents(runId)).toEqual(["run.canceled"]);
   });
 
+  it("re-sends a run whose re-sends are never picked up (a backlog), and never fails it for that", async () => {
+    const runId = await orphanedRun();
+    const { env: recording, queues } = recordingEnv();
+    const start = Date.now();
+    for (let attempt = 0; attempt < MAX_SWEEP_TRIES + 2; attempt++)
+      expect((await sweepAfter(recording, 1 + 1.1 * attempt, start)).runs.resent).toEqual([runId]);
+    expect(queues.ANALYSIS_QUEUE.sent).toHaveLength(MAX_SWEEP_TRIES + 2);
+    expect(await getRun(runId)).toMatchObject({ status: "processing" });
+  });
+
   it(`fails a run that makes no progress after ${MAX_SWEEP_TRIES} re-sends`, async () => {
     const runId = await orphanedRun();
     const { env: recording, queues } = recordingEnv();
     // Its begin was progress: the first re-send comes a lease after it.
     const start = Date.now();
     expect((await sweepAfter(recording, 0, start)).runs.resent).toEqual([]);
-    for (let attempt = 0; attempt < MAX_SWEEP_TRIES; attempt++)
+    for (let attempt = 0; attempt < MAX_SWEEP_TRIES; attempt++) {
+      const at = start + (1 + 1.1 * attempt) * LEASE_MS + 1000;
       expect((await sweepAfter(recording, 1 + 1.1 * attempt, start)).runs.resent).toEqual([runId]);
+      // Each re-send is picked up, and then stops again.
+      await pickUp(runId, at + 1);
+    }
     expect(queues.ANALYSIS_QUEUE.sent).toHaveLength(MAX_SWEEP_TRIES);
     expect((await sweepAfter(recording, 1 + 1.1 * MAX_SWEEP_TRIES, start)).runs.failed).toEqual([
       runId,

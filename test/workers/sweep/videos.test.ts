@@ -11,7 +11,7 @@ import { MAX_SWEEP_TRIES } from "../../../src/services/sweep/lease";
 import { expectJson, newTenant } from "../../helpers/harness";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { outbox, uploadFixture, waitForFinal } from "../../helpers/processing";
-import { backdate, LEASE_MS, recordingEnv, sweepAfter } from "../../helpers/sweep";
+import { backdate, backdateLease, LEASE_MS, recordingEnv, sweepAfter } from "../../helpers/sweep";
 import { startUpload, uploadTo } from "../../helpers/uploads";
 
 /**
@@ -28,6 +28,8 @@ async function lostAfterCompletion() {
     .run();
   await env.DB.prepare("DELETE FROM events WHERE workspace_id = ?").bind(tenant.workspaceId).run();
   await backdate("videos", video.id, 2 * LEASE_MS);
+  // Its processing renewed the lease as it worked; the lost work has not since.
+  await backdateLease(video.id, 2 * LEASE_MS);
   return { ...tenant, videoId: video.id };
 }
 
@@ -66,6 +68,10 @@ describe("the crash sweep on videos", () => {
     for (let attempt = 0; attempt < MAX_SWEEP_TRIES; attempt++) {
       const report = await sweepAfter(recording, 1.1 * attempt, start);
       expect(report.videos.resent).toEqual([videoId]);
+      // Each re-send is picked up (its consumer renews the lease as it starts), then stops.
+      await env.DB.prepare("UPDATE work_leases SET active_from = ? WHERE subject_id = ?")
+        .bind(new Date(start + 1.1 * attempt * LEASE_MS + 1001).toISOString(), videoId)
+        .run();
     }
     expect(queues.PROCESSING_QUEUE.sent).toHaveLength(MAX_SWEEP_TRIES);
     expect((await sweepAfter(recording, 1.1 * MAX_SWEEP_TRIES, start)).videos.failed).toEqual([

@@ -1,0 +1,226 @@
+import { runBatch } from "../../db/client";
+import {
+  claimStep,
+  completeStepStatement,
+  extendStepClaimStatement,
+  type RunStepRow,
+  runSpend,
+} from "../../db/repos/run-steps";
+import { findRunById, type RunRow } from "../../db/repos/runs";
+import { renewLeaseStatement } from "../../db/repos/work-leases";
+import type { RunAnalysisMessage } from "../../domain/messages";
+import { nowIso } from "../../lib/clock";
+import type { Deps } from "../deps";
+import { analysisStep, workflowStep } from "./answer-steps";
+import { Execution } from "./execution";
+import { type Finisher, finishRun } from "./finish-run";
+import { loadRunContext, type RunContext } from "./run-context";
+
+/** While a step is worked on, its claim and its run's lease are renewed this often. */
+const HEARTBEAT_MS = 20_000;
+/** A claim outlives a missed heartbeat or two, then lets another lane take the step. */
+const CLAIM_MS = 3 * HEARTBEAT_MS;
+/**
+ * Lanes of a workflow run: its steps worked side by side, enough to keep the account's model
+ * rate busy (text generation: 4.5 calls/s after headroom) while each call waits ~2 s and each
+ * step's reads and writes add their own time.
+ */
+export const WORKFLOW_LANES = 16;
+/** Steps one invocation works at most, all lanes together: ~5 subrequests each. */
+const STEPS_PER_INVOCATION = 150;
+/** The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). */
+export const DEFAULT_INVOCATION_SECONDS = 30;
+
+/** Lanes a run is worked in: an analysis run's steps go one after another (its budget in order). */
+export function lanesOf(run: Pick<RunRow, "kind">): number {
+  return run.kind === "workflow" ? WORKFLOW_LANES : 1;
+}
+
+/**
+ * What one queue invocation may still do, shared by the lanes of its batch: no new step
+ * starts past the deadline or the step count, so an invocation ends within its budget plus
+ * one step, far inside the platform's 15 minutes and its subrequest limit.
+ */
+export class Invocation {
+  private readonly contexts = new Map<string, Promise<RunContext>>();
+  private readonly handedOn: RunAnalysisMessage[] = [];
+  private stepsLeft = STEPS_PER_INVOCATION;
+  readonly deadline: number;
+
+  /**
+   * @param gather keep the lanes' continuations until `sendHandedOn` (a queue batch's lanes),
+   *   rather than sending each as its lane ends
+   */
+  constructor(
+    deps: Pick<Deps, "clock" | "config">,
+    private readonly gather = false,
+  ) {
+    const raw = deps.config.RUN_INVOCATION_SECONDS;
+    const seconds =
+      raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0
+        ? Number(raw)
+        : DEFAULT_INVOCATION_SECONDS;
+    this.deadline = deps.clock.now() + seconds * 1000;
+  }
+
+  /** The run's context, loaded once for all lanes of the batch. */
+  context(deps: Pick<Deps, "db">, run: RunRow): Promise<RunContext> {
+    let found = this.contexts.get(run.id);
+    if (!found) {
+      found = loadRunContext(deps, run);
+      this.contexts.set(run.id, found);
+    }
+    return found;
+  }
+
+  /** Takes one step of the invocation's allowance; false once it is spent or late. */
+  take(now: number): boolean {
+    if (now >= this.deadline || this.stepsLeft <= 0) return false;
+    this.stepsLeft--;
+    return true;
+  }
+
+  /** Steps taken so far. */
+  get steps(): number {
+    return STEPS_PER_INVOCATION - this.stepsLeft;
+  }
+
+  /** The longest step of the invocation in ms, by kind (answer steps, the finish step). */
+  readonly longestStepMs = { answer: 0, finish: 0 };
+
+  /** Records how long a step of `kind` took. */
+  timed(kind: "answer" | "finish", ms: number): void {
+    this.longestStepMs[kind] = Math.max(this.longestStepMs[kind], ms);
+  }
+
+  /** Hands a lane to a new message: now, or with the batch's other lanes when gathering. */
+  async handOn(deps: Pick<Deps, "queues">, message: RunAnalysisMessage): Promise<void> {
+    if (this.gather) this.handedOn.push(message);
+    else await deps.queues.analysis.send(message);
+  }
+
+  /**
+   * Sends the gathered continuations in one batch, so the lanes arrive together and the next
+   * delivery works them side by side: lanes sent one by one as their last steps end land in
+   * batches of a few, and locally one batch of a queue runs at a time.
+   */
+  async sendHandedOn(deps: Pick<Deps, "queues">): Promise<void> {
+    const messages = this.handedOn.splice(0);
+    for (let i = 0; i < messages.length; i += SEND_BATCH_MAX) {
+      const slice = messages.slice(i, i + SEND_BATCH_MAX);
+      await deps.queues.analysis.sendBatch(slice.map((body) => ({ body })));
+    }
+  }
+}
+
+/** Messages one `sendBatch` takes at most (the platform's limit). */
+const SEND_BATCH_MAX = 100;
+
+/** The run's object, as a lane reaches it. */
+export interface LaneCoordinator extends Finisher {
+  checkpoint(): Promise<boolean>;
+}
+
+/**
+ * One lane of a run: claims the run's next step, answers and stores it, and goes on until
+ * nothing is claimable (the other lanes hold the rest, or the run is done) or the invocation's
+ * budget is spent, when it hands itself to a new message. A cancel stops the lane at its next
+ * claim, so it takes effect within one step.
+ */
+export async function workLane(
+  deps: Deps,
+  context: RunContext,
+  coordinator: LaneCoordinator,
+  invocation: Invocation,
+): Promise<void> {
+  const { db } = deps;
+  const { run } = context;
+  for (;;) {
+    const now = deps.clock.now();
+    if (!invocation.take(now)) {
+      await invocation.handOn(deps, {
+        type: "run-analysis",
+        run_id: run.id,
+        workspace_id: run.workspaceId,
+      });
+      return;
+    }
+    const step = await claimStep(db, run.id, nowIso(now), nowIso(now + CLAIM_MS));
+    if (!step) {
+      await settle(deps, run, coordinator);
+      return;
+    }
+    if (step.kind === "finish") {
+      await withHeartbeat(deps, step, () => finishRun(deps, context, coordinator));
+      await runBatch(db, [completeStepStatement(db, step, NOTHING_SPENT, nowIso())]);
+      invocation.timed("finish", deps.clock.now() - now);
+      return;
+    }
+    await withHeartbeat(deps, step, () => answerStep(deps, context, step));
+    invocation.timed("answer", deps.clock.now() - now);
+  }
+}
+
+const NOTHING_SPENT = {
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  mediaSeconds: 0,
+  modelCalls: 0,
+  limitations: [],
+};
+
+/**
+ * Answers one step and stores it: its answers (and findings), its spend and its completion in
+ * one batch, so a step is either stored whole or not at all, and stored once (a duplicate
+ * delivery's rows conflict and its completion finds the step done).
+ */
+async function answerStep(deps: Deps, context: RunContext, step: RunStepRow): Promise<void> {
+  const { db } = deps;
+  const execution = new Execution(deps, context.run, await runSpend(db, context.run.id));
+  const createdAt = nowIso();
+  const writes =
+    context.kind === "analysis"
+      ? await analysisStep(deps, context, step, execution, createdAt)
+      : await workflowStep(deps, context, step, execution, createdAt);
+  const lease = { subjectId: context.run.id, kind: "run" as const, activeFrom: nowIso() };
+  await runBatch(db, [
+    ...writes,
+    completeStepStatement(db, step, execution.spent(), createdAt),
+    renewLeaseStatement(db, lease),
+  ]);
+}
+
+/** Nothing to claim: a requested cancel is carried out here; otherwise other lanes hold the rest. */
+async function settle(deps: Deps, run: RunRow, coordinator: LaneCoordinator): Promise<void> {
+  const row = await findRunById(deps.db, run.id);
+  if (row?.status === "processing" && row.cancelRequested) await coordinator.checkpoint();
+}
+
+/**
+ * Runs `work` while renewing the step's claim and the run's lease, so neither another lane
+ * nor the sweep takes live work over, and work that stops shows as stale within a lease.
+ */
+async function withHeartbeat<T>(
+  deps: Pick<Deps, "db" | "clock">,
+  step: RunStepRow,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { db } = deps;
+  const renew = () => {
+    const now = deps.clock.now();
+    const lease = { subjectId: step.runId, kind: "run" as const, activeFrom: nowIso(now) };
+    return runBatch(db, [
+      extendStepClaimStatement(db, step, nowIso(now + CLAIM_MS)),
+      renewLeaseStatement(db, lease),
+    ]).catch((error: unknown) =>
+      console.error(JSON.stringify({ heartbeat: step.runId, error: String(error) })),
+    );
+  };
+  const timer = setInterval(renew, HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
