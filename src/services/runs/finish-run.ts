@@ -115,11 +115,13 @@ async function allAnswersPaged(deps: Pick<Deps, "db">, runId: string): Promise<A
 }
 
 /**
- * A workflow run's section headings: each verdict (`rule/video`) headed by its rule's title and
- * the video it is about, never by ids.
+ * A workflow run's section headings: each verdict (`rule/video`) headed by its rule's title,
+ * its severity when it has one, and the video it is about, never by ids.
  */
 function ruleHeadings(rules: Rule[], answers: AnswerRow[]): Record<string, string> {
-  const titles = new Map(rules.map((rule) => [rule.id, rule.title]));
+  const titles = new Map(
+    rules.map((rule) => [rule.id, rule.severity ? `${rule.title} (${rule.severity})` : rule.title]),
+  );
   const headings: Record<string, string> = {};
   for (const answer of answers) {
     const cut = answer.key.lastIndexOf("/");

@@ -41,10 +41,15 @@ describe("a workflow run's Markdown report, as a person reads it", () => {
     );
   });
 
+  it("heads a section with the rule's title and severity, and one without a severity by its title", () => {
+    expect(markdown).toMatch(/^## Forklift operators wear high visibility vests \(high\) — /m);
+    expect(markdown).toMatch(/^## Fire exits are kept clear — /m);
+  });
+
   it("quotes the sentence behind an uncertain answer, with its times", () => {
     const section = markdown
       .split("\n## ")
-      .find((s) => s.startsWith("Forklift operators wear high visibility vests — "));
+      .find((s) => s.startsWith("Forklift operators wear high visibility vests (high) — "));
     expect(section, markdown).toContain("**Verdict:** Uncertain — not a pass");
     expect(section).toContain(
       '"Forklift operators must wear high visibility vests." (00:05–00:08)',
