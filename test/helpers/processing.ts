@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import { sourceKey } from "../../src/lib/object-keys";
 import type { VideoDto } from "../../src/routes/videos/schemas";
-import { type Client, expectJson } from "./harness";
+import { insertVideos } from "./factories";
+import { type Client, expectJson, newTenant } from "./harness";
 import { fixtureBytes, type MediaFixture } from "./media-fixtures";
 import { startUpload, uploadTo } from "./uploads";
 
@@ -76,4 +78,18 @@ export async function storedSegments(videoId: string) {
       end: number;
     }[],
   }));
+}
+
+/** A queued video whose verified source is talk.mp4, as upload completion leaves it. */
+export async function queuedVideo() {
+  const tenant = await newTenant(["READ_VIDEOS"]);
+  const bytes = fixtureBytes("talk.mp4");
+  const [id = ""] = await insertVideos(tenant.workspaceId, 1, {
+    status: "queued",
+    progress: 0,
+    filename: "talk.mp4",
+    fileSize: bytes.byteLength,
+  });
+  await env.MEDIA_BUCKET.put(sourceKey(id), bytes);
+  return { ...tenant, videoId: id };
 }

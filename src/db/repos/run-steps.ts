@@ -87,6 +87,18 @@ export interface StepSpend {
   limitations: string[];
 }
 
+/** A step's spend before it has asked anything. */
+export function emptySpend(): StepSpend {
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    mediaSeconds: 0,
+    modelCalls: 0,
+    limitations: [],
+  };
+}
+
 /** Marks a pending step done with what it spent; a step already done stays as it was. */
 export function completeStepStatement(
   db: Database,

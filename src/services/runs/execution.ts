@@ -1,5 +1,5 @@
 import { API_PREFIX } from "../../api-prefix";
-import type { StepSpend } from "../../db/repos/run-steps";
+import { emptySpend, type StepSpend } from "../../db/repos/run-steps";
 import type { RunRow } from "../../db/repos/runs";
 import type { AnswerSpec } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
@@ -47,14 +47,7 @@ export type Spent = Pick<StepSpend, "inputTokens" | "outputTokens" | "mediaSecon
  * and workflow runs share it.
  */
 export class Execution {
-  private readonly spend: StepSpend = {
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    mediaSeconds: 0,
-    modelCalls: 0,
-    limitations: [],
-  };
+  private readonly spend: StepSpend = emptySpend();
   private readonly limitations = new Set<string>();
   private readonly budget: { media_seconds: number; tokens: number };
 

@@ -2,6 +2,7 @@ import { runBatch } from "../../db/client";
 import {
   claimStep,
   completeStepStatement,
+  emptySpend,
   extendStepClaimStatement,
   type RunStepRow,
   runSpend,
@@ -152,7 +153,7 @@ export async function workLane(
     }
     if (step.kind === "finish") {
       await withHeartbeat(deps, step, () => finishRun(deps, context, coordinator));
-      await runBatch(db, [completeStepStatement(db, step, NOTHING_SPENT, nowIso())]);
+      await runBatch(db, [completeStepStatement(db, step, emptySpend(), nowIso())]);
       invocation.timed("finish", deps.clock.now() - now);
       return;
     }
@@ -160,15 +161,6 @@ export async function workLane(
     invocation.timed("answer", deps.clock.now() - now);
   }
 }
-
-const NOTHING_SPENT = {
-  inputTokens: 0,
-  outputTokens: 0,
-  cachedInputTokens: 0,
-  mediaSeconds: 0,
-  modelCalls: 0,
-  limitations: [],
-};
 
 /**
  * Answers one step and stores it: its answers (and findings), its spend and its completion in

@@ -14,22 +14,8 @@ import { failVideo } from "../../../src/services/processing";
 import { insertVideos } from "../../helpers/factories";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { fixtureBytes } from "../../helpers/media-fixtures";
-import { outbox, storedSegments } from "../../helpers/processing";
+import { outbox, queuedVideo, storedSegments } from "../../helpers/processing";
 import { recordingEnv } from "../../helpers/sweep";
-
-/** A queued video whose verified source is talk.mp4, as completion leaves it. */
-async function queuedVideo() {
-  const tenant = await newTenant(["READ_VIDEOS"]);
-  const bytes = fixtureBytes("talk.mp4");
-  const [id = ""] = await insertVideos(tenant.workspaceId, 1, {
-    status: "queued",
-    progress: 0,
-    filename: "talk.mp4",
-    fileSize: bytes.byteLength,
-  });
-  await env.MEDIA_BUCKET.put(sourceKey(id), bytes);
-  return { ...tenant, videoId: id };
-}
 
 /** Delivers one message to a consumer through a batch of its own; returns what it acked. */
 async function deliver(

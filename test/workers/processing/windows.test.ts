@@ -16,7 +16,7 @@ import { createDeps } from "../../../src/services/deps";
 import { insertVideos } from "../../helpers/factories";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { fixtureBytes } from "../../helpers/media-fixtures";
-import { storedSegments } from "../../helpers/processing";
+import { queuedVideo, storedSegments } from "../../helpers/processing";
 import { recordingEnv, sweepAfter } from "../../helpers/sweep";
 import {
   RecordingAi,
@@ -38,19 +38,6 @@ function productionMedia(respond = realisticAnswer) {
     }),
   };
   return { ai, ports };
-}
-
-async function queuedVideo() {
-  const tenant = await newTenant(["READ_VIDEOS"]);
-  const bytes = fixtureBytes("talk.mp4");
-  const [id = ""] = await insertVideos(tenant.workspaceId, 1, {
-    status: "queued",
-    progress: 0,
-    filename: "talk.mp4",
-    fileSize: bytes.byteLength,
-  });
-  await env.MEDIA_BUCKET.put(sourceKey(id), bytes);
-  return { ...tenant, videoId: id };
 }
 
 async function deliver(
