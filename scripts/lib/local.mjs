@@ -5,7 +5,9 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { wranglerOutputFilter } from "./wrangler-output.mjs";
 
 /** The repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -166,7 +168,7 @@ export function startWrangler(
     { mode: 0o600 },
   );
   chmodSync(envFile, 0o600);
-  return spawn(
+  const child = spawn(
     WRANGLER,
     [
       "dev",
@@ -190,7 +192,7 @@ export function startWrangler(
     ],
     {
       cwd: ROOT,
-      stdio,
+      stdio: stdio === "inherit" ? ["inherit", "pipe", "pipe"] : stdio,
       // Its own process group, so a crash test can SIGKILL wrangler and workerd together.
       detached,
       env: {
@@ -205,6 +207,19 @@ export function startWrangler(
       },
     },
   );
+  if (stdio === "inherit") {
+    passFiltered(child.stdout, process.stdout);
+    passFiltered(child.stderr, process.stderr);
+  }
+  return child;
+}
+
+/** Copies wrangler's lines to `to`, leaving out its repeats and false alarms. */
+function passFiltered(from, to) {
+  const shown = wranglerOutputFilter();
+  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+    if (shown(line)) to.write(`${line}\n`);
+  });
 }
 
 /** Resolves once GET /healthz answers, or rejects after `timeoutMs`. */

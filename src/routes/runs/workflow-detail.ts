@@ -19,7 +19,7 @@ export const WorkflowDetailSchema = z
       .nullable()
       .openapi({ description: "The run's JSON report, once the run completed" }),
     summary: z.string().nullable().openapi({
-      description: 'Counts of finding states, e.g. "3 found, 5 not found, 1 uncertain, ..."',
+      description: 'Counts of finding states, those with none left out, e.g. "3 found, 5 not found, 1 uncertain over 2 videos"',
     }),
     result_state: z.enum([...RESULT_STATES, "error"]).nullable(),
     reason_code: z.string().nullable(),

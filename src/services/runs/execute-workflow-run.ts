@@ -7,9 +7,24 @@ export function summarize(states: ResultState[], videoCount: number): string {
   return summarizeCounts(counts, videoCount);
 }
 
-/** The run summary from counts of result states (as SQL counts them). */
+const STATES: readonly [ResultState, string][] = [
+  ["found", "found"],
+  ["not_found", "not found"],
+  ["uncertain", "uncertain"],
+  ["not_checked", "not checked"],
+];
+
+/**
+ * The run summary from counts of result states (as SQL counts them): states with none left
+ * out, so a reader sees what there is ("2 found, 1 uncertain over 3 videos").
+ */
 export function summarizeCounts(counts: Map<ResultState, number>, videoCount: number): string {
-  const count = (state: ResultState) => counts.get(state) ?? 0;
   const videos = `${videoCount} video${videoCount === 1 ? "" : "s"}`;
-  return `${count("found")} found, ${count("not_found")} not found, ${count("uncertain")} uncertain, ${count("not_checked")} not checked over ${videos}`;
+  const parts = STATES.flatMap(([state, words]) => {
+    const count = counts.get(state) ?? 0;
+    return count === 0 ? [] : [`${count} ${words}`];
+  });
+  return parts.length === 0
+    ? `nothing judged over ${videos}`
+    : `${parts.join(", ")} over ${videos}`;
 }
