@@ -1987,7 +1987,7 @@ export interface components {
       rule_set_version_id: string;
       /** @description The run's JSON report, once the run completed */
       report_id: string | null;
-      /** @description Counts of finding states, e.g. "3 found, 5 not found, 1 uncertain, ..." */
+      /** @description Counts of finding states, those with none left out, e.g. "3 found, 5 not found, 1 uncertain over 2 videos" */
       summary: string | null;
       /** @enum {string|null} */
       result_state: "found" | "not_found" | "uncertain" | "not_checked" | "error" | null;
