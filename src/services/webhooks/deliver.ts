@@ -63,6 +63,8 @@ export function retryAfterMs(header: string | null, now: number): number | null 
 }
 
 interface Sent {
+  /** Whether a request went out (it may still have failed); false when refused before. */
+  requested: boolean;
   result: TransportResult | null;
   errorClass: AttemptError | null;
   durationMs: number;
@@ -70,7 +72,7 @@ interface Sent {
 
 /** An attempt that ended before any request: nothing was sent. */
 function unsent(errorClass: AttemptError): Sent {
-  return { result: null, errorClass, durationMs: 0 };
+  return { requested: false, result: null, errorClass, durationMs: 0 };
 }
 
 async function send(
@@ -120,10 +122,12 @@ async function send(
       laneTimeoutMs(lane),
     );
     const ok = result.status >= 200 && result.status < 300;
-    return { result, errorClass: ok ? null : "http_status", durationMs: Date.now() - started };
+    const errorClass = ok ? null : "http_status";
+    return { requested: true, result, errorClass, durationMs: Date.now() - started };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    return { result: null, errorClass: error.errorClass, durationMs: Date.now() - started };
+    const durationMs = Date.now() - started;
+    return { requested: true, result: null, errorClass: error.errorClass, durationMs };
   }
 }
 
@@ -228,9 +232,7 @@ async function record(
     ...recordAttemptStatements(deps.db, outcome),
     updateEndpointStatement(deps.db, endpoint.id, {
       ...health(endpoint, sent, status, now),
-      ...(sent.result !== null || sent.durationMs > 0
-        ? laneAfter(endpoint, sent.durationMs, now)
-        : {}),
+      ...(sent.requested ? laneAfter(endpoint, sent.durationMs, now) : {}),
     }),
   ]);
   if (next !== null) {
