@@ -25,14 +25,9 @@ const EVENT_SOURCES = new Set([
 ]);
 
 /** Dispatches a batch to the consumer of its queue. */
-export async function handleQueue(
-  batch: MessageBatch,
-  env: Env,
-  ports: Ports,
-  ctx?: Pick<ExecutionContext, "waitUntil">,
-): Promise<void> {
+export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): Promise<void> {
   const deps = createDeps(env, ports);
-  await consume(batch, deps, ctx);
+  await consume(batch, deps);
   if (EVENT_SOURCES.has(batch.queue)) {
     // The sweep would fan the events out too, a minute later; this keeps webhooks prompt.
     await dispatchPendingEvents(deps).catch((error: unknown) =>
@@ -41,11 +36,7 @@ export async function handleQueue(
   }
 }
 
-function consume(
-  batch: MessageBatch,
-  deps: Deps,
-  ctx: Pick<ExecutionContext, "waitUntil"> | undefined,
-): Promise<void> {
+function consume(batch: MessageBatch, deps: Deps): Promise<void> {
   switch (batch.queue) {
     case "video-processing":
       return consumeProcessing(batch, deps);
@@ -63,12 +54,9 @@ function consume(
     case "analysis-runs-dlq":
       return consumeAnalysisDeadLetters(batch, deps);
     case "webhook-deliveries":
-      return consumeWebhooks(
-        batch,
-        deps,
-        fetchTransport,
-        ctx ? (work) => ctx.waitUntil(work) : undefined,
-      );
+      return consumeWebhooks(batch, deps, fetchTransport, "fast");
+    case "webhook-slow":
+      return consumeWebhooks(batch, deps, fetchTransport, "slow");
     default:
       throw new Error(`no consumer for queue ${batch.queue}`);
   }

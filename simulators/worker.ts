@@ -92,6 +92,7 @@ function simulated(env: SimulatorEnv): Env {
     INDEXING_QUEUE: metered(env.INDEXING_QUEUE),
     ANALYSIS_QUEUE: metered(env.ANALYSIS_QUEUE),
     WEBHOOK_QUEUE: metered(env.WEBHOOK_QUEUE),
+    WEBHOOK_SLOW_QUEUE: metered(env.WEBHOOK_SLOW_QUEUE),
     IDEMPOTENCY_KEYS: meteredNamespace(env.IDEMPOTENCY_KEYS),
     UPLOAD_SESSIONS: meteredNamespace(env.UPLOAD_SESSIONS),
     RUNS: meteredNamespace(env.RUNS),
@@ -169,8 +170,8 @@ export default {
     if (pathname === "/__simulator/stats") return stats();
     return counted("fetch", async () => service.default.fetch(request, simulated(env), ctx));
   },
-  queue: (batch, env, ctx) =>
-    counted(`queue:${batch.queue}`, () => service.default.queue(batch, simulated(env), ctx)),
+  queue: (batch, env) =>
+    counted(`queue:${batch.queue}`, () => service.default.queue(batch, simulated(env))),
   scheduled: (controller, env) =>
     counted("scheduled", () => service.default.scheduled(controller, simulated(env))),
 } satisfies ExportedHandler<SimulatorEnv>;

@@ -29,7 +29,7 @@ function appFor(env: Env): Hono<HonoEnv> {
 
 export default {
   fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
-  queue: (batch, env, ctx) => handleQueue(batch, env, portsFor(env), ctx),
+  queue: (batch, env) => handleQueue(batch, env, portsFor(env)),
   scheduled: async (_controller, env) => {
     await runSweep(createDeps(env, portsFor(env)));
   },

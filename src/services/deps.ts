@@ -18,6 +18,8 @@ export interface WorkQueues {
   indexing: Queue<IndexVideoMessage>;
   analysis: Queue<RunAnalysisMessage>;
   webhooks: Queue<DeliverWebhookMessage>;
+  /** The slow lane: attempts to endpoints that outlasted the fast lane's timeout. */
+  webhooksSlow: Queue<DeliverWebhookMessage>;
 }
 
 /**
@@ -66,6 +68,7 @@ export function createDeps(env: Env, ports: Ports): Deps {
       indexing: env.INDEXING_QUEUE,
       analysis: env.ANALYSIS_QUEUE,
       webhooks: env.WEBHOOK_QUEUE,
+      webhooksSlow: env.WEBHOOK_SLOW_QUEUE,
     },
     ports,
     secrets: { signing: () => signingSecret(env) },

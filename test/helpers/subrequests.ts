@@ -95,6 +95,7 @@ export function countingBindings(env: Env): SubrequestCounter & {
     INDEXING_QUEUE: calls(env.INDEXING_QUEUE, "queue", counts),
     ANALYSIS_QUEUE: calls(env.ANALYSIS_QUEUE, "queue", counts),
     WEBHOOK_QUEUE: calls(env.WEBHOOK_QUEUE, "queue", counts),
+    WEBHOOK_SLOW_QUEUE: calls(env.WEBHOOK_SLOW_QUEUE, "queue", counts),
     RUNS: countingNamespace(env.RUNS, "durable-object", counts),
     UPLOAD_SESSIONS: countingNamespace(env.UPLOAD_SESSIONS, "durable-object", counts),
     IDEMPOTENCY_KEYS: countingNamespace(env.IDEMPOTENCY_KEYS, "durable-object", counts),

@@ -140,6 +140,27 @@ export async function claimDelivery(
   return result.meta.changes === 1;
 }
 
+/**
+ * Lets go of a claim without an attempt (it moves to another lane): only the claim of the
+ * same attempt, so a newer one is never released.
+ */
+export function releaseClaimStatement(
+  db: Database,
+  claim: { id: string; attempts: number; due: string },
+): BatchItem<"sqlite"> {
+  return db
+    .update(webhookDeliveries)
+    .set({ claimedUntil: null })
+    .where(
+      and(
+        eq(webhookDeliveries.id, claim.id),
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.attempts, claim.attempts),
+        eq(webhookDeliveries.nextAttemptAt, claim.due),
+      ),
+    );
+}
+
 /** The outcome of one attempt, written as one batch. */
 export interface AttemptOutcome {
   delivery: DeliveryRow;

@@ -24,6 +24,11 @@ export const webhookEndpoints = sqliteTable(
     previousSecretExpiresAt: text("previous_secret_expires_at"),
     /** Start of the current run of failed attempts; cleared by any success. */
     failingSince: text("failing_since"),
+    /**
+     * Since when the endpoint's attempts go to the slow lane (an attempt outlasted the fast
+     * lane's timeout); cleared once one answers within it. Null: the fast lane.
+     */
+    slowSince: text("slow_since"),
     lastDeliveryId: text("last_delivery_id"),
     lastAttemptAt: text("last_attempt_at"),
     lastAttemptOutcome: text("last_attempt_outcome").$type<"succeeded" | "failed">(),

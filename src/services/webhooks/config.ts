@@ -9,6 +9,11 @@ export const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 5040
 export const DEFAULT_RETRY_JITTER = 0.1;
 /** A request that has not answered within this is a timeout. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
+/**
+ * The fast lane waits this long for an answer; an attempt still waiting is cut off and made
+ * again in the slow lane, which waits the full DELIVERY_TIMEOUT_MS.
+ */
+export const FAST_LANE_TIMEOUT_MS = 1_000;
 /** Attempts failing without a break for this long disable the endpoint (`failing`). */
 export const FAILING_DISABLE_MS = 5 * 24 * 3600 * 1000;
 /** After a rotation, deliveries are signed with the previous secret too for this long. */

@@ -18,6 +18,14 @@ import type { Deps } from "../deps";
 import { DELIVERY_TIMEOUT_MS, FAILING_DISABLE_MS, retryDelayMs, webhookConfig } from "./config";
 import { enqueueAttempts } from "./dispatch";
 import { signingSecrets } from "./endpoints";
+import {
+  inSlowLane,
+  type Lane,
+  laneAfter,
+  laneTimeoutMs,
+  moveToSlowLane,
+  sendToSlowLane,
+} from "./lanes";
 import type { DeliverWebhookMessage } from "./message";
 import { UnreadableSecretError } from "./secrets";
 import { webhookHeaders } from "./signature";
@@ -43,8 +51,8 @@ const FINAL_ERRORS: ReadonlySet<AttemptError> = new Set(["url_refused", "event_m
 /** Failures on our side: they say nothing about the receiver, so they leave its streak alone. */
 const OWN_ERRORS: ReadonlySet<AttemptError> = new Set(["event_missing", "secret_unreadable"]);
 
-/** What one message did. */
-export type AttemptResult = "stale" | "deferred" | "ended" | DeliveryRow["status"];
+/** What one message did (`slowed`: sent on to the slow lane, nothing recorded). */
+export type AttemptResult = "stale" | "deferred" | "ended" | "slowed" | DeliveryRow["status"];
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date); null when absent. */
 export function retryAfterMs(header: string | null, now: number): number | null {
@@ -55,6 +63,8 @@ export function retryAfterMs(header: string | null, now: number): number | null 
 }
 
 interface Sent {
+  /** Whether a request went out (it may still have failed); false when refused before. */
+  requested: boolean;
   result: TransportResult | null;
   errorClass: AttemptError | null;
   durationMs: number;
@@ -62,7 +72,7 @@ interface Sent {
 
 /** An attempt that ended before any request: nothing was sent. */
 function unsent(errorClass: AttemptError): Sent {
-  return { result: null, errorClass, durationMs: 0 };
+  return { requested: false, result: null, errorClass, durationMs: 0 };
 }
 
 async function send(
@@ -70,6 +80,7 @@ async function send(
   transport: WebhookTransport,
   endpoint: EndpointRow,
   delivery: DeliveryRow,
+  lane: Lane,
 ): Promise<Sent> {
   const verdict = checkWebhookUrl(endpoint.url, webhookConfig(deps.config));
   if (!verdict.ok) return unsent("url_refused");
@@ -106,18 +117,45 @@ async function send(
   };
   const started = Date.now();
   try {
-    const result = await transport({ url: endpoint.url, headers, body });
+    const result = await withinLane(
+      (signal) => transport({ url: endpoint.url, headers, body, signal }),
+      laneTimeoutMs(lane),
+    );
     const ok = result.status >= 200 && result.status < 300;
-    return { result, errorClass: ok ? null : "http_status", durationMs: Date.now() - started };
+    const errorClass = ok ? null : "http_status";
+    return { requested: true, result, errorClass, durationMs: Date.now() - started };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    return { result: null, errorClass: error.errorClass, durationMs: Date.now() - started };
+    const durationMs = Date.now() - started;
+    return { requested: true, result: null, errorClass: error.errorClass, durationMs };
+  }
+}
+
+/**
+ * Ends at the lane's timeout whatever the transport does: the signal aborts the request, and
+ * a transport that ignores it is not waited for.
+ */
+async function withinLane<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new TransportError("timeout"));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(controller.signal), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /**
  * Makes the attempt a message names, at most once: a stale or duplicate message does
  * nothing, one that arrives early (a wait longer than a queue delay) is sent on again.
+ * In the fast lane, an endpoint marked slow gets the message sent on to the slow lane
+ * unattempted, and an attempt cut off by the fast lane's timeout is made again there.
  * 2xx delivers; 410 ends the delivery and disables the endpoint (`gone`); a refused URL or
  * a vanished event ends it at once; anything else (an unreadable secret included) is
  * retried on the schedule (Retry-After honoured on 429/503) until it runs out (`failed`).
@@ -126,6 +164,7 @@ export async function attemptDelivery(
   deps: Deps,
   transport: WebhookTransport,
   message: DeliverWebhookMessage,
+  lane: Lane = "fast",
   random: () => number = Math.random,
 ): Promise<AttemptResult> {
   const delivery = await deliveryById(deps.db, message.delivery_id);
@@ -139,6 +178,11 @@ export async function attemptDelivery(
     await enqueueAttempts(deps, [delivery]);
     return "deferred";
   }
+  const endpoint = await endpointById(deps.db, delivery.endpointId);
+  if (lane === "fast" && endpoint?.enabled && inSlowLane(endpoint)) {
+    await sendToSlowLane(deps, delivery);
+    return "slowed";
+  }
   const claim = { id: delivery.id, attempts: delivery.attempts, due: delivery.nextAttemptAt };
   const claimed = await claimDelivery(deps.db, {
     ...claim,
@@ -146,13 +190,16 @@ export async function attemptDelivery(
     until: nowIso(now + CLAIM_MS),
   });
   if (!claimed) return "stale";
-  const endpoint = await endpointById(deps.db, delivery.endpointId);
   if (!endpoint?.enabled) {
     // Disabled endpoints receive nothing; their deliveries end here and can be recovered.
     await failWithoutAttempt(deps.db, delivery.id, nowIso(now));
     return "ended";
   }
-  const sent = await send(deps, transport, endpoint, delivery);
+  const sent = await send(deps, transport, endpoint, delivery, lane);
+  if (lane === "fast" && sent.errorClass === "timeout") {
+    await moveToSlowLane(deps, endpoint, delivery);
+    return "slowed";
+  }
   return record(deps, endpoint, delivery, sent, random);
 }
 
@@ -183,7 +230,10 @@ async function record(
   };
   await runBatch(deps.db, [
     ...recordAttemptStatements(deps.db, outcome),
-    updateEndpointStatement(deps.db, endpoint.id, health(endpoint, sent, status, now)),
+    updateEndpointStatement(deps.db, endpoint.id, {
+      ...health(endpoint, sent, status, now),
+      ...(sent.requested ? laneAfter(endpoint, sent.durationMs, now) : {}),
+    }),
   ]);
   if (next !== null) {
     await enqueueAttempts(deps, [

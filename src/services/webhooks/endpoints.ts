@@ -43,6 +43,7 @@ export async function createEndpoint(
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    slowSince: null,
     lastDeliveryId: null,
     lastAttemptAt: null,
     lastAttemptOutcome: null,
@@ -69,7 +70,11 @@ export async function patchEndpoint(
   patch: EndpointPatch,
 ): Promise<EndpointRow> {
   const change: Partial<EndpointRow> = { updatedAt: nowIso(deps.clock.now()) };
-  if (patch.url !== undefined) change.url = deliverableUrl(deps, patch.url);
+  if (patch.url !== undefined) {
+    change.url = deliverableUrl(deps, patch.url);
+    // Another receiver: how fast it answers is not known yet, so it starts in the fast lane.
+    change.slowSince = null;
+  }
   if (patch.event_types !== undefined) change.eventTypes = patch.event_types;
   if (patch.description !== undefined) change.description = patch.description;
   if (patch.enabled === true && !row.enabled) {

@@ -1,16 +1,18 @@
-import { DELIVERY_TIMEOUT_MS } from "./config";
-
 /** What an attempt learns from the receiver: never more than the status and two headers. */
 export interface TransportResult {
   status: number;
   retryAfter: string | null;
 }
 
-/** Sends one signed POST. Throws `TransportError` for timeouts and network failures. */
+/**
+ * Sends one signed POST, given up when `signal` aborts (the lane's timeout). Throws
+ * `TransportError` for timeouts and network failures.
+ */
 export type WebhookTransport = (request: {
   url: string;
   headers: Record<string, string>;
   body: string;
+  signal: AbortSignal;
 }) => Promise<TransportResult>;
 
 /** A failed send that never produced a response. */
@@ -41,18 +43,12 @@ async function drain(body: ReadableStream<Uint8Array> | null): Promise<void> {
 
 /**
  * The production transport: global `fetch` (looked up per call, so tests can observe it),
- * redirects not followed (a 3xx is a failed attempt), a 15 s timeout.
+ * redirects not followed (a 3xx is a failed attempt), aborted with the lane's signal.
  */
-export const fetchTransport: WebhookTransport = async ({ url, headers, body }) => {
+export const fetchTransport: WebhookTransport = async ({ url, headers, body, signal }) => {
   let response: Response;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers,
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
+    response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal });
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
     throw new TransportError(

@@ -50,6 +50,7 @@ describe("npm run deploy", () => {
           "search-indexing",
           "analysis-runs",
           "webhook-deliveries",
+          "webhook-slow",
           "video-processing-dlq",
           "media-windows-dlq",
           "search-indexing-dlq",

@@ -61,12 +61,14 @@ export function scriptedTransport(answers: (TransportResult | Error)[]) {
   return { transport, received };
 }
 
-/** A world for webhook tests: recording queue, controllable clock, short retry schedule. */
+/** A world for webhook tests: recording queues (both lanes), controllable clock, short retry schedule. */
 export function webhookWorld(options: { schedule?: string; now?: number } = {}) {
   const queue = new WebhookQueueRecorder();
+  const slowQueue = new WebhookQueueRecorder();
   const target: Env = {
     ...env,
     WEBHOOK_QUEUE: queue,
+    WEBHOOK_SLOW_QUEUE: slowQueue,
     WEBHOOK_RETRY_SCHEDULE: options.schedule ?? "0,5,300",
     WEBHOOK_RETRY_JITTER: "0",
   };
@@ -94,7 +96,7 @@ export function webhookWorld(options: { schedule?: string; now?: number } = {}) 
     await waitOnExecutionContext(ctx);
     return res;
   }
-  return { queue, deps, clock, env: target, call };
+  return { queue, slowQueue, deps, clock, env: target, call };
 }
 
 /** Registers an endpoint through the API; returns it with its secret. */
