@@ -11,9 +11,11 @@ export const DEFAULT_RETRY_JITTER = 0.1;
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /**
  * The fast lane waits this long for an answer; an attempt still waiting is cut off and made
- * again in the slow lane, which waits the full DELIVERY_TIMEOUT_MS.
+ * again in the slow lane, which waits the full DELIVERY_TIMEOUT_MS. Two seconds, not one: a
+ * receiver that answers the cut-off request late gets the event twice, and on a busy host a
+ * healthy local receiver passed 1 s in 24 of 200 attempts.
  */
-export const FAST_LANE_TIMEOUT_MS = 1_000;
+export const FAST_LANE_TIMEOUT_MS = 2_000;
 /** Attempts failing without a break for this long disable the endpoint (`failing`). */
 export const FAILING_DISABLE_MS = 5 * 24 * 3600 * 1000;
 /** After a rotation, deliveries are signed with the previous secret too for this long. */
