@@ -9,7 +9,7 @@ import {
   assembleVideo,
   understandVideoWindow,
 } from "../src/services/understanding-windows";
-import { isFinal } from "../src/services/videos";
+import { isFinal } from "../src/services/video-states";
 import { consumeEach, consumeSideBySide } from "./consume";
 import {
   IndexVideoMessageSchema,

@@ -30,8 +30,7 @@ import { probeMedia } from "./media/probe";
 import { storeProbe } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
 import { presentVideo } from "./presenters/video";
-import { PROCESSING, UNFINISHED } from "./video-states";
-import { isFinal } from "./videos";
+import { isFinal, PROCESSING, UNFINISHED } from "./video-states";
 
 /** Queues take at most 100 messages in one `sendBatch`. */
 const MAX_MESSAGES_PER_SEND = 100;

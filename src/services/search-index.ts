@@ -10,7 +10,7 @@ import { searchText } from "../lib/text/search-text";
 import type { VectorRecord } from "../ports/vector-index/port";
 import type { Deps } from "./deps";
 import { presentVideo } from "./presenters/video";
-import { isFinal } from "./videos";
+import { isFinal } from "./video-states";
 
 /** Segments embedded per call, so a long video does not make one huge request. */
 const EMBED_BATCH = 64;
