@@ -23,8 +23,8 @@ import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
 import { serializer } from "../src/lib/serial";
 import { createPorts } from "../src/ports";
-import { presentRun } from "../src/routes/runs/schemas";
 import { createDeps, type Deps } from "../src/services/deps";
+import { presentRun } from "../src/services/presenters/run";
 import { reportStatements } from "../src/services/reports/create-reports";
 import type { RunOutcome } from "../src/services/runs/outcome";
 
