@@ -11,6 +11,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/domain/", "src/env.ts"],
   ["src/errors/"],
   ["src/lib/", "src/api-prefix.ts"],
+  ["src/answer-engine/"],
   ["src/db/"],
   ["src/ports/"],
   ["src/services/"],

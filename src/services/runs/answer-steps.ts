@@ -1,11 +1,11 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import type { EngineAnswer, EngineVideo } from "../../answer-engine/types";
 import { type FindingRow, insertFindingsStatements } from "../../db/repos/findings";
 import type { RunStepRow } from "../../db/repos/run-steps";
 import { type AnswerRow, insertAnswersStatements } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
 import type { FindingEvidence } from "../../domain/findings";
 import { idAt } from "../../lib/ids";
-import type { EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
 import type { Deps } from "../deps";
 import type { Execution } from "./execution";
 import { findingTyping, ruleQuestion } from "./rule-questions";

@@ -1,4 +1,4 @@
-import type { ReasonCode, ResultState } from "../../domain/answers";
+import type { ReasonCode, ResultState } from "../domain/answers";
 import type { VideoInspection } from "./inspection";
 import { isSupporting, type SegmentMatch } from "./matching";
 

@@ -1,4 +1,4 @@
-import type { EngineSegment } from "./port";
+import type { EngineSegment } from "./types";
 
 type Span = EngineSegment["evidence"][number];
 

@@ -1,5 +1,5 @@
-import type { AnswerAttribute, AnswerItem } from "../../../domain/answers";
-import type { EvidenceRef } from "../../../domain/evidence";
+import type { AnswerAttribute, AnswerItem } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 import { type AnswerContext, plural } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import type { VideoInspection } from "../inspection";

@@ -1,4 +1,4 @@
-import type { AnswerItem, ReasonCode } from "../../../domain/answers";
+import type { AnswerItem, ReasonCode } from "../../domain/answers";
 import { type AnswerContext, clock, plural, reasonSentence } from "../context";
 import { isComplete } from "../inspection";
 import type { AnswerDraft } from "../payload";

@@ -1,5 +1,5 @@
-import type { AnswerType } from "../../domain/answers";
-import { tokenize } from "../../lib/text/text-features";
+import type { AnswerType } from "../domain/answers";
+import { tokenize } from "../lib/text/text-features";
 import { formOf } from "./sentence-form";
 
 /**

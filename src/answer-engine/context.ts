@@ -1,13 +1,13 @@
-import { COMPLETE_SHARE } from "../../domain/evidence";
+import { COMPLETE_SHARE } from "../domain/evidence";
 import { type KindRequirement, kindRequirement, missingTypes } from "./evidence-kinds";
 import { type Inspection, inspect } from "./inspection";
 import { matchInspection, type SegmentMatch } from "./matching";
-import type { AnswerRequest } from "./port";
 import { buildProbes, type Probe } from "./probe";
 import type { Decision } from "./states";
+import type { AnswerRequest } from "./types";
 
 /** mm:ss (h:mm:ss past an hour), for labels; the answer types import it from here. */
-export { formatClock as clock } from "../../lib/time-format";
+export { formatClock as clock } from "../lib/time-format";
 
 /** Everything both engines derive from a request before answering. */
 export interface AnswerContext {

@@ -1,6 +1,6 @@
-import type { AnswerItem } from "../../../domain/answers";
-import type { EvidenceRef } from "../../../domain/evidence";
-import { stems } from "../../../lib/text/search-scoring";
+import type { AnswerItem } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
+import { stems } from "../../lib/text/search-scoring";
 import { type AnswerContext, excerpt, reasonSentence } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import { isSupporting, matchInspection } from "../matching";

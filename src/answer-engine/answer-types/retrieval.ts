@@ -1,4 +1,4 @@
-import type { AnswerItem } from "../../../domain/answers";
+import type { AnswerItem } from "../../domain/answers";
 import { type AnswerContext, clock, excerpt, reasonSentence } from "../context";
 import { isSupporting } from "../matching";
 import type { AnswerDraft } from "../payload";

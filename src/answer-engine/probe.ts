@@ -1,6 +1,6 @@
-import type { AnswerSpec } from "../../domain/answers";
-import { type ParsedQuery, parseQuery } from "../../lib/text/search-scoring";
-import { isStopword, tokenize } from "../../lib/text/text-features";
+import type { AnswerSpec } from "../domain/answers";
+import { type ParsedQuery, parseQuery } from "../lib/text/search-scoring";
+import { isStopword, tokenize } from "../lib/text/text-features";
 import { isNegationCue, negatedNear } from "./negation";
 import { isMentionCue, isRuleCue, type QuestionMode, questionMode } from "./statement-mode";
 

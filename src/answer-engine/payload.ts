@@ -1,14 +1,14 @@
-import { API_PREFIX } from "../../api-prefix";
-import type { AnswerItem, AnswerUsage } from "../../domain/answers";
-import type { EvidenceRef, EvidenceSummary } from "../../domain/evidence";
-import { lexicalScore } from "../../lib/text/search-scoring";
+import { API_PREFIX } from "../api-prefix";
+import type { AnswerItem, AnswerUsage } from "../domain/answers";
+import type { EvidenceRef, EvidenceSummary } from "../domain/evidence";
+import { lexicalScore } from "../lib/text/search-scoring";
 import { compareRefs, distinctRefs } from "./evidence-ids";
 import type { Inspection } from "./inspection";
 import { isComplete } from "./inspection";
 import { EXACT_SCORE } from "./matching";
-import type { EngineAnswer } from "./port";
 import type { Probe } from "./probe";
 import type { Decision } from "./states";
+import type { EngineAnswer } from "./types";
 
 /** What an answer type computed, before the common fields are filled in. */
 export interface AnswerDraft {

@@ -1,4 +1,4 @@
-import type { EvidenceRef } from "../../../domain/evidence";
+import type { EvidenceRef } from "../../domain/evidence";
 import { isSupporting, type SegmentMatch } from "../matching";
 import { CUE_GAP_SECONDS } from "../units";
 

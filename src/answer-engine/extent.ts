@@ -1,6 +1,6 @@
-import type { ExtractionExtent, TextExtent } from "../../domain/evidence";
-import { baseLanguage } from "../../lib/text/language";
-import type { EngineVideo } from "./port";
+import type { ExtractionExtent, TextExtent } from "../domain/evidence";
+import { baseLanguage } from "../lib/text/language";
+import type { EngineVideo } from "./types";
 
 // `text-track:0:eng`, `whisper:en`: the language tag an evidence source carries, if any.
 function sourceLanguage(source: string): string | null {

@@ -1,5 +1,5 @@
-import { matchStem } from "../../lib/text/irregular-verbs";
-import { isStopword, tokenize } from "../../lib/text/text-features";
+import { matchStem } from "../lib/text/irregular-verbs";
+import { isStopword, tokenize } from "../lib/text/text-features";
 import { readNumber, TIMES_WORDS } from "./numbers";
 
 /** The kinds of stated quantity a measurement can ask for. */

@@ -1,4 +1,4 @@
-import type { AnswerItem } from "../../../domain/answers";
+import type { AnswerItem } from "../../domain/answers";
 import { type AnswerContext, clock, plural, reasonSentence } from "../context";
 import type { VideoInspection } from "../inspection";
 import type { SegmentMatch } from "../matching";

@@ -1,13 +1,13 @@
-import type { EvidenceRef } from "../../domain/evidence";
-import { lexicalScore, stems } from "../../lib/text/search-scoring";
-import { searchText } from "../../lib/text/search-text";
+import type { EvidenceRef } from "../domain/evidence";
+import { lexicalScore, stems } from "../lib/text/search-scoring";
+import { searchText } from "../lib/text/search-text";
 import { distinctRefs, evidenceRef } from "./evidence-ids";
 import type { KindRequirement } from "./evidence-kinds";
 import type { Inspection } from "./inspection";
 import { polarityOf } from "./negation";
-import type { EngineSegment, EngineVideo } from "./port";
 import { type Probe, probeStems } from "./probe";
 import { fitsMode, type SentenceMode, sentenceMode } from "./statement-mode";
+import type { EngineSegment, EngineVideo } from "./types";
 import { type TextUnit, textUnits } from "./units";
 
 /** At or above: every probe word present (0.85) or the probe as written (0.97). Support. */

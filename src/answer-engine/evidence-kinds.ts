@@ -1,8 +1,8 @@
-import type { AnswerSpec, ReasonCode } from "../../domain/answers";
-import { COMPLETE_SHARE, type EvidenceKind } from "../../domain/evidence";
-import { sameLanguage } from "../../lib/text/language";
+import type { AnswerSpec, ReasonCode } from "../domain/answers";
+import { COMPLETE_SHARE, type EvidenceKind } from "../domain/evidence";
+import { sameLanguage } from "../lib/text/language";
 import { extentOf } from "./extent";
-import type { EngineVideo } from "./port";
+import type { EngineVideo } from "./types";
 
 /**
  * One accepted evidence type of a spec: the kinds that can serve a `found`, and the kinds that

@@ -1,5 +1,5 @@
-import { matchStem } from "../../lib/text/irregular-verbs";
-import { tokenize } from "../../lib/text/text-features";
+import { matchStem } from "../lib/text/irregular-verbs";
+import { tokenize } from "../lib/text/text-features";
 
 /** How many words before a matched word a negation cue may stand and still negate it. */
 export const NEGATION_WINDOW = 3;

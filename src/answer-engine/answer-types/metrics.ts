@@ -1,5 +1,5 @@
-import type { AnswerSpec } from "../../../domain/answers";
-import { tokenize } from "../../../lib/text/text-features";
+import type { AnswerSpec } from "../../domain/answers";
+import { tokenize } from "../../lib/text/text-features";
 import { keyWords } from "../probe";
 import { coveredSeconds, type Occurrence } from "./occurrences";
 

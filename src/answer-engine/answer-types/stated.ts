@@ -1,4 +1,4 @@
-import type { AnswerItem } from "../../../domain/answers";
+import type { AnswerItem } from "../../domain/answers";
 import { type AnswerContext, plural, reasonSentence } from "../context";
 import { isComplete } from "../inspection";
 import type { AnswerDraft } from "../payload";

@@ -1,5 +1,5 @@
-import type { AnswerItem } from "../../../domain/answers";
-import type { EvidenceRef } from "../../../domain/evidence";
+import type { AnswerItem } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
 import { type AnswerContext, clock, excerpt, reasonSentence } from "../context";
 import { isSupporting, type SegmentMatch } from "../matching";
 import type { AnswerDraft } from "../payload";

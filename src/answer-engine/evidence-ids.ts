@@ -1,5 +1,5 @@
-import type { EvidenceKind, EvidenceRef } from "../../domain/evidence";
-import type { EngineSegment, EngineVideo } from "./port";
+import type { EvidenceKind, EvidenceRef } from "../domain/evidence";
+import type { EngineSegment, EngineVideo } from "./types";
 
 const MASK_64 = (1n << 64n) - 1n;
 const FNV_PRIME_64 = 0x100000001b3n;

@@ -1,6 +1,6 @@
-import type { AnswerItem } from "../../../domain/answers";
-import type { EvidenceRef } from "../../../domain/evidence";
-import { lexicalScore, termCoverage } from "../../../lib/text/search-scoring";
+import type { AnswerItem } from "../../domain/answers";
+import type { EvidenceRef } from "../../domain/evidence";
+import { lexicalScore, termCoverage } from "../../lib/text/search-scoring";
 import { type AnswerContext, plural, reasonSentence } from "../context";
 import { evidenceRef } from "../evidence-ids";
 import { STRONG_SCORE } from "../matching";

@@ -1,4 +1,4 @@
-import { isIrregularPast, matchStem } from "../../lib/text/irregular-verbs";
+import { isIrregularPast, matchStem } from "../lib/text/irregular-verbs";
 import { isNumberToken } from "./numbers";
 
 // What a sentence's form says, from closed classes of English only (determiners, pronouns,
