@@ -18,9 +18,9 @@ import {
 } from "../src/db/repos/work-leases";
 import { setLatestRunStatement } from "../src/db/repos/workflows";
 import type { StoredError } from "../src/domain/async-errors";
-import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
+import type { RunAnalysisMessage } from "../src/lib/queue-messages";
 import { serializer } from "../src/lib/serial";
 import { createPorts } from "../src/ports";
 import { createDeps, type Deps } from "../src/services/deps";

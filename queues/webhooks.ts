@@ -1,17 +1,8 @@
-import { z } from "zod";
+import { DeliverWebhookMessageSchema } from "../src/lib/queue-messages";
 import type { Deps } from "../src/services/deps";
 import { attemptDelivery } from "../src/services/webhooks/deliver";
-import type { DeliverWebhookMessage } from "../src/services/webhooks/message";
 import type { WebhookTransport } from "../src/services/webhooks/transport";
 import { retryDelaySeconds } from "./consume";
-
-/** Webhook queue: what a consumer accepts as a deliver-webhook message. */
-export const DeliverWebhookMessageSchema = z.object({
-  type: z.literal("deliver-webhook"),
-  delivery_id: z.string(),
-  attempts: z.number().int().min(0),
-  due: z.string(),
-}) satisfies z.ZodType<DeliverWebhookMessage>;
 
 /** How long a batch waits on one receiver before that attempt goes on in the background. */
 export const RECEIVER_PATIENCE_MS = 1_000;

@@ -15,12 +15,12 @@ import {
 } from "../db/repos/videos";
 import type { StoredError } from "../domain/async-errors";
 import type { MediaProbe, RangeSource } from "../domain/media";
-import type { ProcessVideoMessage, UnderstandWindowMessage } from "../domain/messages";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { asyncError } from "../errors/async-codes";
 import { chunks } from "../lib/chunks";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
+import type { ProcessVideoMessage, UnderstandWindowMessage } from "../lib/queue-messages";
 import { pauseAt } from "../lib/work-pause";
 import type { UnderstandInput } from "../ports/media-understanding/port";
 import { assembleIndex } from "./assemble-index";

@@ -9,8 +9,8 @@ import {
 } from "../../db/repos/run-steps";
 import { findRunById, type RunRow } from "../../db/repos/runs";
 import { renewLeaseStatement } from "../../db/repos/work-leases";
-import type { RunAnalysisMessage } from "../../domain/messages";
 import { nowIso } from "../../lib/clock";
+import type { RunAnalysisMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 import { analysisStep, workflowStep } from "./answer-steps";
 import { Execution } from "./execution";

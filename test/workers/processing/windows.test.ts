@@ -6,8 +6,8 @@ import {
   consumeWindowDeadLetters,
   consumeWindows,
 } from "../../../queues/processing";
-import type { UnderstandWindowMessage } from "../../../src/domain/messages";
 import { sourceKey } from "../../../src/lib/object-keys";
+import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
 import { createPorts, type Ports } from "../../../src/ports";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
