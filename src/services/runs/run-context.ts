@@ -77,3 +77,8 @@ export async function loadRunContext(deps: Pick<Deps, "db">, run: RunRow): Promi
     },
   };
 }
+
+/** Rows a run writes sort by its start plus their position (ids carry that time). */
+export function rowTime(context: RunContext, position: number): number {
+  return Date.parse(context.run.createdAt) + position;
+}
