@@ -18,13 +18,13 @@ import {
 } from "../src/db/repos/work-leases";
 import { setLatestRunStatement } from "../src/db/repos/workflows";
 import type { StoredError } from "../src/domain/async-errors";
-import type { RunAnalysisMessage } from "../src/domain/messages";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
+import type { RunAnalysisMessage } from "../src/lib/queue-messages";
 import { serializer } from "../src/lib/serial";
 import { createPorts } from "../src/ports";
-import { presentRun } from "../src/routes/runs/schemas";
 import { createDeps, type Deps } from "../src/services/deps";
+import { presentRun } from "../src/services/presenters/run";
 import { reportStatements } from "../src/services/reports/create-reports";
 import type { RunOutcome } from "../src/services/runs/outcome";
 

@@ -1,9 +1,9 @@
 import { findRunById } from "../src/db/repos/runs";
 import { asyncError } from "../src/errors/async-codes";
+import { RunAnalysisMessageSchema } from "../src/lib/queue-messages";
 import type { Deps } from "../src/services/deps";
 import { executeRun } from "../src/services/runs/execute-run";
 import { Invocation } from "../src/services/runs/lanes";
-import { RunAnalysisMessageSchema } from "./analysis-messages";
 import { consumeSideBySide } from "./consume";
 
 /**

@@ -1,5 +1,10 @@
 import { findVideoById } from "../src/db/repos/videos";
 import { asyncError } from "../src/errors/async-codes";
+import {
+  IndexVideoMessageSchema,
+  ProcessingMessageSchema,
+  UnderstandWindowMessageSchema,
+} from "../src/lib/queue-messages";
 import type { Deps } from "../src/services/deps";
 import { withLeaseHeartbeat } from "../src/services/lease-heartbeat";
 import { failVideo, processVideo } from "../src/services/processing";
@@ -9,13 +14,8 @@ import {
   assembleVideo,
   understandVideoWindow,
 } from "../src/services/understanding-windows";
-import { isFinal } from "../src/services/videos";
+import { isFinal } from "../src/services/video-states";
 import { consumeEach, consumeSideBySide } from "./consume";
-import {
-  IndexVideoMessageSchema,
-  ProcessingMessageSchema,
-  UnderstandWindowMessageSchema,
-} from "./messages";
 
 /**
  * Windows of one batch (at most 5, wrangler.toml) understood at once: they wait on models,

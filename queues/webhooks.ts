@@ -1,18 +1,9 @@
-import { z } from "zod";
+import { DeliverWebhookMessageSchema } from "../src/lib/queue-messages";
 import type { Deps } from "../src/services/deps";
 import { attemptDelivery } from "../src/services/webhooks/deliver";
 import type { Lane } from "../src/services/webhooks/lanes";
-import type { DeliverWebhookMessage } from "../src/services/webhooks/message";
 import type { WebhookTransport } from "../src/services/webhooks/transport";
 import { retryDelaySeconds } from "./consume";
-
-/** Webhook queue: what a consumer accepts as a deliver-webhook message. */
-export const DeliverWebhookMessageSchema = z.object({
-  type: z.literal("deliver-webhook"),
-  delivery_id: z.string(),
-  attempts: z.number().int().min(0),
-  due: z.string(),
-}) satisfies z.ZodType<DeliverWebhookMessage>;
 
 /**
  * A webhook queue (one lane): one attempt per message, the messages of a batch in parallel

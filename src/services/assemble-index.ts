@@ -2,11 +2,11 @@ import { runBatch } from "../db/client";
 import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
 import { updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
 import type { MediaProbe } from "../domain/media";
-import type { IndexVideoMessage } from "../domain/messages";
 import type { VideoMedia } from "../domain/video";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import { indexKey, thumbnailKeyOf } from "../lib/object-keys";
+import type { IndexVideoMessage } from "../lib/queue-messages";
 import type {
   UnderstandInput,
   VideoUnderstanding,

@@ -1,15 +1,15 @@
 import { type Database, database } from "../db/client";
+import type { Env } from "../env";
 import type {
   AssembleVideoMessage,
+  DeliverWebhookMessage,
   IndexVideoMessage,
   ProcessVideoMessage,
   RunAnalysisMessage,
   UnderstandWindowMessage,
-} from "../domain/messages";
-import type { Env } from "../env";
+} from "../lib/queue-messages";
 import { signingSecret } from "../lib/secrets";
 import type { Ports } from "../ports";
-import type { DeliverWebhookMessage } from "./webhooks/message";
 
 /** The queues work is handed to, typed by the message each carries. */
 export interface WorkQueues {

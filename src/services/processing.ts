@@ -15,12 +15,12 @@ import {
 } from "../db/repos/videos";
 import type { StoredError } from "../domain/async-errors";
 import type { MediaProbe, RangeSource } from "../domain/media";
-import type { ProcessVideoMessage, UnderstandWindowMessage } from "../domain/messages";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { asyncError } from "../errors/async-codes";
 import { chunks } from "../lib/chunks";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
+import type { ProcessVideoMessage, UnderstandWindowMessage } from "../lib/queue-messages";
 import { pauseAt } from "../lib/work-pause";
 import type { UnderstandInput } from "../ports/media-understanding/port";
 import { assembleIndex } from "./assemble-index";
@@ -30,8 +30,7 @@ import { probeMedia } from "./media/probe";
 import { storeProbe } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
 import { presentVideo } from "./presenters/video";
-import { PROCESSING, UNFINISHED } from "./video-states";
-import { isFinal } from "./videos";
+import { isFinal, PROCESSING, UNFINISHED } from "./video-states";
 
 /** Queues take at most 100 messages in one `sendBatch`. */
 const MAX_MESSAGES_PER_SEND = 100;

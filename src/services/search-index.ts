@@ -3,14 +3,14 @@ import { insertEventStatement } from "../db/repos/events";
 import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/search";
 import { listSegments } from "../db/repos/segments";
 import { findVideoById, updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
-import type { IndexVideoMessage } from "../domain/messages";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
+import type { IndexVideoMessage } from "../lib/queue-messages";
 import { searchText } from "../lib/text/search-text";
 import type { VectorRecord } from "../ports/vector-index/port";
 import type { Deps } from "./deps";
 import { presentVideo } from "./presenters/video";
-import { isFinal } from "./videos";
+import { isFinal } from "./video-states";
 
 /** Segments embedded per call, so a long video does not make one huge request. */
 const EMBED_BATCH = 64;

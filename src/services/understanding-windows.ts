@@ -11,10 +11,10 @@ import {
 } from "../db/repos/media-windows";
 import { findVideoById, type VideoRow, videoIsIn } from "../db/repos/videos";
 import { renewLeaseStatement } from "../db/repos/work-leases";
-import type { AssembleVideoMessage, UnderstandWindowMessage } from "../domain/messages";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
+import type { AssembleVideoMessage, UnderstandWindowMessage } from "../lib/queue-messages";
 import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
 import { loadProbe } from "./media/probe-store";

@@ -1,4 +1,4 @@
-import type { VideoStatus } from "../db/repos/videos";
+import type { VideoRow, VideoStatus } from "../db/repos/videos";
 
 /**
  * Statuses in which a video is still worked on. Every write of processing is conditional on
@@ -8,3 +8,8 @@ import type { VideoStatus } from "../db/repos/videos";
 export const UNFINISHED: readonly VideoStatus[] = ["queued", "processing"];
 /** Statuses in which only processing's own later steps may write. */
 export const PROCESSING: readonly VideoStatus[] = ["processing"];
+
+/** Whether processing of a video has ended, one way or the other. */
+export function isFinal(video: Pick<VideoRow, "status">): boolean {
+  return video.status === "completed" || video.status === "failed";
+}

@@ -1,17 +1,18 @@
+import { answerComparison } from "../../answer-engine/answer-types/comparison";
+import { answerEnumeration } from "../../answer-engine/answer-types/enumeration";
+import { answerMeasurement } from "../../answer-engine/answer-types/measurement";
+import { answerRetrieval } from "../../answer-engine/answer-types/retrieval";
+import { answerSynthesis } from "../../answer-engine/answer-types/synthesis";
+import { answerTimeline } from "../../answer-engine/answer-types/timeline";
+import { answerVerdict } from "../../answer-engine/answer-types/verdict";
+import { type AnswerContext, buildContext } from "../../answer-engine/context";
+import { BORDERLINE_SCORE, STRONG_SCORE } from "../../answer-engine/matching";
+import { NEGATION_WINDOW } from "../../answer-engine/negation";
+import { type AnswerDraft, finishAnswer } from "../../answer-engine/payload";
+import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
+import { CUE_GAP_SECONDS } from "../../answer-engine/units";
 import type { AnswerType } from "../../domain/answers";
-import { answerComparison } from "./answer-types/comparison";
-import { answerEnumeration } from "./answer-types/enumeration";
-import { answerMeasurement } from "./answer-types/measurement";
-import { answerRetrieval } from "./answer-types/retrieval";
-import { answerSynthesis } from "./answer-types/synthesis";
-import { answerTimeline } from "./answer-types/timeline";
-import { answerVerdict } from "./answer-types/verdict";
-import { type AnswerContext, buildContext } from "./context";
-import { BORDERLINE_SCORE, STRONG_SCORE } from "./matching";
-import { NEGATION_WINDOW } from "./negation";
-import { type AnswerDraft, finishAnswer } from "./payload";
-import type { AnswerEngine, AnswerRequest, EngineAnswer } from "./port";
-import { CUE_GAP_SECONDS } from "./units";
+import type { AnswerEngine } from "./port";
 
 /** Engine id of the local rules; bump the suffix whenever a rule or threshold changes. */
 export const LOCAL_ANSWER_ENGINE_ID = "local-rules@4";

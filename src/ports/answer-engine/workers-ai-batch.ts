@@ -1,6 +1,6 @@
-import { type AnswerContext, buildContext } from "./context";
-import type { AnswerDraft } from "./payload";
-import type { AnswerRequest, EngineAnswer } from "./port";
+import { type AnswerContext, buildContext } from "../../answer-engine/context";
+import type { AnswerDraft } from "../../answer-engine/payload";
+import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
 import {
   draftFromModel,
   parseModelOutput,

@@ -1,16 +1,16 @@
 import { z } from "zod";
+import { metricOf } from "../../answer-engine/answer-types/metrics";
+import { attribute } from "../../answer-engine/answer-types/shared";
+import { type AnswerContext, plural, reasonSentence } from "../../answer-engine/context";
+import { distinctRefs } from "../../answer-engine/evidence-ids";
+import { isComplete } from "../../answer-engine/inspection";
+import type { AnswerDraft } from "../../answer-engine/payload";
+import { probeStems, specMode } from "../../answer-engine/probe";
+import { numbersStated } from "../../answer-engine/quantities";
+import { isDirective } from "../../answer-engine/statement-mode";
+import { type Decision, incompleteReason } from "../../answer-engine/states";
 import { type AnswerItem, RESULT_STATES, type ReasonCode } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
-import { metricOf } from "./answer-types/metrics";
-import { attribute } from "./answer-types/shared";
-import { type AnswerContext, plural, reasonSentence } from "./context";
-import { distinctRefs } from "./evidence-ids";
-import { isComplete } from "./inspection";
-import type { AnswerDraft } from "./payload";
-import { probeStems, specMode } from "./probe";
-import { numbersStated } from "./quantities";
-import { isDirective } from "./statement-mode";
-import { type Decision, incompleteReason } from "./states";
 import { MODEL_REASONS, type SentSegment } from "./workers-ai-prompt";
 
 const ValueSchema = z.union([z.string(), z.number(), z.boolean()]).nullish();

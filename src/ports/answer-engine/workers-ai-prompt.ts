@@ -1,9 +1,9 @@
+import type { AnswerContext } from "../../answer-engine/context";
+import { distinctRefs, evidenceRef } from "../../answer-engine/evidence-ids";
+import { bestProbe, matchText } from "../../answer-engine/matching";
+import type { EngineSegment, EngineVideo } from "../../answer-engine/types";
 import { RESULT_STATES } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
-import type { AnswerContext } from "./context";
-import { distinctRefs, evidenceRef } from "./evidence-ids";
-import { bestProbe, matchText } from "./matching";
-import type { EngineSegment, EngineVideo } from "./port";
 
 /** Llama 3.3 70B (fp8, fast): listed as JSON-mode capable on Workers AI, strong instruction following. */
 export const ANSWER_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";

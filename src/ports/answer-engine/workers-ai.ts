@@ -1,8 +1,9 @@
+import { type AnswerContext, buildContext, reasonSentence } from "../../answer-engine/context";
+import { type AnswerDraft, type AnswerFrame, finishAnswer } from "../../answer-engine/payload";
+import { aggregateAny, type Decision, decideVideos } from "../../answer-engine/states";
+import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
 import { TransientModelError } from "../ai/model-calls";
-import { type AnswerContext, buildContext, reasonSentence } from "./context";
-import { type AnswerDraft, type AnswerFrame, finishAnswer } from "./payload";
-import type { AnswerEngine, AnswerRequest, BatchAnswers, EngineAnswer } from "./port";
-import { aggregateAny, type Decision, decideVideos } from "./states";
+import type { AnswerEngine, BatchAnswers } from "./port";
 import { answerInBatches } from "./workers-ai-batch";
 import {
   draftFromModel,

@@ -2,14 +2,9 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentWithLatest } from "../../services/presenters/head";
 import { alphaRoute } from "../define";
-import {
-  type HeadResource,
-  type HeadTypes,
-  pascalNoun,
-  presentWithLatest,
-  titleOf,
-} from "./resource";
+import { type HeadResource, type HeadTypes, pascalNoun, titleOf } from "./resource";
 import { ArchiveBodySchema } from "./schemas";
 
 /** POST /{heads}/{id}/archive: a head stays readable but takes no new versions. */

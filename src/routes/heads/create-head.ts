@@ -2,8 +2,9 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentWithLatest } from "../../services/presenters/head";
 import { alphaRoute } from "../define";
-import { type HeadResource, type HeadTypes, pascalNoun, presentWithLatest } from "./resource";
+import { type HeadResource, type HeadTypes, pascalNoun } from "./resource";
 import { storedName } from "./schemas";
 
 /** POST /{heads}: a new head and its immutable version 1. */

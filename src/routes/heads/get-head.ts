@@ -1,14 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentWithLatest } from "../../services/presenters/head";
 import { alphaRoute } from "../define";
-import {
-  type HeadResource,
-  type HeadTypes,
-  pascalNoun,
-  presentWithLatest,
-  titleOf,
-} from "./resource";
+import { type HeadResource, type HeadTypes, pascalNoun, titleOf } from "./resource";
 
 /** GET /{heads}/{id}: a head with its latest version. */
 export function registerGetHead<T extends HeadTypes>(

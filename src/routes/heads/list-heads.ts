@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentHead } from "../../services/presenters/head";
 import { alphaRoute } from "../define";
 import { type HeadResource, type HeadTypes, pascalNoun } from "./resource";
-import { ListHeadsQuerySchema, presentHead } from "./schemas";
+import { ListHeadsQuerySchema } from "./schemas";
 
 /** GET /{heads}: a page of the workspace's named heads in one status. */
 export function registerListHeads<T extends HeadTypes>(

@@ -1,16 +1,8 @@
 import type { z } from "@hono/zod-openapi";
-import type { VersionedHeadRepo, WithLatest } from "../../db/repos/versioned-heads";
+import type { VersionedHeadRepo } from "../../db/repos/versioned-heads";
 import type { IdPrefix } from "../../lib/ids";
 import type { Page } from "../../lib/pagination";
-import { presentHead } from "./schemas";
-
-/** A head on the wire, the same for profiles and report templates. */
-export type HeadWire = ReturnType<typeof presentHead>;
-
-/** A head with its latest version on the wire, as single reads and changes answer. */
-export interface HeadWithLatestWire<Version> extends HeadWire {
-  latest: Version;
-}
+import type { HeadWire, HeadWithLatestWire } from "../../services/presenters/head";
 
 /** The types one resource fills in: its id parameter and what its versions hold. */
 export interface HeadTypes {
@@ -71,14 +63,6 @@ export interface NewHeadBody {
 export function titleOf<T extends HeadTypes>(resource: HeadResource<T>): string {
   const { one } = resource.noun;
   return one.charAt(0).toUpperCase() + one.slice(1);
-}
-
-/** Renders a head with its latest version, as single reads and changes answer. */
-export function presentWithLatest<T extends HeadTypes>(
-  resource: HeadResource<T>,
-  found: WithLatest<T["row"]>,
-): HeadWithLatestWire<T["version"]> {
-  return { ...presentHead(found.head), latest: resource.presentVersion(found.latest) };
 }
 
 /** `ReportTemplate` from `report template`, as operation ids name the resource. */

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { AppendRefusal, HeadRow } from "../../db/repos/versioned-heads";
+import type { AppendRefusal } from "../../db/repos/versioned-heads";
 import { HEAD_STATUSES } from "../../db/schema";
 import { ApiError, notFound } from "../../errors/api-error";
 import { TimestampSchema } from "../../schemas/common";
@@ -91,22 +91,6 @@ export const versionAuthorFields = {
     .openapi({ description: "Id of the API key that created the version", example: keyExample }),
   created_at: TimestampSchema,
 };
-
-/** Renders a head row for the wire. */
-export function presentHead(row: HeadRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    status: row.status,
-    anonymous: row.anonymous,
-    latest_version: row.latestVersion,
-    created_by: row.createdBy,
-    updated_by: row.updatedBy,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
 
 /** The `{version}` path parameter. */
 export const VersionParamSchema = integerParam(z.number().int().min(1)).openapi({

@@ -1,19 +1,21 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type ProfileContent, type ProfileVersionRow, profileRepo } from "../../db/repos/profiles";
 import type { HonoEnv } from "../../middleware/hono-env";
+import {
+  type ProfileVersionDto,
+  presentProfileVersion,
+} from "../../services/presenters/head-versions";
 import { registerHeadRoutes } from "../heads";
 import type { HeadResource } from "../heads/resource";
 import {
   CreateProfileBodySchema,
   ProfileIdParamsSchema,
   ProfilePageSchema,
-  type ProfileVersion,
   type ProfileVersionBody,
   ProfileVersionBodySchema,
   ProfileVersionParamsSchema,
   ProfileVersionSchema,
   ProfileWithLatestSchema,
-  presentProfileVersion,
 } from "./schemas";
 
 /** Profiles: versioned heads whose versions hold instructions and answer specs. */
@@ -22,7 +24,7 @@ const profiles: HeadResource<{
   body: ProfileVersionBody;
   content: ProfileContent;
   row: ProfileVersionRow;
-  version: ProfileVersion;
+  version: ProfileVersionDto;
 }> = {
   path: "profiles",
   idParam: "profile_id",

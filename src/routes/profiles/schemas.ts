@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { ProfileVersionRow } from "../../db/repos/profiles";
 import { ANSWER_TYPES } from "../../domain/answers";
 import { idParam } from "../../schemas/common";
 import {
@@ -203,16 +202,3 @@ export const { WithLatestSchema: ProfileWithLatestSchema, PageSchema: ProfilePag
 export type ProfileVersionBody = z.infer<typeof ProfileVersionBodySchema>;
 /** A profile version on the wire. */
 export type ProfileVersion = z.infer<typeof ProfileVersionSchema>;
-
-/** Renders a profile version. */
-export function presentProfileVersion(row: ProfileVersionRow): ProfileVersion {
-  return {
-    profile_id: row.profileId,
-    version: row.version,
-    instructions: row.instructions,
-    // Written only through AnswerSpecSchema, so the stored specs hold its narrower types.
-    answer_specs: row.answerSpecs as z.infer<typeof AnswerSpecSchema>[],
-    created_by: row.createdBy,
-    created_at: row.createdAt,
-  };
-}

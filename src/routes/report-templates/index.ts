@@ -5,14 +5,16 @@ import {
   reportTemplateRepo,
 } from "../../db/repos/report-templates";
 import type { HonoEnv } from "../../middleware/hono-env";
+import {
+  presentReportTemplateVersion,
+  type ReportTemplateVersionDto,
+} from "../../services/presenters/head-versions";
 import { registerHeadRoutes } from "../heads";
 import type { HeadResource } from "../heads/resource";
 import {
   CreateReportTemplateBodySchema,
-  presentReportTemplateVersion,
   ReportTemplateIdParamsSchema,
   ReportTemplatePageSchema,
-  type ReportTemplateVersion,
   type ReportTemplateVersionBody,
   ReportTemplateVersionBodySchema,
   ReportTemplateVersionParamsSchema,
@@ -27,7 +29,7 @@ const reportTemplates: HeadResource<{
   body: ReportTemplateVersionBody;
   content: ReportTemplateContent;
   row: ReportTemplateVersionRow;
-  version: ReportTemplateVersion;
+  version: ReportTemplateVersionDto;
 }> = {
   path: "report-templates",
   idParam: "report_template_id",

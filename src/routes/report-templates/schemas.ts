@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { ReportTemplateVersionRow } from "../../db/repos/report-templates";
 import type { TemplateBlock } from "../../domain/report-templates";
 import { idParam } from "../../schemas/common";
 import {
@@ -179,17 +178,4 @@ export type ReportTemplateVersion = z.infer<typeof ReportTemplateVersionSchema>;
 /** Blocks as validated, in the stored shape (the compiler checks they fit `TemplateBlock`). */
 export function storedBlocks(blocks: z.infer<typeof BlocksSchema>): TemplateBlock[] {
   return blocks;
-}
-
-/** Renders a report template version. */
-export function presentReportTemplateVersion(row: ReportTemplateVersionRow): ReportTemplateVersion {
-  return {
-    report_template_id: row.reportTemplateId,
-    version: row.version,
-    language: row.language,
-    // Written only through TemplateBlockSchema, so the stored blocks hold its narrower types.
-    blocks: row.blocks as z.infer<typeof TemplateBlockSchema>[],
-    created_by: row.createdBy,
-    created_at: row.createdAt,
-  };
 }

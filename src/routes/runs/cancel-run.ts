@@ -2,8 +2,9 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { answerReferences, findRun } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentRun } from "../../services/presenters/run";
 import { alphaRoute } from "../define";
-import { presentRun, RunIdParamsSchema, RunSchema } from "./schemas";
+import { RunIdParamsSchema, RunSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "RUN_WORKFLOWS" },

@@ -3,12 +3,13 @@ import type { Database } from "../../db/client";
 import type { RunRow } from "../../db/repos/runs";
 import { DEFAULT_EXECUTION_PROFILE } from "../../domain/execution-profiles";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { presentRun } from "../../services/presenters/run";
 import { createAnalysisRun } from "../../services/runs/create-run";
 import { createWorkflowRun } from "../../services/runs/create-workflow-run";
 import { nothingUnderstoodNotices } from "../../services/understanding";
 import { alphaRoute } from "../define";
 import { CreateRunBodySchema } from "./create-run-body";
-import { presentRun, RunSchema } from "./schemas";
+import { RunSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "RUN_WORKFLOWS", errors: [409] },

@@ -4,9 +4,10 @@ import { answerReferences, findRun, findSnapshots } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
+import { presentRun } from "../../services/presenters/run";
 import { nothingUnderstoodNotices } from "../../services/understanding";
 import { alphaRoute } from "../define";
-import { presentRun, RunIdParamsSchema, RunSchema } from "./schemas";
+import { RunIdParamsSchema, RunSchema } from "./schemas";
 
 const EXPANDABLE = ["snapshots", "provenance"] as const;
 

@@ -1,11 +1,13 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { type AnswerRow, findRun, listAnswers } from "../../db/repos/runs";
+import { findRun, listAnswers } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { notFound } from "../../errors/api-error";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
+import type { SameShape } from "../../schemas/common";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
+import { type AnswerDto, presentAnswer } from "../../services/presenters/answer";
 import { alphaRoute } from "../define";
 import { RunIdParamsSchema } from "./schemas";
 
@@ -68,25 +70,11 @@ export const AnswerSchema = z
   })
   .openapi("Answer");
 
-/** Renders an answer with signed clip URLs on its evidence. */
-export async function presentAnswer(
-  answer: AnswerRow,
-  linker: EvidenceLinker,
-): Promise<z.infer<typeof AnswerSchema>> {
-  const dto: z.infer<typeof AnswerSchema> = {
-    id: answer.id,
-    key: answer.key,
-    type: answer.type,
-    result_state: answer.resultState,
-    coverage: answer.coverage,
-    event_count: answer.eventCount,
-    evidence_count: answer.evidenceCount,
-    answer_payload: await linker.linkPayload(answer.payload),
-    provenance: answer.provenance,
-  };
-  if (answer.reasonCode !== null) dto.reason_code = answer.reasonCode;
-  return dto;
-}
+/** Fails to compile when the presented answer no longer fits the documented schema. */
+export const ANSWER_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof AnswerSchema>,
+  AnswerDto
+> = true;
 
 const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },

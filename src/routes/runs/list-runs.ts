@@ -3,8 +3,9 @@ import { listRuns } from "../../db/repos/runs";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { presentRun } from "../../services/presenters/run";
 import { alphaRoute } from "../define";
-import { presentRun, RUN_STATUSES, RunSchema } from "./schemas";
+import { RUN_STATUSES, RunSchema } from "./schemas";
 
 const route = alphaRoute(
   { permission: "VIEW_INSIGHTS" },

@@ -1,11 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
-import { EXECUTION_PROFILE_REFS, EXECUTION_PROFILES } from "../../domain/execution-profiles";
-import { AsyncErrorSchema, idParam, TimestampSchema } from "../../schemas/common";
-import type { RunNotice } from "../../services/understanding";
+import { EXECUTION_PROFILE_REFS } from "../../domain/execution-profiles";
+import { AsyncErrorSchema, idParam, type SameShape, TimestampSchema } from "../../schemas/common";
+import type { AnyRunDto } from "../../services/presenters/run";
 import { RunUsageSchema } from "./usage";
-import { presentWorkflowDetail, WorkflowDetailSchema } from "./workflow-detail";
+import { WorkflowDetailSchema } from "./workflow-detail";
 
 /** Run statuses (the spec's Run section). */
 export const RUN_STATUSES = ["queued", "processing", "completed", "failed", "canceled"] as const;
@@ -105,101 +104,13 @@ export const RunSchema = z
   })
   .openapi("Run");
 
-/** The wire type of a run of either kind. */
-export type AnyRunDto = z.infer<typeof RunSchema>;
+/** The wire type of a run of either kind; the service's presenter must produce exactly this. */
+export type { AnyRunDto } from "../../services/presenters/run";
+
+/** Fails to compile when the documented schema and the presented type drift apart. */
+export const RUN_SCHEMA_MATCHES_PRESENTER: SameShape<z.infer<typeof RunSchema>, AnyRunDto> = true;
+
 /** An analysis run as its readers see it. */
 export type RunDto = AnyRunDto & { analysis: z.infer<typeof AnalysisDetailSchema> };
 /** A workflow run as its readers see it. */
 export type WorkflowRunDto = AnyRunDto & { workflow: z.infer<typeof WorkflowDetailSchema> };
-
-/** Renders a run; snapshots and provenance only when expanded. */
-export function presentRun(
-  run: RunRow,
-  extras: {
-    answers?: Pick<AnswerRow, "id" | "key" | "type">[];
-    snapshots?: SnapshotRow[];
-    provenance?: boolean;
-    notices?: RunNotice[];
-  } = {},
-): AnyRunDto {
-  const notices = extras.notices?.length ? { notices: extras.notices } : {};
-  if (run.kind === "workflow") {
-    const workflow = presentWorkflowDetail(run);
-    return {
-      id: run.id,
-      kind: run.kind,
-      status: run.status,
-      workflow,
-      ...notices,
-      created_at: run.createdAt,
-      updated_at: run.updatedAt,
-    };
-  }
-  // Every analysis run is admitted with a profile version; only workflow runs have none.
-  if (run.profileId === null || run.profileVersion === null)
-    throw new Error(`analysis run ${run.id} has no profile version`);
-  const analysis: RunDto["analysis"] = {
-    source_ids: run.sourceIds,
-    execution_profile_ref: run.executionProfileRef,
-    locale: run.locale,
-    sub_state: run.subState,
-    profile_id: run.profileId,
-    profile_version: run.profileVersion,
-    formats: run.formats,
-    cancel_requested: run.cancelRequested,
-    request_id: run.requestId,
-  };
-  if (run.reportTemplateId !== null) analysis.report_template_id = run.reportTemplateId;
-  if (run.reportTemplateVersion !== null)
-    analysis.report_template_version = run.reportTemplateVersion;
-  if (run.resultState !== null) analysis.result_state = run.resultState;
-  if (run.reasonCode !== null) analysis.reason_code = run.reasonCode;
-  if (run.limitations.length > 0)
-    analysis.limitations = run.limitations as NonNullable<RunDto["analysis"]["limitations"]>;
-  if (run.outputSnapshotId !== null) analysis.result_id = run.outputSnapshotId;
-  if (run.error !== null) {
-    analysis.error = run.error;
-    analysis.error_message = run.error.detail;
-  }
-  if (extras.answers && extras.answers.length > 0) {
-    analysis.answer_references = extras.answers.map((answer) => ({
-      answer_id: answer.id,
-      answer_key: answer.key,
-      answer_type: answer.type,
-    }));
-  }
-  if (extras.snapshots) {
-    analysis.analysis_profile_snapshot_id = run.profileSnapshotId;
-    analysis.input_snapshot_id = run.inputSnapshotId;
-    if (run.outputSnapshotId !== null) analysis.output_snapshot_id = run.outputSnapshotId;
-    const content = (kind: SnapshotRow["kind"]) =>
-      extras.snapshots?.find((s) => s.kind === kind)?.content;
-    analysis.snapshots = { profile: content("profile") ?? {}, input: content("input") ?? {} };
-    const output = content("output");
-    if (output) analysis.snapshots.output = output;
-  }
-  if (extras.provenance) {
-    const usage = run.usage ?? {
-      input_tokens: 0,
-      output_tokens: 0,
-      cached_input_tokens: 0,
-      total_tokens: 0,
-      media_seconds: 0,
-    };
-    analysis.provenance = {
-      engine: run.engine,
-      execution_profile: run.executionProfileRef,
-      budget: EXECUTION_PROFILES[run.executionProfileRef],
-      usage: { ...usage, provider_returned_cost: "0" },
-    };
-  }
-  return {
-    id: run.id,
-    kind: run.kind,
-    status: run.status,
-    analysis,
-    ...notices,
-    created_at: run.createdAt,
-    updated_at: run.updatedAt,
-  };
-}

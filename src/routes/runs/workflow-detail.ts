@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { RunRow } from "../../db/repos/runs";
 import { RESULT_STATES } from "../../domain/answers";
 import { EXECUTION_PROFILE_REFS } from "../../domain/execution-profiles";
-import { AsyncErrorSchema } from "../../schemas/common";
+import { AsyncErrorSchema, type SameShape } from "../../schemas/common";
+import type { WorkflowDetailDto } from "../../services/presenters/workflow-run";
 import { RunUsageSchema } from "./usage";
 
 /** The `workflow` object of a workflow run (the spec's Run section). */
@@ -19,7 +19,8 @@ export const WorkflowDetailSchema = z
       .nullable()
       .openapi({ description: "The run's JSON report, once the run completed" }),
     summary: z.string().nullable().openapi({
-      description: 'Counts of finding states, those with none left out, e.g. "3 found, 5 not found, 1 uncertain over 2 videos"',
+      description:
+        'Counts of finding states, those with none left out, e.g. "3 found, 5 not found, 1 uncertain over 2 videos"',
     }),
     result_state: z.enum([...RESULT_STATES, "error"]).nullable(),
     reason_code: z.string().nullable(),
@@ -42,36 +43,8 @@ export const WorkflowDetailSchema = z
   })
   .openapi("WorkflowRunDetail");
 
-/** The wire form of a workflow run's detail. */
-export function presentWorkflowDetail(run: RunRow): z.infer<typeof WorkflowDetailSchema> {
-  const usage = run.usage ?? {
-    input_tokens: 0,
-    output_tokens: 0,
-    cached_input_tokens: 0,
-    total_tokens: 0,
-    media_seconds: 0,
-  };
-  return {
-    workflow_id: run.workflowId ?? "",
-    case_id: run.id,
-    rulebook_id: run.rulebookId ?? "",
-    rule_set_version_id: run.ruleSetVersionId ?? "",
-    report_id: run.reportId,
-    summary: run.summary,
-    result_state: run.resultState,
-    reason_code: run.reasonCode,
-    ...(run.error === null ? {} : { error: run.error, error_message: run.error.detail }),
-    sub_state: run.subState,
-    cancel_requested: run.cancelRequested,
-    execution_profile_ref: run.executionProfileRef,
-    locale: run.locale,
-    source_snapshot: { source_ids: run.sourceIds },
-    provenance: {
-      execution_profile: run.executionProfileRef,
-      provenance_ref: run.outputSnapshotId,
-      request_id: run.requestId,
-      engine: run.engine,
-      usage: { ...usage, provider_returned_cost: "0" },
-    },
-  };
-}
+/** Fails to compile when the documented schema and the presented type drift apart. */
+export const WORKFLOW_DETAIL_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof WorkflowDetailSchema>,
+  WorkflowDetailDto
+> = true;

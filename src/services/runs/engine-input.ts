@@ -1,8 +1,8 @@
+import type { EngineVideo } from "../../answer-engine/types";
 import type { Database } from "../../db/client";
 import { listSegmentsOfVideos, type SegmentRow } from "../../db/repos/segments";
 import { findVideos, type VideoRow } from "../../db/repos/videos";
 import type { ExtractionCoverage } from "../../domain/evidence";
-import type { EngineVideo } from "../../ports/answer-engine/port";
 import { videoMedia } from "../media-urls";
 
 const NOTHING_EXTRACTED: ExtractionCoverage = {

@@ -1,7 +1,7 @@
 import { hasSteps, planStepsStatement } from "../../db/repos/run-steps";
 import { findRunById, type RunRow } from "../../db/repos/runs";
-import type { RunAnalysisMessage } from "../../domain/messages";
 import { nowIso } from "../../lib/clock";
+import type { RunAnalysisMessage } from "../../lib/queue-messages";
 import { pauseAt } from "../../lib/work-pause";
 import type { Deps } from "../deps";
 import { Invocation, lanesOf, workLane } from "./lanes";

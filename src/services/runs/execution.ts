@@ -1,10 +1,10 @@
+import type { QuestionMode } from "../../answer-engine/statement-mode";
+import type { AnswerRequest, EngineAnswer, EngineVideo } from "../../answer-engine/types";
 import { API_PREFIX } from "../../api-prefix";
 import { emptySpend, type StepSpend } from "../../db/repos/run-steps";
 import type { RunRow } from "../../db/repos/runs";
 import type { AnswerSpec } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
-import type { AnswerRequest, EngineAnswer, EngineVideo } from "../../ports/answer-engine/port";
-import type { QuestionMode } from "../../ports/answer-engine/statement-mode";
 import type { Deps } from "../deps";
 
 /** What was left when the budget ran out: the answer the engine never got to give. */

@@ -15,9 +15,9 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
 import { renderReports } from "../reports/create-reports";
-import { summarizeCounts } from "./execute-workflow-run";
 import type { RunOutcome } from "./outcome";
 import type { RunContext } from "./run-context";
+import { summarizeCounts } from "./run-summary";
 
 /** Answers read per query when a report renders them (one reply stays small). */
 const ANSWERS_PER_READ = 500;

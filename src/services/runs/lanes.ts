@@ -1,20 +1,12 @@
 import { runBatch } from "../../db/client";
-import {
-  claimStep,
-  completeStepStatement,
-  emptySpend,
-  extendStepClaimStatement,
-  type RunStepRow,
-  runSpend,
-} from "../../db/repos/run-steps";
+import { claimStep, extendStepClaimStatement, type RunStepRow } from "../../db/repos/run-steps";
 import { findRunById, type RunRow } from "../../db/repos/runs";
 import { renewLeaseStatement } from "../../db/repos/work-leases";
-import type { RunAnalysisMessage } from "../../domain/messages";
 import { nowIso } from "../../lib/clock";
+import type { RunAnalysisMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
-import { analysisStep, workflowStep } from "./answer-steps";
-import { Execution } from "./execution";
-import { type Finisher, finishRun } from "./finish-run";
+import { workStep } from "./dispatch";
+import type { Finisher } from "./finish-run";
 import { loadRunContext, type RunContext } from "./run-context";
 
 /** While a step is worked on, its claim and its run's lease are renewed this often. */
@@ -151,36 +143,12 @@ export async function workLane(
       await settle(deps, run, coordinator);
       return;
     }
-    if (step.kind === "finish") {
-      await withHeartbeat(deps, step, () => finishRun(deps, context, coordinator));
-      await runBatch(db, [completeStepStatement(db, step, emptySpend(), nowIso())]);
-      invocation.timed("finish", deps.clock.now() - now);
-      return;
-    }
-    await withHeartbeat(deps, step, () => answerStep(deps, context, step));
-    invocation.timed("answer", deps.clock.now() - now);
+    const kind = await workStep(deps, context, step, coordinator, (work) =>
+      withHeartbeat(deps, step, work),
+    );
+    invocation.timed(kind, deps.clock.now() - now);
+    if (kind === "finish") return;
   }
-}
-
-/**
- * Answers one step and stores it: its answers (and findings), its spend and its completion in
- * one batch, so a step is either stored whole or not at all, and stored once (a duplicate
- * delivery's rows conflict and its completion finds the step done).
- */
-async function answerStep(deps: Deps, context: RunContext, step: RunStepRow): Promise<void> {
-  const { db } = deps;
-  const execution = new Execution(deps, context.run, await runSpend(db, context.run.id));
-  const createdAt = nowIso();
-  const writes =
-    context.kind === "analysis"
-      ? await analysisStep(deps, context, step, execution, createdAt)
-      : await workflowStep(deps, context, step, execution, createdAt);
-  const lease = { subjectId: context.run.id, kind: "run" as const, activeFrom: nowIso() };
-  await runBatch(db, [
-    ...writes,
-    completeStepStatement(db, step, execution.spent(), createdAt),
-    renewLeaseStatement(db, lease),
-  ]);
 }
 
 /** Nothing to claim: a requested cancel is carried out here; otherwise other lanes hold the rest. */

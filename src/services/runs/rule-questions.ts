@@ -1,7 +1,7 @@
+import { type QuestionMode, questionMode } from "../../answer-engine/statement-mode";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import type { FindingSeverity, FindingType } from "../../domain/findings";
 import { type Rule, type RuleKind, ruleKindOf } from "../../domain/rulebooks";
-import { type QuestionMode, questionMode } from "../../ports/answer-engine/statement-mode";
 
 // A key no prose contains, so no sentence of a playbook is ever taken for this question's words
 // (the engine reads instruction sentences that name the answer key).

@@ -1,9 +1,9 @@
+import type { EngineVideo } from "../../answer-engine/types";
 import { rulesOfSets } from "../../db/repos/rulebooks";
 import { findSnapshots, type RunRow } from "../../db/repos/runs";
 import { findVideos } from "../../db/repos/videos";
 import type { AnswerSpec } from "../../domain/answers";
 import type { Rule } from "../../domain/rulebooks";
-import type { EngineVideo } from "../../ports/answer-engine/port";
 import type { Deps } from "../deps";
 import type { WorkflowSnapshot } from "./create-workflow-run";
 import { loadEngineVideos } from "./engine-input";
@@ -76,4 +76,9 @@ export async function loadRunContext(deps: Pick<Deps, "db">, run: RunRow): Promi
       return present;
     },
   };
+}
+
+/** Rows a run writes sort by its start plus their position (ids carry that time). */
+export function rowTime(context: RunContext, position: number): number {
+  return Date.parse(context.run.createdAt) + position;
 }

@@ -1,9 +1,9 @@
 import type { VideoRow } from "../../db/repos/videos";
 import { type Stale, staleVideos, upsertLeaseStatement } from "../../db/repos/work-leases";
 import type { StoredError } from "../../domain/async-errors";
-import type { IndexVideoMessage, ProcessVideoMessage } from "../../domain/messages";
 import { PROCESSING_PROGRESS } from "../../domain/video";
 import { asyncError } from "../../errors/async-codes";
+import type { IndexVideoMessage, ProcessVideoMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 import { failVideo, resumePlannedVideo } from "../processing";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";

@@ -1,4 +1,4 @@
-import type { ProcessVideoMessage } from "../../domain/messages";
+import type { ProcessVideoMessage } from "../../lib/queue-messages";
 import { cleanupTime } from "./end";
 import { answer, blocked, notFound, owned } from "./results";
 import type { SessionState, SessionStep, UploadDeps } from "./types";

@@ -14,6 +14,7 @@ import {
   updateEndpointStatement,
 } from "../../db/repos/webhook-endpoints";
 import { nowIso } from "../../lib/clock";
+import type { DeliverWebhookMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 import { DELIVERY_TIMEOUT_MS, FAILING_DISABLE_MS, retryDelayMs, webhookConfig } from "./config";
 import { enqueueAttempts } from "./dispatch";
@@ -26,7 +27,6 @@ import {
   moveToSlowLane,
   sendToSlowLane,
 } from "./lanes";
-import type { DeliverWebhookMessage } from "./message";
 import { UnreadableSecretError } from "./secrets";
 import { webhookHeaders } from "./signature";
 import { TransportError, type TransportResult, type WebhookTransport } from "./transport";

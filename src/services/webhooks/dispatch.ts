@@ -10,9 +10,9 @@ import {
 import { endpointsForEvent } from "../../db/repos/webhook-endpoints";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import type { DeliverWebhookMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 import { subscribes } from "./event-types";
-import type { DeliverWebhookMessage } from "./message";
 
 /** Events fanned out per call, so one sweep stays well inside its time limit. */
 export const DISPATCH_BATCH = 50;

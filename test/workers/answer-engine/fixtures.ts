@@ -1,13 +1,13 @@
 import { expect } from "vitest";
-import type { AnswerSpec } from "../../../src/domain/answers";
-import type { EvidenceKind, EvidenceRef, ExtractionCoverage } from "../../../src/domain/evidence";
-import { evidenceId } from "../../../src/ports/answer-engine/evidence-ids";
+import { evidenceId } from "../../../src/answer-engine/evidence-ids";
 import type {
   AnswerRequest,
   EngineAnswer,
   EngineSegment,
   EngineVideo,
-} from "../../../src/ports/answer-engine/port";
+} from "../../../src/answer-engine/types";
+import type { AnswerSpec } from "../../../src/domain/answers";
+import type { EvidenceKind, EvidenceRef, ExtractionCoverage } from "../../../src/domain/evidence";
 
 /** A timed text: [start, end, text] in seconds. */
 export type Cue = [number, number, string];

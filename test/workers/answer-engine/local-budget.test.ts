@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { evidenceId } from "../../../src/answer-engine/evidence-ids";
 import { ANSWER_TYPES } from "../../../src/domain/answers";
-import { evidenceId } from "../../../src/ports/answer-engine/evidence-ids";
 import { LocalAnswerEngine } from "../../../src/ports/answer-engine/local";
 import { request, talk, video } from "./fixtures";
 

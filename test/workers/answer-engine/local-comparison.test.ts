@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { EngineAnswer } from "../../../src/answer-engine/types";
 import { LocalAnswerEngine } from "../../../src/ports/answer-engine/local";
-import type { EngineAnswer } from "../../../src/ports/answer-engine/port";
 import { expectCitesIndex, request, silent, talk, video } from "./fixtures";
 
 const engine = new LocalAnswerEngine();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { EngineVideo } from "../../../src/answer-engine/types";
 import type { AnswerSpec } from "../../../src/domain/answers";
 import type { TextExtent } from "../../../src/domain/evidence";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import type { EngineVideo } from "../../../src/ports/answer-engine/port";
 import { request, video } from "./fixtures";
 
 const HATS: Pick<AnswerSpec, "answer_type" | "description"> = {

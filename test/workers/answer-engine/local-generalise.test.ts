@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sentenceMode } from "../../../src/answer-engine/statement-mode";
+import type { EngineVideo } from "../../../src/answer-engine/types";
 import type { AnswerSpec } from "../../../src/domain/answers";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import type { EngineVideo } from "../../../src/ports/answer-engine/port";
-import { sentenceMode } from "../../../src/ports/answer-engine/statement-mode";
 import { citedRefs, request, video } from "./fixtures";
 
 const transcript = { accepted_types: ["transcript"] };

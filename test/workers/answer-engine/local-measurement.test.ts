@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metricOf } from "../../../src/ports/answer-engine/answer-types/metrics";
+import { metricOf } from "../../../src/answer-engine/answer-types/metrics";
 import { LocalAnswerEngine } from "../../../src/ports/answer-engine/local";
 import { expectCitesIndex, request, silent, talk, video } from "./fixtures";
 

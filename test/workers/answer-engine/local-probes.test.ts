@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { buildProbes, instructionSentences } from "../../../src/answer-engine/probe";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import { buildProbes, instructionSentences } from "../../../src/ports/answer-engine/probe";
 import { request, video } from "./fixtures";
 
 const PARAGRAPH =

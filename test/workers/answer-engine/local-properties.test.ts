@@ -1,14 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { absenceGap, kindRequirement } from "../../../src/answer-engine/evidence-kinds";
+import type { AnswerRequest, EngineSegment, EngineVideo } from "../../../src/answer-engine/types";
 import { ANSWER_TYPES } from "../../../src/domain/answers";
 import type { EvidenceKind } from "../../../src/domain/evidence";
-import { absenceGap, kindRequirement } from "../../../src/ports/answer-engine/evidence-kinds";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import type {
-  AnswerRequest,
-  EngineSegment,
-  EngineVideo,
-} from "../../../src/ports/answer-engine/port";
 import { citedRefs, existsInIndex } from "./fixtures";
 
 // A small vocabulary, so that random specs and random evidence do match each other.

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { polarityOf } from "../../../src/answer-engine/negation";
+import { isDirective, questionMode } from "../../../src/answer-engine/statement-mode";
 import type { AnswerSpec } from "../../../src/domain/answers";
 import { stems } from "../../../src/lib/text/search-scoring";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import { polarityOf } from "../../../src/ports/answer-engine/negation";
-import { isDirective, questionMode } from "../../../src/ports/answer-engine/statement-mode";
 import { request, video } from "./fixtures";
 
 const HATS = "Do the workers wear hard hats?";

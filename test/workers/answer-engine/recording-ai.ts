@@ -1,4 +1,4 @@
-import { evidenceId } from "../../../src/ports/answer-engine/evidence-ids";
+import { evidenceId } from "../../../src/answer-engine/evidence-ids";
 import {
   type WorkersAiAnswerDependencies,
   WorkersAiAnswerEngine,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerFromPrompt } from "../../../simulators/workers-ai/answers";
+import type { AnswerRequest } from "../../../src/answer-engine/types";
 import { TransientModelError } from "../../../src/ports/ai/model-calls";
-import type { AnswerRequest } from "../../../src/ports/answer-engine/port";
 import { MAX_QUESTIONS_PER_CALL } from "../../../src/ports/answer-engine/workers-ai-batch";
 import type { AnswerAi } from "../../../src/ports/answer-engine/workers-ai-prompt";
 import { request, talk } from "./fixtures";

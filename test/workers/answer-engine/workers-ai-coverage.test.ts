@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildContext } from "../../../src/ports/answer-engine/context";
+import { buildContext } from "../../../src/answer-engine/context";
 import {
   modelInput,
   promptTokens,

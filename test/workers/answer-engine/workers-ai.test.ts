@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evidenceId } from "../../../src/ports/answer-engine/evidence-ids";
+import { evidenceId } from "../../../src/answer-engine/evidence-ids";
 import type { WorkersAiAnswerDependencies } from "../../../src/ports/answer-engine/workers-ai";
 import { ANSWER_MODEL, promptTokens } from "../../../src/ports/answer-engine/workers-ai-prompt";
 import { expectCitesIndex, request, talk } from "./fixtures";

@@ -4,16 +4,13 @@ import { describe, expect, it } from "vitest";
 import { consumeIndexing, consumeProcessing } from "../../../queues/processing";
 import { database } from "../../../src/db/client";
 import { findVideoById } from "../../../src/db/repos/videos";
-import type { IndexVideoMessage, ProcessVideoMessage } from "../../../src/domain/messages";
 import { asyncError } from "../../../src/errors/async-codes";
-import { sourceKey } from "../../../src/lib/object-keys";
+import type { IndexVideoMessage, ProcessVideoMessage } from "../../../src/lib/queue-messages";
 import { createPorts, type Ports } from "../../../src/ports";
 import type { VideoDto } from "../../../src/routes/videos/schemas";
 import { createDeps } from "../../../src/services/deps";
 import { failVideo } from "../../../src/services/processing";
-import { insertVideos } from "../../helpers/factories";
-import { type Client, expectJson, newTenant } from "../../helpers/harness";
-import { fixtureBytes } from "../../helpers/media-fixtures";
+import { type Client, expectJson } from "../../helpers/harness";
 import { outbox, queuedVideo, storedSegments } from "../../helpers/processing";
 import { recordingEnv } from "../../helpers/sweep";
 

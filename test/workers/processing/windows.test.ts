@@ -6,16 +6,13 @@ import {
   consumeWindowDeadLetters,
   consumeWindows,
 } from "../../../queues/processing";
-import type { UnderstandWindowMessage } from "../../../src/domain/messages";
-import { sourceKey } from "../../../src/lib/object-keys";
+import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
 import { createPorts, type Ports } from "../../../src/ports";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { createDeps } from "../../../src/services/deps";
-import { insertVideos } from "../../helpers/factories";
-import { type Client, expectJson, newTenant } from "../../helpers/harness";
-import { fixtureBytes } from "../../helpers/media-fixtures";
+import { type Client, expectJson } from "../../helpers/harness";
 import { queuedVideo, storedSegments } from "../../helpers/processing";
 import { recordingEnv, sweepAfter } from "../../helpers/sweep";
 import {

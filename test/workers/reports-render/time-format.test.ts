@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { clock } from "../../../src/answer-engine/context";
 import { formatClock } from "../../../src/lib/time-format";
-import { clock } from "../../../src/ports/answer-engine/context";
 import { formatClock as describeClock } from "../../../src/ports/media-understanding/describe";
 import { formatTime } from "../../../src/services/reports/format";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { EngineAnswer } from "../../../src/answer-engine/types";
 import { type Rule, ruleKindOf } from "../../../src/domain/rulebooks";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import type { EngineAnswer } from "../../../src/ports/answer-engine/port";
 import { findingTyping, ruleQuestion } from "../../../src/services/runs/rule-questions";
 import { citedRefs, request, video } from "../answer-engine/fixtures";
 

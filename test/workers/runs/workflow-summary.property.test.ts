@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ResultState } from "../../../src/domain/answers";
-import { summarizeCounts } from "../../../src/services/runs/execute-workflow-run";
+import { summarizeCounts } from "../../../src/services/runs/run-summary";
 
 const WORDS: [ResultState, string][] = [
   ["found", "found"],

@@ -5,9 +5,9 @@ import { createApp } from "../../../src/app";
 import { database, runBatch } from "../../../src/db/client";
 import { insertEventStatement } from "../../../src/db/repos/events";
 import type { Env } from "../../../src/env";
+import type { DeliverWebhookMessage } from "../../../src/lib/queue-messages";
 import { createPorts } from "../../../src/ports";
 import { createDeps, type Deps } from "../../../src/services/deps";
-import type { DeliverWebhookMessage } from "../../../src/services/webhooks/message";
 import type { TransportResult, WebhookTransport } from "../../../src/services/webhooks/transport";
 import { API, type Client, expectJson } from "../../helpers/harness";
 

@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { consumeWebhooks } from "../../../queues/webhooks";
+import type { DeliverWebhookMessage } from "../../../src/lib/queue-messages";
 import { FAST_LANE_TIMEOUT_MS } from "../../../src/services/webhooks/config";
 import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
-import type { DeliverWebhookMessage } from "../../../src/services/webhooks/message";
 import type { TransportResult, WebhookTransport } from "../../../src/services/webhooks/transport";
 import { expectJson, newTenant } from "../../helpers/harness";
 import {

@@ -1,0 +1,102 @@
+import { z } from "zod";
+
+// Every queue message: its type, which producers send, and its schema, which the consumer
+// parses each delivery with (a message that does not parse is acknowledged and dropped).
+
+/** Processing queue: probe and index one uploaded video. */
+export interface ProcessVideoMessage {
+  type: "process-video";
+  video_id: string;
+  workspace_id: string;
+}
+
+/** Processing queue: build the index of a video whose windows are all understood. */
+export interface AssembleVideoMessage {
+  type: "assemble-video";
+  video_id: string;
+  workspace_id: string;
+}
+
+/** Windows queue: understand one planned window of a video (a stretch of audio, some frames). */
+export interface UnderstandWindowMessage {
+  type: "understand-window";
+  video_id: string;
+  workspace_id: string;
+  /** The window's position in the video's plan. */
+  position: number;
+}
+
+/** Indexing queue: make one processed video searchable, then mark it completed. */
+export interface IndexVideoMessage {
+  type: "index-video";
+  video_id: string;
+  workspace_id: string;
+}
+
+/** Analysis queue: execute one run. */
+export interface RunAnalysisMessage {
+  type: "run-analysis";
+  run_id: string;
+  workspace_id: string;
+}
+
+/**
+ * Webhook queue: make one attempt of one delivery. `attempts` and `due` name the attempt
+ * the message was sent for; a message that no longer matches the delivery is stale.
+ */
+export interface DeliverWebhookMessage {
+  type: "deliver-webhook";
+  delivery_id: string;
+  attempts: number;
+  due: string;
+}
+
+/** Processing queue: what a consumer accepts as a process-video message. */
+export const ProcessVideoMessageSchema = z.object({
+  type: z.literal("process-video"),
+  video_id: z.string(),
+  workspace_id: z.string(),
+}) satisfies z.ZodType<ProcessVideoMessage>;
+
+/** Indexing queue: what a consumer accepts as an index-video message. */
+export const IndexVideoMessageSchema = z.object({
+  type: z.literal("index-video"),
+  video_id: z.string(),
+  workspace_id: z.string(),
+}) satisfies z.ZodType<IndexVideoMessage>;
+
+/** Processing queue: what a consumer accepts as an assemble-video message. */
+export const AssembleVideoMessageSchema = z.object({
+  type: z.literal("assemble-video"),
+  video_id: z.string(),
+  workspace_id: z.string(),
+}) satisfies z.ZodType<AssembleVideoMessage>;
+
+/** Processing queue: either step a video's processing takes there. */
+export const ProcessingMessageSchema = z.discriminatedUnion("type", [
+  ProcessVideoMessageSchema,
+  AssembleVideoMessageSchema,
+]);
+
+/** Windows queue: what the consumer accepts as an understand-window message. */
+export const UnderstandWindowMessageSchema = z.object({
+  type: z.literal("understand-window"),
+  video_id: z.string(),
+  workspace_id: z.string(),
+  position: z.number().int().min(0),
+}) satisfies z.ZodType<UnderstandWindowMessage>;
+
+/** Analysis queue: what the consumer accepts as a run-analysis message. */
+export const RunAnalysisMessageSchema = z.object({
+  type: z.literal("run-analysis"),
+  run_id: z.string(),
+  workspace_id: z.string(),
+}) satisfies z.ZodType<RunAnalysisMessage>;
+
+/** Webhook queue: what a consumer accepts as a deliver-webhook message. */
+export const DeliverWebhookMessageSchema = z.object({
+  type: z.literal("deliver-webhook"),
+  delivery_id: z.string(),
+  attempts: z.number().int().min(0),
+  due: z.string(),
+}) satisfies z.ZodType<DeliverWebhookMessage>;

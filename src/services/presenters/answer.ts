@@ -1,0 +1,25 @@
+import type { AnswerRow } from "../../db/repos/runs";
+import type { EvidenceLinker } from "../evidence-urls";
+import type { StoredAnswer } from "../reports/types";
+
+/** An answer as clients see it (the spec's Answer section), documented in list-answers.ts. */
+export interface AnswerDto extends StoredAnswer {
+  provenance: Record<string, unknown>;
+}
+
+/** Renders an answer with signed clip URLs on its evidence. */
+export async function presentAnswer(answer: AnswerRow, linker: EvidenceLinker): Promise<AnswerDto> {
+  const dto: AnswerDto = {
+    id: answer.id,
+    key: answer.key,
+    type: answer.type,
+    result_state: answer.resultState,
+    coverage: answer.coverage,
+    event_count: answer.eventCount,
+    evidence_count: answer.evidenceCount,
+    answer_payload: await linker.linkPayload(answer.payload),
+    provenance: answer.provenance,
+  };
+  if (answer.reasonCode !== null) dto.reason_code = answer.reasonCode;
+  return dto;
+}

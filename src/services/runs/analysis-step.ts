@@ -1,0 +1,50 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import type { RunStepRow } from "../../db/repos/run-steps";
+import { type AnswerRow, insertAnswersStatements } from "../../db/repos/runs";
+import { idAt } from "../../lib/ids";
+import type { Deps } from "../deps";
+import type { Execution } from "./execution";
+import { type RunContext, rowTime } from "./run-context";
+
+type AnalysisContext = Extract<RunContext, { kind: "analysis" }>;
+
+/** An analysis run's step: its slice of the profile's specs over every source video. */
+export async function analysisStep(
+  deps: Pick<Deps, "db">,
+  context: AnalysisContext,
+  step: RunStepRow,
+  execution: Execution,
+  createdAt: string,
+): Promise<BatchItem<"sqlite">[]> {
+  const { run } = context;
+  const specs = context.specs.slice(step.first, step.first + step.count);
+  const answers = await execution.answerAll(
+    context.instructions,
+    specs.map((spec) => ({ spec })),
+    context.videos,
+  );
+  const rows = answers.map((answer, i): AnswerRow => {
+    const position = step.first + i;
+    const spec = specs[i];
+    if (!spec) throw new Error(`no spec at ${position}`);
+    if (answer.reason_code === "required_evidence_not_extracted")
+      execution.note("required_evidence_not_extracted");
+    return {
+      id: idAt("ans", rowTime(context, position)),
+      runId: run.id,
+      workspaceId: run.workspaceId,
+      position,
+      key: spec.answer_key,
+      type: spec.answer_type,
+      resultState: answer.result_state,
+      coverage: answer.coverage,
+      eventCount: answer.event_count,
+      evidenceCount: answer.evidence_count,
+      payload: answer.answer_payload,
+      reasonCode: answer.reason_code ?? null,
+      provenance: { ...answer.provenance, usage: answer.usage },
+      createdAt,
+    };
+  });
+  return insertAnswersStatements(deps.db, rows);
+}
