@@ -23,14 +23,23 @@ const HEARTBEAT_MS = 20_000;
 const CLAIM_MS = 3 * HEARTBEAT_MS;
 /**
  * Lanes of a workflow run: its steps worked side by side, enough to keep the account's model
- * rate busy (text generation: 4.5 calls/s after headroom) while each call waits ~2 s and each
+ * rate busy (text generation: 4.75 calls/s after headroom) while each call waits ~2 s and each
  * step's reads and writes add their own time.
  */
 export const WORKFLOW_LANES = 16;
-/** Steps one invocation works at most, all lanes together: ~5 subrequests each. */
-const STEPS_PER_INVOCATION = 150;
-/** The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). */
-export const DEFAULT_INVOCATION_SECONDS = 30;
+/**
+ * Steps one invocation works at most, all lanes together: each makes 3 D1 queries (claim,
+ * spend, the batch that stores it), so 250 stay under D1's 1,000 queries an invocation with
+ * room for the context's reads and heartbeats; its model slot, polls and call add fewer than
+ * 2,000 subrequests, far under the 10,000 of the paid plan.
+ */
+const STEPS_PER_INVOCATION = 250;
+/**
+ * The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). Every hand-off
+ * leaves the model rate idle for a call's latency plus the next delivery's start (~3.5 s
+ * locally), so invocations run about as long as their step allowance lasts at the paced rate.
+ */
+export const DEFAULT_INVOCATION_SECONDS = 60;
 
 /** Lanes a run is worked in: an analysis run's steps go one after another (its budget in order). */
 export function lanesOf(run: Pick<RunRow, "kind">): number {
