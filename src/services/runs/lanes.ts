@@ -1,5 +1,7 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch } from "../../db/client";
 import {
+  claimAnswerSteps,
   claimStep,
   completeStepStatement,
   emptySpend,
@@ -40,6 +42,12 @@ const STEPS_PER_INVOCATION = 250;
  * locally), so invocations run about as long as their step allowance lasts at the paced rate.
  */
 export const DEFAULT_INVOCATION_SECONDS = 60;
+/**
+ * Steps a lane claims and stores together once its run's budget is spent: they ask no model,
+ * so one claim, one read of the spend and one batch serve several (each step's rows and
+ * completion as they would be alone).
+ */
+const SPENT_STEPS_TOGETHER = 8;
 
 /** Lanes a run is worked in: an analysis run's steps go one after another (its budget in order). */
 export function lanesOf(run: Pick<RunRow, "kind">): number {
@@ -88,6 +96,18 @@ export class Invocation {
     if (now >= this.deadline || this.stepsLeft <= 0) return false;
     this.stepsLeft--;
     return true;
+  }
+
+  /** Takes up to `wanted` more steps for a step under way (no deadline check); how many. */
+  takeUpTo(wanted: number): number {
+    const taken = Math.max(0, Math.min(wanted, this.stepsLeft));
+    this.stepsLeft -= taken;
+    return taken;
+  }
+
+  /** Gives back steps taken but not used. */
+  giveBack(steps: number): void {
+    this.stepsLeft += Math.max(0, steps);
   }
 
   /** Steps taken so far. */
@@ -166,7 +186,7 @@ export async function workLane(
       invocation.timed("finish", deps.clock.now() - now);
       return;
     }
-    await withHeartbeat(deps, step, () => answerStep(deps, context, step));
+    await withHeartbeat(deps, step, () => answerStep(deps, context, step, invocation));
     invocation.timed("answer", deps.clock.now() - now);
   }
 }
@@ -174,22 +194,38 @@ export async function workLane(
 /**
  * Answers one step and stores it: its answers (and findings), its spend and its completion in
  * one batch, so a step is either stored whole or not at all, and stored once (a duplicate
- * delivery's rows conflict and its completion finds the step done).
+ * delivery's rows conflict and its completion finds the step done). Once the run's budget is
+ * spent, the lane claims the next few steps too and stores them in the same batch.
  */
-async function answerStep(deps: Deps, context: RunContext, step: RunStepRow): Promise<void> {
+async function answerStep(
+  deps: Deps,
+  context: RunContext,
+  step: RunStepRow,
+  invocation: Invocation,
+): Promise<void> {
   const { db } = deps;
-  const execution = new Execution(deps, context.run, await runSpend(db, context.run.id));
+  const { run } = context;
+  const spent = await runSpend(db, run.id);
+  const first = new Execution(deps, run, spent);
+  let more: RunStepRow[] = [];
+  if (first.exhausted()) {
+    const allowed = invocation.takeUpTo(SPENT_STEPS_TOGETHER - 1);
+    const now = deps.clock.now();
+    more = await claimAnswerSteps(db, run.id, nowIso(now), nowIso(now + CLAIM_MS), allowed);
+    invocation.giveBack(allowed - more.length);
+  }
   const createdAt = nowIso();
-  const writes =
-    context.kind === "analysis"
-      ? await analysisStep(deps, context, step, execution, createdAt)
-      : await workflowStep(deps, context, step, execution, createdAt);
-  const lease = { subjectId: context.run.id, kind: "run" as const, activeFrom: nowIso() };
-  await runBatch(db, [
-    ...writes,
-    completeStepStatement(db, step, execution.spent(), createdAt),
-    renewLeaseStatement(db, lease),
-  ]);
+  const statements: BatchItem<"sqlite">[] = [];
+  for (const [i, each] of [step, ...more].entries()) {
+    const execution = i === 0 ? first : new Execution(deps, run, spent);
+    const writes =
+      context.kind === "analysis"
+        ? await analysisStep(deps, context, each, execution, createdAt)
+        : await workflowStep(deps, context, each, execution, createdAt);
+    statements.push(...writes, completeStepStatement(db, each, execution.spent(), createdAt));
+  }
+  const lease = { subjectId: run.id, kind: "run" as const, activeFrom: nowIso() };
+  await runBatch(db, [...statements, renewLeaseStatement(db, lease)]);
 }
 
 /** Nothing to claim: a requested cancel is carried out here; otherwise other lanes hold the rest. */
