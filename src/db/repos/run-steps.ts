@@ -63,6 +63,36 @@ export async function claimStep(
   return rows[0] ?? null;
 }
 
+/**
+ * Claims up to `limit` more answer steps of the run, the first pending and unclaimed ones in
+ * order, on the same terms as `claimStep`: for a lane whose run's budget is spent, whose
+ * steps call no model and are stored together.
+ */
+export async function claimAnswerSteps(
+  db: Database,
+  runId: string,
+  now: string,
+  until: string,
+  limit: number,
+): Promise<RunStepRow[]> {
+  if (limit <= 0) return [];
+  const rows = await db
+    .update(runSteps)
+    .set({ claimedUntil: until })
+    .where(
+      and(
+        eq(runSteps.runId, runId),
+        sql`${runSteps.position} IN (
+          SELECT s.position FROM run_steps s WHERE s.run_id = ${runId} AND s.state = 'pending'
+            AND s.kind = 'answer' AND (s.claimed_until IS NULL OR s.claimed_until < ${now})
+          ORDER BY s.position LIMIT ${limit})`,
+        sql`EXISTS (SELECT 1 FROM runs r WHERE r.id = ${runId} AND r.status = 'processing' AND r.cancel_requested = 0)`,
+      ),
+    )
+    .returning();
+  return rows.sort((a, b) => a.position - b.position);
+}
+
 /** Extends a step's claim while its delivery still works on it. */
 export function extendStepClaimStatement(db: Database, step: RunStepRow, until: string) {
   return db

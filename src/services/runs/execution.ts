@@ -63,7 +63,8 @@ export class Execution {
     };
   }
 
-  private exhausted(): boolean {
+  /** Whether the run's budget is spent: its answers are `not_checked`, no model is asked. */
+  exhausted(): boolean {
     return this.budget.media_seconds <= 0 || this.budget.tokens <= 0;
   }
 

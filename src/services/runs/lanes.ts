@@ -1,5 +1,10 @@
 import { runBatch } from "../../db/client";
-import { claimStep, extendStepClaimStatement, type RunStepRow } from "../../db/repos/run-steps";
+import {
+  claimAnswerSteps,
+  claimStep,
+  extendStepClaimStatement,
+  type RunStepRow,
+} from "../../db/repos/run-steps";
 import { findRunById, type RunRow } from "../../db/repos/runs";
 import { renewLeaseStatement } from "../../db/repos/work-leases";
 import { nowIso } from "../../lib/clock";
@@ -15,14 +20,29 @@ const HEARTBEAT_MS = 20_000;
 const CLAIM_MS = 3 * HEARTBEAT_MS;
 /**
  * Lanes of a workflow run: its steps worked side by side, enough to keep the account's model
- * rate busy (text generation: 4.5 calls/s after headroom) while each call waits ~2 s and each
+ * rate busy (text generation: 4.75 calls/s after headroom) while each call waits ~2 s and each
  * step's reads and writes add their own time.
  */
 export const WORKFLOW_LANES = 16;
-/** Steps one invocation works at most, all lanes together: ~5 subrequests each. */
-const STEPS_PER_INVOCATION = 150;
-/** The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). */
-export const DEFAULT_INVOCATION_SECONDS = 30;
+/**
+ * Steps one invocation works at most, all lanes together: each makes 3 D1 queries (claim,
+ * spend, the batch that stores it), so 250 stay under D1's 1,000 queries an invocation with
+ * room for the context's reads and heartbeats; its model slot, polls and call add fewer than
+ * 2,000 subrequests, far under the 10,000 of the paid plan.
+ */
+const STEPS_PER_INVOCATION = 250;
+/**
+ * The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). Every hand-off
+ * leaves the model rate idle for a call's latency plus the next delivery's start (~3.5 s
+ * locally), so invocations run about as long as their step allowance lasts at the paced rate.
+ */
+export const DEFAULT_INVOCATION_SECONDS = 60;
+/**
+ * Steps a lane claims and stores together once its run's budget is spent: they ask no model,
+ * so one claim, one read of the spend and one batch serve several (each step's rows and
+ * completion as they would be alone).
+ */
+const SPENT_STEPS_TOGETHER = 8;
 
 /** Lanes a run is worked in: an analysis run's steps go one after another (its budget in order). */
 export function lanesOf(run: Pick<RunRow, "kind">): number {
@@ -71,6 +91,18 @@ export class Invocation {
     if (now >= this.deadline || this.stepsLeft <= 0) return false;
     this.stepsLeft--;
     return true;
+  }
+
+  /** Takes up to `wanted` more steps for a step under way (no deadline check); how many. */
+  takeUpTo(wanted: number): number {
+    const taken = Math.max(0, Math.min(wanted, this.stepsLeft));
+    this.stepsLeft -= taken;
+    return taken;
+  }
+
+  /** Gives back steps taken but not used. */
+  giveBack(steps: number): void {
+    this.stepsLeft += Math.max(0, steps);
   }
 
   /** Steps taken so far. */
@@ -143,12 +175,33 @@ export async function workLane(
       await settle(deps, run, coordinator);
       return;
     }
-    const kind = await workStep(deps, context, step, coordinator, (work) =>
-      withHeartbeat(deps, step, work),
+    const kind = await workStep(
+      deps,
+      context,
+      step,
+      coordinator,
+      (work) => withHeartbeat(deps, step, work),
+      () => claimSpentSteps(deps, run.id, invocation),
     );
     invocation.timed(kind, deps.clock.now() - now);
     if (kind === "finish") return;
   }
+}
+
+/**
+ * Claims up to SPENT_STEPS_TOGETHER - 1 more answer steps of a run whose budget is spent,
+ * each taken from the invocation's step allowance.
+ */
+async function claimSpentSteps(
+  deps: Deps,
+  runId: string,
+  invocation: Invocation,
+): Promise<RunStepRow[]> {
+  const allowed = invocation.takeUpTo(SPENT_STEPS_TOGETHER - 1);
+  const now = deps.clock.now();
+  const more = await claimAnswerSteps(deps.db, runId, nowIso(now), nowIso(now + CLAIM_MS), allowed);
+  invocation.giveBack(allowed - more.length);
+  return more;
 }
 
 /** Nothing to claim: a requested cancel is carried out here; otherwise other lanes hold the rest. */
