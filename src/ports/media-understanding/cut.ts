@@ -48,6 +48,14 @@ export interface FrameCut {
   time: number;
 }
 
+/** The packets a frame cut copies: from `key` up to source time `stop`, `bytes` in all. */
+export interface FrameSpan {
+  key: EncodedPacket;
+  offset: number;
+  stop: number;
+  bytes: number;
+}
+
 /** Thrown when the source's codec cannot be copied into a file of its own. */
 export class UncuttableError extends Error {}
 
@@ -139,10 +147,21 @@ export class Cutter {
     time: number,
     limits: { maxOffset: number; maxBytes: number },
   ): Promise<FrameCut | null> {
+    const span = await this.frameSpan(time, limits);
+    return span && this.cutFrame(span);
+  }
+
+  /**
+   * What `frame` would copy, read from packet metadata only: so its bytes can be budgeted
+   * before they are held. Null without video.
+   */
+  async frameSpan(
+    time: number,
+    limits: { maxOffset: number; maxBytes: number },
+  ): Promise<FrameSpan | null> {
     const track = await this.input.getPrimaryVideoTrack();
     if (!track) return null;
-    const codec = await track.getCodec();
-    if (!codec) throw new UncuttableError("the video codec is unknown");
+    if (!(await track.getCodec())) throw new UncuttableError("the video codec is unknown");
     const sink = new EncodedPacketSink(track);
     const key = (await sink.getKeyPacket(time)) ?? (await sink.getFirstKeyPacket());
     if (!key) return null;
@@ -154,6 +173,15 @@ export class Cutter {
     }
     // Frames shortly after the wanted one may be its references (B-frames decode after them).
     const stop = last.timestamp + REFERENCE_MARGIN_SECONDS;
+    return { key, offset, stop, bytes: await bytesCopied(sink, key, stop) };
+  }
+
+  /** Copies a span `frameSpan` found into a file of its own. */
+  async cutFrame(span: FrameSpan): Promise<FrameCut> {
+    const track = await this.input.getPrimaryVideoTrack();
+    const codec = await track?.getCodec();
+    if (!track || !codec) throw new UncuttableError("the video track is gone");
+    const { key, offset, stop } = span;
     const output = new Output({
       format: WEBM_CODECS.has(codec)
         ? new WebMOutputFormat()
@@ -165,7 +193,7 @@ export class Cutter {
     output.setMetadataTags(this.label(key.timestamp));
     await output.start();
     await copyPackets(
-      sink,
+      new EncodedPacketSink(track),
       key,
       (p) => p.timestamp <= stop,
       async (p, meta) => {
@@ -211,6 +239,20 @@ async function bytesBetween(
   for await (const packet of sink.packets(from, undefined, { metadataOnly: true })) {
     total += packet.byteLength;
     if (packet.sequenceNumber >= to.sequenceNumber) break;
+  }
+  return total;
+}
+
+/** The packet bytes `copyPackets` copies from `first` while packets start by `stop`. */
+async function bytesCopied(
+  sink: EncodedPacketSink,
+  first: EncodedPacket,
+  stop: number,
+): Promise<number> {
+  let total = 0;
+  for await (const packet of sink.packets(first, undefined, { metadataOnly: true })) {
+    if (packet.timestamp > stop) break;
+    if (packet.timestamp >= first.timestamp) total += packet.byteLength;
   }
   return total;
 }

@@ -2,6 +2,7 @@ import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaBindingLike } from "../../env";
 import { type CallEnvironment, callModel, classifyModelError } from "../ai/model-calls";
 import { assemble, type FrameImage, type FrameScene, finalLimitations } from "./assemble";
+import { type ByteBudget, isolateCutBudget } from "./byte-budget";
 import { type Cutter, openCutter, UncuttableError } from "./cut";
 import { extractFrame, mapLimit, toBase64 } from "./edge-media";
 import { captionExtents, seenExtent, speechExtents, transcriptComplete } from "./extent";
@@ -57,6 +58,8 @@ export interface WorkersAiDependencies {
   settings?: Partial<WindowSettings>;
   /** How Media Transformations calls are retried on transient failures (tests shorten it). */
   mediaRetries?: CallEnvironment;
+  /** Bytes of frame cuts held at once (the isolate's shared budget unless given one). */
+  cutBudget?: ByteBudget;
 }
 
 /**
@@ -130,30 +133,17 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
 
   /**
    * One frames window: each frame cut, extracted and described, frame by frame (a cut's bytes
-   * are let go before the next is made, and a window's calls keep the rate busy rather than
-   * waiting on a whole phase); the first frame extracted may be kept as the thumbnail.
+   * are held against the isolate's budget only until its frame is extracted, and a window's
+   * calls keep the rate busy rather than waiting on a whole phase); the first frame extracted
+   * may be kept as the thumbnail.
    */
   private async look(cutter: Cutter, videoId: string, plan: FramesPlan): Promise<FramesResult> {
     const s = this.settings;
     const notes = new Set<string>();
     const looked = await mapLimit(plan.cells, s.concurrency, async (cell) => {
-      const cut = await permanent(() =>
-        cutter.frame(cell.at, { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes }),
-      );
-      if (!cut.ok || cut.value === null) {
-        if (!cut.ok) notes.add("frame-extraction-failed");
-        return null;
-      }
-      const frame = cut.value;
-      const extracted = await permanent(() =>
-        callModel(this.deps.mediaRetries ?? {}, "media-transformations", () =>
-          extractFrame(this.deps.media, frame, s.frameBoxPixels),
-        ),
-      );
-      if (!extracted.ok) {
-        notes.add("frame-extraction-failed");
-        return null;
-      }
+      const extracted = await this.extract(cutter, cell.at);
+      if (extracted !== "none" && !extracted.ok) notes.add("frame-extraction-failed");
+      if (extracted === "none" || !extracted.ok) return null;
       const image = extracted.value;
       const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
       const raw = await permanent(() => this.deps.ai.run(VISION_MODEL, visionInput([uri])));
@@ -175,6 +165,31 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     }
     const frames = looked.flatMap((l) => (l?.seen ? [l.seen] : []));
     return { frames, thumbnail, notes: [...notes] };
+  }
+
+  /**
+   * The frame at `time`, cut and extracted while its cut's bytes are held against the budget;
+   * the cut is let go before the frame is described. "none" when the source has no video.
+   */
+  private async extract(
+    cutter: Cutter,
+    time: number,
+  ): Promise<"none" | { ok: true; value: FrameImage } | { ok: false }> {
+    const s = this.settings;
+    const limits = { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes };
+    const span = await permanent(() => cutter.frameSpan(time, limits));
+    if (!span.ok) return span;
+    if (span.value === null) return "none";
+    const found = span.value;
+    return (this.deps.cutBudget ?? isolateCutBudget).use(found.bytes, async () => {
+      const cut = await permanent(() => cutter.cutFrame(found));
+      if (!cut.ok) return cut;
+      return permanent(() =>
+        callModel(this.deps.mediaRetries ?? {}, "media-transformations", () =>
+          extractFrame(this.deps.media, cut.value, s.frameBoxPixels),
+        ),
+      );
+    });
   }
 
   async assemble(

@@ -25,6 +25,9 @@ export class RecordingMedia implements MediaBindingLike {
   readonly calls: MediaCall[] = [];
   /** Throws like the binding's `MediaError` for this many frame calls. */
   failFrames = 0;
+  /** Calls being answered right now, and the most there were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
 
   input(stream: ReadableStream<Uint8Array>): MediaTransformerLike {
     const out = (transform: MediaTransformationInputOptions | null): MediaOutputLike => ({
@@ -34,6 +37,22 @@ export class RecordingMedia implements MediaBindingLike {
   }
 
   private async answer(
+    stream: ReadableStream<Uint8Array>,
+    transform: MediaTransformationInputOptions | null,
+    output: MediaTransformationOutputOptions,
+  ): Promise<Response> {
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      // Like the edge, it answers a while later: calls in flight overlap.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return await this.transform(stream, transform, output);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async transform(
     stream: ReadableStream<Uint8Array>,
     transform: MediaTransformationInputOptions | null,
     output: MediaTransformationOutputOptions,
