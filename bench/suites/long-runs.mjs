@@ -288,7 +288,7 @@ async function measure(service) {
   return [
     "### Long workflow runs (production adapters over the simulators)",
     "",
-    `\`ADAPTERS=production\`, \`SIMULATE_MODEL_LATENCY_MS=${LATENCY_MS}\`, the simulated Workers AI keeping the published 300 text-generation calls a minute (the limiter paces ${PACED_PER_MINUTE}). ${VIDEOS} processed copies of talk.mp4 (24 s); execution profile premium-analysis@1. Default settings otherwise (60 s invocations of at most 250 steps, 16 lanes, 8 questions per step).`,
+    `\`ADAPTERS=production\`, \`SIMULATE_MODEL_LATENCY_MS=${LATENCY_MS}\`, the simulated Workers AI keeping the published 300 text-generation calls a minute (the limiter paces ${PACED_PER_MINUTE}). ${VIDEOS} processed copies of talk.mp4 (24 s); execution profile premium-analysis@1. Default settings otherwise (30 s invocations of at most 150 steps, 16 lanes, 8 questions per step).`,
     "",
     `| run | status | findings | model calls | calls per finding | elapsed s | minimum s at 300/min (at ${PACED_PER_MINUTE}/min) | elapsed ÷ minimum | steps |`,
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

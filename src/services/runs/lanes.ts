@@ -26,17 +26,17 @@ const CLAIM_MS = 3 * HEARTBEAT_MS;
 export const WORKFLOW_LANES = 16;
 /**
  * Steps one invocation works at most, all lanes together: each makes 3 D1 queries (claim,
- * spend, the batch that stores it), so 250 stay under D1's 1,000 queries an invocation with
- * room for the context's reads and heartbeats; its model slot, polls and call add fewer than
- * 2,000 subrequests, far under the 10,000 of the paid plan.
+ * spend, the batch that stores it), so 150 stay far under D1's 1,000 queries an invocation
+ * with room for the context's reads and heartbeats.
  */
-const STEPS_PER_INVOCATION = 250;
+const STEPS_PER_INVOCATION = 150;
 /**
- * The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). Every hand-off
- * leaves the model rate idle for a call's latency plus the next delivery's start (~3.5 s
- * locally), so invocations run about as long as their step allowance lasts at the paced rate.
+ * The default wall-time budget of one invocation (`RUN_INVOCATION_SECONDS`). Longer budgets
+ * hand off less often (each hand-off idles the model rate ~3.5 s) but, locally, where one
+ * batch of a queue runs at a time, make another workspace's run wait longer: a one-rule run
+ * beside a 200 × 50 one took 44 s with 30 s and 87 s with 60 s.
  */
-export const DEFAULT_INVOCATION_SECONDS = 60;
+export const DEFAULT_INVOCATION_SECONDS = 30;
 /**
  * Steps a lane claims and stores together once its run's budget is spent: they ask no model,
  * so one claim, one read of the spend and one batch serve several (each step's rows and
