@@ -8,9 +8,17 @@ const PROCESS_TESTS = [
   "test/node/local-service.test.ts",
   "test/node/browser/pages.test.ts",
   "test/node/client/*.test.ts",
-  "test/node/reliability/*.test.ts",
+  "test/node/reliability/probes.test.ts",
   "test/node/webhooks/local-delivery.test.ts",
 ];
+
+/**
+ * The node projects' files mostly wait on processes they start (`npm run dev`, wrangler), so
+ * they run more at a time than the CPU-bound workerd files. Vitest gives a project its own
+ * worker count only in a group of its own (`sequence.groupOrder`), and groups run one after
+ * the other: the workers and client files first, then the node files.
+ */
+const NODE_LANES = { maxWorkers: 4, sequence: { groupOrder: 1 } };
 
 /**
  * Projects: `workers` runs inside workerd with the real bindings of wrangler.toml (storage
@@ -21,8 +29,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
-      // Vitest runs one file at a time on a 2-core machine by default; the node project's
-      // files mostly wait on a local process (docs/decisions.md, "Tests").
+      // Two files at a time for the workerd projects: their files are CPU-bound on 2 cores
+      // (docs/decisions.md, "Tests"). The node projects set their own count below.
       maxWorkers: 2,
       projects: [
         {
@@ -87,8 +95,9 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             include: ["test/node/**/*.test.ts"],
+            ...NODE_LANES,
             environment: "node",
-            globalSetup: ["./test/node/migrated-state.ts"],
+            globalSetup: ["./test/node/migrated-state.ts", "./test/node/client-build.ts"],
             testTimeout: 120_000,
             hookTimeout: 180_000,
           },
@@ -97,12 +106,13 @@ export default defineConfig(async () => {
           test: {
             // The same tests of the real local process again, with the production adapters
             // over the local simulators (`ADAPTERS=production`): the same assertions hold.
-            // The smoke test and test/node/production run both modes themselves.
+            // The smoke test, the crash test and test/node/production run both modes themselves.
             name: "node-production",
             include: PROCESS_TESTS,
+            ...NODE_LANES,
             env: { ADAPTERS: "production" },
             environment: "node",
-            globalSetup: ["./test/node/migrated-state.ts"],
+            globalSetup: ["./test/node/migrated-state.ts", "./test/node/client-build.ts"],
             testTimeout: 180_000,
             hookTimeout: 180_000,
           },

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADAPTERS, freePort, LocalProcess } from "./local-process";
+import { ADAPTERS, FIRST_START_MS, freePort, LocalProcess } from "./local-process";
 import { vestsProfile } from "./profiles";
 import { chunkedPost, exchangeOnOneConnection, smallPost } from "./raw-http";
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
   );
   baseUrl = service.baseUrl;
   await service.start();
-});
+}, FIRST_START_MS + 30_000);
 
 afterAll(async () => {
   await service.stop("SIGTERM");

@@ -5,12 +5,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, LocalProcess } from "./local-process";
 
-// `npm run smoke` against the real local process (one start for the file), as an operator
-// runs it against a deployment; and the deploy's own smoke step, which mints its key.
+// `npm run smoke` against the real local process (one start per adapter mode, the two side by
+// side), as an operator runs it against a deployment; and the deploy's own smoke step, which
+// mints its key.
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN_TOKEN = "smoke-admin-token-0123456789";
-let service: LocalProcess;
-let stateDir: string;
 
 interface Ran {
   code: number;
@@ -30,7 +29,7 @@ function node(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   });
 }
 
-async function admin(method: string, route: string, body?: unknown) {
+async function admin(service: LocalProcess, method: string, route: string, body?: unknown) {
   const res = await fetch(`${service.baseUrl}/admin/v1${route}`, {
     method,
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
@@ -40,8 +39,12 @@ async function admin(method: string, route: string, body?: unknown) {
   return res.json();
 }
 
-// Both adapters: the local ones, and the production ones over the local simulators.
-describe.each(["local", "production"])("npm run smoke (%s adapters)", (adapters) => {
+// Both adapters: the local ones, and the production ones over the local simulators. The two
+// modes run at the same time; the tests of one mode run one after the other on its process.
+describe.concurrent.each(["local", "production"])("npm run smoke (%s adapters)", (adapters) => {
+  let service: LocalProcess;
+  let stateDir: string;
+
   beforeAll(async () => {
     stateDir = mkdtempSync(path.join(tmpdir(), "vas-smoke-"));
     service = new LocalProcess(await freePort(), {
@@ -57,9 +60,12 @@ describe.each(["local", "production"])("npm run smoke (%s adapters)", (adapters)
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it("passes every step against the local service, one line each, never showing the key", async () => {
-    const workspace = await admin("POST", "/workspaces", { name: "Smoke", alpha_opt_in: true });
-    const { key } = await admin("POST", "/keys", {
+  it.sequential("passes every step against the local service, one line each, never showing the key", async () => {
+    const workspace = await admin(service, "POST", "/workspaces", {
+      name: "Smoke",
+      alpha_opt_in: true,
+    });
+    const { key } = await admin(service, "POST", "/keys", {
       workspace_id: workspace.id,
       type: "alpha",
       permissions: ["*"],
@@ -104,7 +110,7 @@ describe.each(["local", "production"])("npm run smoke (%s adapters)", (adapters)
     expect((await hooks.json()).data).toEqual([]);
   });
 
-  it("stops at the first failure with a non-zero exit and a line naming it", async () => {
+  it.sequential("stops at the first failure with a non-zero exit and a line naming it", async () => {
     const ran = await node(["scripts/smoke.mjs", "--base-url", service.baseUrl], {
       VAS_API_KEY: "vas_not_a_key",
     });
@@ -115,7 +121,7 @@ describe.each(["local", "production"])("npm run smoke (%s adapters)", (adapters)
     expect(ran.stdout).not.toContain("vas_not_a_key");
   });
 
-  it("runs as the deploy's last step with a key it mints and then revokes", async () => {
+  it.sequential("runs as the deploy's last step with a key it mints and then revokes", async () => {
     const script = [
       'import { deploySmoke } from "./scripts/lib/deploy-smoke.mjs";',
       "const [baseUrl, adminToken] = process.argv.slice(1);",
@@ -124,10 +130,10 @@ describe.each(["local", "production"])("npm run smoke (%s adapters)", (adapters)
     const ran = await node(["--input-type=module", "-e", script, service.baseUrl, ADMIN_TOKEN], {});
     expect(ran.code, `${ran.stdout}${ran.stderr}`).toBe(0);
     expect(ran.stdout).toMatch(/^report\s+ok/m);
-    const workspaces = await admin("GET", "/workspaces?limit=100");
+    const workspaces = await admin(service, "GET", "/workspaces?limit=100");
     const smoke = workspaces.data.filter((w: { name: string }) => w.name === "Smoke checks");
     expect(smoke).toHaveLength(1);
-    const keys = await admin("GET", `/keys?workspace_id=${smoke[0].id}`);
+    const keys = await admin(service, "GET", `/keys?workspace_id=${smoke[0].id}`);
     expect(keys.data).toHaveLength(1);
     expect(keys.data[0].revoked_at).toEqual(expect.any(String));
   });

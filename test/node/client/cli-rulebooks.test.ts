@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,11 +19,6 @@ beforeAll(async () => {
   const started = await startService();
   service = started.service;
   stateDir = started.stateDir;
-  execFileSync(process.execPath, [
-    path.join(ROOT, "node_modules/typescript/bin/tsc"),
-    "-p",
-    path.join(ROOT, "clients/typescript/tsconfig.build.json"),
-  ]);
   cliDir = mkdtempSync(path.join(tmpdir(), "vas-cli-"));
   env = {
     VAS_BASE_URL: service.baseUrl,

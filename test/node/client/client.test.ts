@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,12 +45,6 @@ beforeAll(async () => {
   stateDir = started.stateDir;
   apiKey = started.apiKey;
   client = new VasClient({ baseUrl: service.baseUrl, apiKey });
-  // The bin runs the built JS: build it from the current source.
-  execFileSync(process.execPath, [
-    path.join(ROOT, "node_modules/typescript/bin/tsc"),
-    "-p",
-    path.join(ROOT, "clients/typescript/tsconfig.build.json"),
-  ]);
   cliDir = mkdtempSync(path.join(tmpdir(), "vas-cli-"));
   env = {
     VAS_BASE_URL: service.baseUrl,

@@ -5,13 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, LocalProcess } from "../local-process";
 
 // The production adapters, unchanged, over the local simulators (ADAPTERS=production): what
-// the black-box suite starts with that variable. One process, restarted by the crash test.
+// the black-box suite starts with that variable. One process for the burst and the search, and
+// one of its own for the crash test, which runs beside the burst: it mostly waits on a lease.
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const ADMIN_TOKEN = "production-adapters-admin-token";
 const FIXTURES = ["talk.mp4", "minute.mp4", "captions.webm", "subtitles.mkv", "site-walk.mp4"];
-let service: LocalProcess;
-let stateDir: string;
-let key: string;
+/** A started process and a key of one workspace in it. */
+interface Target {
+  service: LocalProcess;
+  key: string;
+}
+let main: Target;
+const stateDirs: string[] = [];
+const services: LocalProcess[] = [];
 
 interface Video {
   id: string;
@@ -23,7 +29,7 @@ interface Video {
   };
 }
 
-async function admin(route: string, body: unknown) {
+async function admin(service: LocalProcess, route: string, body: unknown) {
   const res = await fetch(`${service.baseUrl}/admin/v1${route}`, {
     method: "POST",
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
@@ -33,7 +39,7 @@ async function admin(route: string, body: unknown) {
   return res.json();
 }
 
-async function api(method: string, route: string, body?: unknown) {
+async function api({ service, key }: Target, method: string, route: string, body?: unknown) {
   const res = await fetch(`${service.baseUrl}/api/v1alpha1${route}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -45,9 +51,12 @@ async function api(method: string, route: string, body?: unknown) {
 }
 
 /** Uploads a fixture through its presigned target (the simulated R2 S3 API) and completes it. */
-async function upload(name: string): Promise<string> {
+async function upload(target: Target, name: string): Promise<string> {
   const bytes = readFileSync(path.join(ROOT, "test/fixtures/media", name));
-  const session = await api("POST", "/videos", { filename: name, file_size: bytes.byteLength });
+  const session = await api(target, "POST", "/videos", {
+    filename: name,
+    file_size: bytes.byteLength,
+  });
   const put = await fetch(session.target.url, {
     method: "PUT",
     headers: session.target.headers,
@@ -55,14 +64,14 @@ async function upload(name: string): Promise<string> {
   });
   expect(put.status, await put.clone().text()).toBe(200);
   expect(new URL(session.target.url).pathname).toMatch(/^\/__r2\//);
-  await api("POST", `/videos/${session.video_id}/upload/complete`, {});
+  await api(target, "POST", `/videos/${session.video_id}/upload/complete`, {});
   return session.video_id;
 }
 
-async function waitForAll(ids: string[], timeoutMs: number): Promise<Video[]> {
+async function waitForAll(target: Target, ids: string[], timeoutMs: number): Promise<Video[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const videos: Video[] = await Promise.all(ids.map((id) => api("GET", `/videos/${id}`)));
+    const videos: Video[] = await Promise.all(ids.map((id) => api(target, "GET", `/videos/${id}`)));
     if (videos.every((v) => v.status === "completed" || v.status === "failed")) return videos;
     if (Date.now() > deadline)
       throw new Error(
@@ -72,7 +81,7 @@ async function waitForAll(ids: string[], timeoutMs: number): Promise<Video[]> {
   }
 }
 
-async function start(extra: Record<string, string>) {
+async function start(service: LocalProcess, extra: Record<string, string>) {
   await service.start({
     ADAPTERS: "production",
     SIMULATE_VISION: "describe",
@@ -81,26 +90,37 @@ async function start(extra: Record<string, string>) {
   });
 }
 
-beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), "vas-production-"));
-  service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
-  await start({ SIMULATE_FAULT_RATE: "0.2" });
-  const workspace = await admin("/workspaces", { name: "Production adapters", alpha_opt_in: true });
-  ({ key } = await admin("/keys", {
+/** A process on an empty state folder of its own, with a workspace and its key. */
+async function launch(extra: Record<string, string>): Promise<Target> {
+  const stateDir = mkdtempSync(path.join(tmpdir(), "vas-production-"));
+  stateDirs.push(stateDir);
+  const service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
+  services.push(service);
+  await start(service, extra);
+  const workspace = await admin(service, "/workspaces", {
+    name: "Production adapters",
+    alpha_opt_in: true,
+  });
+  const { key } = await admin(service, "/keys", {
     workspace_id: workspace.id,
     type: "alpha",
     permissions: ["*"],
-  }));
+  });
+  return { service, key };
+}
+
+beforeAll(async () => {
+  main = await launch({ SIMULATE_FAULT_RATE: "0.2" });
 });
 
 afterAll(async () => {
-  await service?.stop("SIGTERM");
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  await Promise.all(services.map((service) => service.stop("SIGTERM")));
+  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("ADAPTERS=production", () => {
   it("says what runs: the production adapters, with the platform simulated", async () => {
-    const res = await fetch(`${service.baseUrl}/healthz`);
+    const res = await fetch(`${main.service.baseUrl}/healthz`);
     expect(await res.json()).toEqual({
       status: "ok",
       adapters: "production",
@@ -108,13 +128,15 @@ describe("ADAPTERS=production", () => {
     });
   });
 
-  it("indexes a burst of 50 uploads with a fifth of model calls failing, hearing and seeing them whole", {
+  it.concurrent("indexes a burst of 50 uploads with a fifth of model calls failing, hearing and seeing them whole", {
     timeout: 600_000,
   }, async () => {
     const ids = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => upload(FIXTURES[i % FIXTURES.length] ?? "talk.mp4")),
+      Array.from({ length: 50 }, (_, i) =>
+        upload(main, FIXTURES[i % FIXTURES.length] ?? "talk.mp4"),
+      ),
     );
-    const videos = await waitForAll(ids, 480_000);
+    const videos = await waitForAll(main, ids, 480_000);
     for (const video of videos) {
       expect(video.status, JSON.stringify(video)).toBe("completed");
       // A failed model call is retried, never kept as a limitation of the video.
@@ -128,34 +150,36 @@ describe("ADAPTERS=production", () => {
     }
   });
 
-  it("finds a captioned phrase through the embeddings and the simulated Vectorize", async () => {
-    const id = await upload("talk.mp4");
-    await waitForAll([id], 120_000);
-    const found = await api("POST", "/search", { query: "loading dock", video_ids: [id] });
-    expect(found.data.length, JSON.stringify(found)).toBeGreaterThan(0);
-    expect(found.data[0].video_id).toBe(id);
-  });
-
-  it("finishes windows in flight after a SIGKILL and a restart", async () => {
-    await service.stop("SIGTERM");
+  it.concurrent("finishes windows in flight after a SIGKILL and a restart", {
+    timeout: 300_000,
+  }, async () => {
     // Slow windows, so some are in flight when the process is killed.
-    await start({
+    const target = await launch({
       SIMULATE_MODEL_LATENCY_MS: "1500",
       WORK_LEASE_SECONDS: "20",
       SWEEP_INTERVAL_SECONDS: "5",
     });
-    const id = await upload("minute.mp4");
+    const { service } = target;
+    const id = await upload(target, "minute.mp4");
     const deadline = Date.now() + 60_000;
-    let video: Video = await api("GET", `/videos/${id}`);
+    let video: Video = await api(target, "GET", `/videos/${id}`);
     while (video.progress <= 30 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      video = await api("GET", `/videos/${id}`);
+      video = await api(target, "GET", `/videos/${id}`);
     }
     expect(video.status).toBe("processing");
     await service.stop("SIGKILL");
-    await start({ WORK_LEASE_SECONDS: "20", SWEEP_INTERVAL_SECONDS: "5" });
-    const [done] = await waitForAll([id], 120_000);
+    await start(service, { WORK_LEASE_SECONDS: "20", SWEEP_INTERVAL_SECONDS: "5" });
+    const [done] = await waitForAll(target, [id], 120_000);
     expect(done?.status).toBe("completed");
     expect(done?.media?.coverage?.scene.share).toBeGreaterThan(0.95);
+  });
+
+  it("finds a captioned phrase through the embeddings and the simulated Vectorize", async () => {
+    const id = await upload(main, "talk.mp4");
+    await waitForAll(main, [id], 120_000);
+    const found = await api(main, "POST", "/search", { query: "loading dock", video_ids: [id] });
+    expect(found.data.length, JSON.stringify(found)).toBeGreaterThan(0);
+    expect(found.data[0].video_id).toBe(id);
   });
 });
