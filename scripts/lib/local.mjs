@@ -201,6 +201,11 @@ export function startWrangler(
         // bench) and costs each request ~15% more; the service logs to stdout instead. An
         // operator can turn it back on with X_LOCAL_OBSERVABILITY=true.
         X_LOCAL_OBSERVABILITY: "false",
+        // wrangler's dev registry (shared by every local wrangler of the user) lets local
+        // Workers bind to each other; this service binds to none. Shared, every other wrangler
+        // starting or stopping reloads this one mid-work ("Connection status updated"), so
+        // each state folder keeps its own.
+        WRANGLER_REGISTRY_PATH: path.join(stateDir, "dev-registry"),
         ...process.env,
         WRANGLER_SEND_METRICS: "false",
         CLOUDFLARE_CF_FETCH_ENABLED: "false",
