@@ -141,18 +141,23 @@ export async function callModel<T>(
     reason: "no slot",
     retryAfterMs: null,
   };
-  for (let attempt = 0; ; ) {
-    const left = deadline - now();
-    const wait =
-      left <= 0 ? null : env.limiter ? await env.limiter.reserve(group, env.tenant ?? "", left) : 0;
-    if (wait === null) {
+  const limiter = env.limiter;
+  // The slot to call in: asked of the limiter until it gives one, or the deadline.
+  const slot = async (): Promise<number> => {
+    if (!limiter) return 0;
+    for (;;) {
+      const left = deadline - now();
+      const wait = left <= 0 ? null : await limiter.reserve(group, env.tenant ?? "", left);
+      if (wait !== null) return wait;
       // No slot for now (the account's rate is spoken for, or this tenant holds its share):
       // ask again shortly, until the deadline.
       if (now() + policy.slotPollMs >= deadline)
         throw new TransientModelError(model, last.reason, last.retryAfterMs);
       await sleep(policy.slotPollMs);
-      continue;
     }
+  };
+  for (let attempt = 0; ; ) {
+    const wait = await inTurn(`${group}\n${env.tenant ?? ""}`, slot);
     if (wait > 0) await sleep(wait);
     attempt++;
     try {
@@ -168,6 +173,34 @@ export async function callModel<T>(
         throw new TransientModelError(model, kind.reason, kind.retryAfterMs);
       await sleep(pause);
     }
+  }
+}
+
+/** The callers of this isolate waiting for a slot, per rate group and tenant: a chain of turns. */
+const turns = new Map<string, Promise<void>>();
+
+/**
+ * Runs `work` once every earlier caller with the same key has finished its own. Every limiter
+ * request is a subrequest of the invocation, so callers of one isolate waiting for slots of
+ * the same group and tenant ask one at a time: polls then grow with the time waited, not with
+ * the calls waiting (twenty calls of a batch each polling once a second passed 1,000
+ * subrequests in a batch that waited two minutes). Throughput holds: once a slot is given the
+ * next caller asks at once, and a tenant may hold two polls' worth of slots ahead.
+ */
+async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const before = turns.get(key) ?? Promise.resolve();
+  let done = () => {};
+  const gate = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const mine = before.then(() => gate);
+  turns.set(key, mine);
+  await before;
+  try {
+    return await work();
+  } finally {
+    done();
+    if (turns.get(key) === mine) turns.delete(key);
   }
 }
 

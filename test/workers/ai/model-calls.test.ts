@@ -121,6 +121,39 @@ describe("callModel", () => {
     ).rejects.toBeInstanceOf(TransientModelError);
   });
 
+  it("asks the limiter one caller at a time per tenant, so polls grow with the wait, not the calls", async () => {
+    const opensAt = Date.now() + 200;
+    let requests = 0;
+    const limiter: ModelRateLimiter = {
+      reserve: async () => {
+        requests++;
+        return Date.now() >= opensAt ? 0 : null;
+      },
+    };
+    const env = { limiter, tenant: "ws_many", policy: { slotPollMs: 10 } };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => callModel(env, "@cf/x", async () => i)),
+    );
+    expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // About 20 polls by the first caller while closed, then one request per call; twenty
+    // callers polling on their own would make about 400.
+    expect(requests).toBeLessThan(60);
+  });
+
+  it("never makes one tenant's callers wait behind another tenant's", async () => {
+    const limiter: ModelRateLimiter = {
+      reserve: async (_group, tenant) => (tenant === "ws_full" ? null : 0),
+    };
+    const policy = { slotPollMs: 10, deadlineMs: 300 };
+    const refused = callModel({ limiter, tenant: "ws_full", policy }, "@cf/x", async () => "x");
+    const started = Date.now();
+    expect(await callModel({ limiter, tenant: "ws_free", policy }, "@cf/x", async () => "y")).toBe(
+      "y",
+    );
+    expect(Date.now() - started).toBeLessThan(150);
+    await expect(refused).rejects.toBeInstanceOf(TransientModelError);
+  });
+
   it("paces every call of a wrapped binding through the limiter, by rate group", async () => {
     const groups: string[] = [];
     const limiter: ModelRateLimiter = {
