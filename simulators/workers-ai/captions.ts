@@ -12,17 +12,22 @@ export interface SourceCaptions {
 }
 
 const MAX_CACHED = 16;
-const cache = new Map<string, Promise<SourceCaptions | null>>();
+/**
+ * Captions read so far, per object. Values are kept, never promises: invocations run side by
+ * side in the isolate, and one awaiting a promise another made is cancelled if that one ends
+ * first. Two first reads of one object may both read it; the answer is the same.
+ */
+const cache = new Map<string, SourceCaptions | null>();
 
 /** The captions of a stored source (cached per object), or null when it has none. */
-export function sourceCaptions(bucket: R2Bucket, key: string): Promise<SourceCaptions | null> {
-  let found = cache.get(key);
-  if (!found) {
-    found = read(bucket, key);
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value ?? "");
-    cache.set(key, found);
-    found.catch(() => cache.delete(key));
-  }
+export async function sourceCaptions(
+  bucket: R2Bucket,
+  key: string,
+): Promise<SourceCaptions | null> {
+  if (cache.has(key)) return cache.get(key) ?? null;
+  const found = await read(bucket, key);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value ?? "");
+  cache.set(key, found);
   return found;
 }
 

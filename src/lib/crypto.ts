@@ -38,20 +38,20 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   return toHex(await sha256(data));
 }
 
-const hmacKeys = new Map<string, Promise<CryptoKey>>();
+/** HMAC keys imported so far; the key is kept, not its promise (see `sealed.ts`). */
+const hmacKeys = new Map<string, CryptoKey>();
 
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = hmacKeys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey(
-      "raw",
-      encoder.encode(secret),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    hmacKeys.set(secret, key);
-  }
+async function hmacKey(secret: string): Promise<CryptoKey> {
+  const known = hmacKeys.get(secret);
+  if (known) return known;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  hmacKeys.set(secret, key);
   return key;
 }
 

@@ -4,18 +4,22 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const VERSION = "v1";
 
-const keys = new Map<string, Promise<CryptoKey>>();
+/**
+ * Keys derived so far in this isolate. The key is kept, never the promise of it: a request
+ * awaiting a promise another request made is cancelled when that request ends first.
+ */
+const keys = new Map<string, CryptoKey>();
 
-function encryptionKey(purpose: string, signingSecret: string): Promise<CryptoKey> {
+async function encryptionKey(purpose: string, signingSecret: string): Promise<CryptoKey> {
   const name = `${purpose}:${signingSecret}`;
-  let key = keys.get(name);
-  if (!key) {
-    // A key per purpose, derived from the service secret, so no two uses of it can collide.
-    key = sha256(name).then((bytes) =>
-      crypto.subtle.importKey("raw", bytes, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]),
-    );
-    keys.set(name, key);
-  }
+  const known = keys.get(name);
+  if (known) return known;
+  // A key per purpose, derived from the service secret, so no two uses of it can collide.
+  const key = await crypto.subtle.importKey("raw", await sha256(name), { name: "AES-GCM" }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
+  keys.set(name, key);
   return key;
 }
 

@@ -1,4 +1,5 @@
 import type { AiRunner } from "../../env";
+import { SharedSemaphore } from "../../lib/shared-semaphore";
 import { type RateGroup, rateGroupOf } from "./rate-limits";
 
 /**
@@ -176,8 +177,8 @@ export async function callModel<T>(
   }
 }
 
-/** The callers of this isolate waiting for a slot, per rate group and tenant: a chain of turns. */
-const turns = new Map<string, Promise<void>>();
+/** The callers of this isolate asking for slots, per rate group and tenant: one asks at a time. */
+const turns = new Map<string, SharedSemaphore>();
 
 /**
  * Runs `work` once every earlier caller with the same key has finished its own. Every limiter
@@ -185,22 +186,19 @@ const turns = new Map<string, Promise<void>>();
  * the same group and tenant ask one at a time: polls then grow with the time waited, not with
  * the calls waiting (twenty calls of a batch each polling once a second passed 1,000
  * subrequests in a batch that waited two minutes). Throughput holds: once a slot is given the
- * next caller asks at once, and a tenant may hold two polls' worth of slots ahead.
+ * next caller asks at once, and a tenant may hold two polls' worth of slots ahead. The callers
+ * are often of different invocations, so the turns are a SharedSemaphore, safe across them.
  */
 async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const before = turns.get(key) ?? Promise.resolve();
-  let done = () => {};
-  const gate = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  const mine = before.then(() => gate);
-  turns.set(key, mine);
-  await before;
+  let turn = turns.get(key);
+  if (!turn) {
+    turn = new SharedSemaphore({ capacity: 1 });
+    turns.set(key, turn);
+  }
   try {
-    return await work();
+    return await turn.use(1, work);
   } finally {
-    done();
-    if (turns.get(key) === mine) turns.delete(key);
+    if (turn.idle && turns.get(key) === turn) turns.delete(key);
   }
 }
 
