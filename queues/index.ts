@@ -17,6 +17,7 @@ import { consumeWebhooks } from "./webhooks";
 const EVENT_SOURCES = new Set([
   "video-processing",
   "media-windows-dlq",
+  "media-frames-dlq",
   "search-indexing",
   "video-processing-dlq",
   "search-indexing-dlq",
@@ -41,8 +42,10 @@ function consume(batch: MessageBatch, deps: Deps): Promise<void> {
     case "video-processing":
       return consumeProcessing(batch, deps);
     case "media-windows":
+    case "media-frames":
       return consumeWindows(batch, deps);
     case "media-windows-dlq":
+    case "media-frames-dlq":
       return consumeWindowDeadLetters(batch, deps);
     case "search-indexing":
       return consumeIndexing(batch, deps);

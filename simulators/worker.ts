@@ -89,6 +89,7 @@ function simulated(env: SimulatorEnv): Env {
     MEDIA_BUCKET: metered(env.MEDIA_BUCKET),
     PROCESSING_QUEUE: metered(env.PROCESSING_QUEUE),
     WINDOWS_QUEUE: metered(env.WINDOWS_QUEUE),
+    FRAMES_QUEUE: metered(env.FRAMES_QUEUE),
     INDEXING_QUEUE: metered(env.INDEXING_QUEUE),
     ANALYSIS_QUEUE: metered(env.ANALYSIS_QUEUE),
     WEBHOOK_QUEUE: metered(env.WEBHOOK_QUEUE),

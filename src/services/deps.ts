@@ -14,7 +14,9 @@ import type { Ports } from "../ports";
 /** The queues work is handed to, typed by the message each carries. */
 export interface WorkQueues {
   processing: Queue<ProcessVideoMessage | AssembleVideoMessage>;
+  /** Audio windows (and any window sent before frames had a queue of their own). */
   windows: Queue<UnderstandWindowMessage>;
+  frames: Queue<UnderstandWindowMessage>;
   indexing: Queue<IndexVideoMessage>;
   analysis: Queue<RunAnalysisMessage>;
   webhooks: Queue<DeliverWebhookMessage>;
@@ -65,6 +67,7 @@ export function createDeps(env: Env, ports: Ports): Deps {
     queues: {
       processing: env.PROCESSING_QUEUE,
       windows: env.WINDOWS_QUEUE,
+      frames: env.FRAMES_QUEUE,
       indexing: env.INDEXING_QUEUE,
       analysis: env.ANALYSIS_QUEUE,
       webhooks: env.WEBHOOK_QUEUE,

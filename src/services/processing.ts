@@ -3,7 +3,7 @@ import { insertEventStatement } from "../db/repos/events";
 import {
   insertWindowsStatements,
   type MediaWindowRow,
-  pendingWindowPositions,
+  pendingWindows,
   windowProgress,
 } from "../db/repos/media-windows";
 import {
@@ -126,7 +126,7 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
     await assembleIndex(deps, video, input, []);
     return;
   }
-  await sendWindows(deps, video, await pendingWindowPositions(db, video.id));
+  await sendWindows(deps, video, await pendingWindows(db, video.id));
 }
 
 /**
@@ -139,7 +139,7 @@ export async function resumePlannedVideo(
 ): Promise<boolean> {
   if (video.status !== "processing" || video.progress < PROCESSING_PROGRESS.probed) return false;
   if ((await windowProgress(deps.db, video.id)).total === 0) return false;
-  const pending = await pendingWindowPositions(deps.db, video.id);
+  const pending = await pendingWindows(deps.db, video.id);
   if (pending.length > 0) {
     await sendWindows(deps, video, pending);
   } else {
@@ -168,22 +168,33 @@ export function understandInput(
   };
 }
 
-/** Hands windows to the windows queue, at most 100 messages a send (the platform's limit). */
+/**
+ * Hands windows to their queues, at most 100 messages a send (the platform's limit): frames
+ * windows to the frames queue, audio windows to the windows queue, so each kind is worked in
+ * batches of its own and neither waits on the other's slower batches.
+ */
 export async function sendWindows(
   deps: Pick<Deps, "queues">,
   video: Pick<VideoRow, "id" | "workspaceId">,
-  positions: readonly number[],
+  windows: readonly Pick<MediaWindowRow, "position" | "kind">[],
 ): Promise<void> {
-  for (const slice of chunks(positions, MAX_MESSAGES_PER_SEND)) {
-    await deps.queues.windows.sendBatch(
-      slice.map((position) => ({
-        body: {
-          type: "understand-window",
-          video_id: video.id,
-          workspace_id: video.workspaceId,
-          position,
-        } satisfies UnderstandWindowMessage,
-      })),
-    );
+  const byQueue = [
+    { queue: deps.queues.windows, kind: "audio" },
+    { queue: deps.queues.frames, kind: "frames" },
+  ] as const;
+  for (const { queue, kind } of byQueue) {
+    const positions = windows.filter((w) => w.kind === kind).map((w) => w.position);
+    for (const slice of chunks(positions, MAX_MESSAGES_PER_SEND)) {
+      await queue.sendBatch(
+        slice.map((position) => ({
+          body: {
+            type: "understand-window",
+            video_id: video.id,
+            workspace_id: video.workspaceId,
+            position,
+          } satisfies UnderstandWindowMessage,
+        })),
+      );
+    }
   }
 }

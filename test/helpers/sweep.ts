@@ -25,11 +25,12 @@ export class RecordingQueue implements Queue<unknown> {
   }
 }
 
-/** The test env with recording processing, windows, indexing and analysis queues. */
+/** The test env with recording processing, windows, frames, indexing and analysis queues. */
 export function recordingEnv() {
   const queues = {
     PROCESSING_QUEUE: new RecordingQueue(),
     WINDOWS_QUEUE: new RecordingQueue(),
+    FRAMES_QUEUE: new RecordingQueue(),
     INDEXING_QUEUE: new RecordingQueue(),
     ANALYSIS_QUEUE: new RecordingQueue(),
   };

@@ -120,14 +120,16 @@ export async function windowProgress(
   return { total: rows[0]?.total ?? 0, done: Number(rows[0]?.done ?? 0) };
 }
 
-/** The positions of a video's windows not done yet, in order. */
-export async function pendingWindowPositions(db: Database, videoId: string): Promise<number[]> {
-  const rows = await db
-    .select({ position: mediaWindows.position })
+/** The position and kind of each of a video's windows not done yet, in order. */
+export async function pendingWindows(
+  db: Database,
+  videoId: string,
+): Promise<Pick<MediaWindowRow, "position" | "kind">[]> {
+  return db
+    .select({ position: mediaWindows.position, kind: mediaWindows.kind })
     .from(mediaWindows)
     .where(and(eq(mediaWindows.videoId, videoId), eq(mediaWindows.state, "pending")))
     .orderBy(asc(mediaWindows.position));
-  return rows.map((row) => row.position);
 }
 
 /** Every window of a video in plan order, results included (what assembly reads). */

@@ -68,12 +68,13 @@ describe("processing in windows", () => {
     const start = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
     await deliver(consumeProcessing, "video-processing", [start], ports, target);
 
-    const windows = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
-    // talk.mp4 is 24 s: one audio window and six frames in one frames window.
-    expect(windows.map((w) => w.position)).toEqual([0, 1]);
+    // talk.mp4 is 24 s: one audio window and six frames in one frames window, each kind on
+    // its own queue.
+    const [audio, ...moreAudio] = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+    const [frames, ...moreFrames] = target.queues.FRAMES_QUEUE.sent as UnderstandWindowMessage[];
+    expect([audio?.position, frames?.position, moreAudio, moreFrames]).toEqual([0, 1, [], []]);
     expect(await progressOf(api, videoId)).toMatchObject({ status: "processing", progress: 30 });
 
-    const [audio, frames] = windows;
     // Two copies at once: one claims the window, the other is retried later.
     const twice = await deliver(consumeWindows, "media-windows", [audio, audio], ports, target);
     expect(twice.retryMessages).toHaveLength(1);
@@ -84,7 +85,7 @@ describe("processing in windows", () => {
     expect((await progressOf(api, videoId)).progress).toBe(52.5);
     expect(target.queues.PROCESSING_QUEUE.sent).toEqual([]);
 
-    await deliver(consumeWindows, "media-windows", [frames], ports, target);
+    await deliver(consumeWindows, "media-frames", [frames], ports, target);
     expect((await progressOf(api, videoId)).progress).toBe(75);
     const assemble = target.queues.PROCESSING_QUEUE.sent;
     expect(assemble).toEqual([
@@ -132,10 +133,14 @@ describe("processing in windows", () => {
 
     // Lost: the sweep finds the planned video stale and sends its pending windows again.
     target.queues.WINDOWS_QUEUE.sent.length = 0;
+    target.queues.FRAMES_QUEUE.sent.length = 0;
     await sweepAfter(target.env, 1);
-    expect(
-      (target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[]).map((w) => w.position),
-    ).toEqual([0, 1]);
+    const resent = (queue: { sent: unknown[] }) =>
+      (queue.sent as UnderstandWindowMessage[]).map((w) => w.position);
+    expect([resent(target.queues.WINDOWS_QUEUE), resent(target.queues.FRAMES_QUEUE)]).toEqual([
+      [0],
+      [1],
+    ]);
   });
 
   it("records a window that failed every retry as unavailable and completes the video", async () => {
@@ -144,9 +149,10 @@ describe("processing in windows", () => {
     const target = recordingEnv();
     const start = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
     await deliver(consumeProcessing, "video-processing", [start], ports, target);
-    const [audio, frames] = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+    const [audio] = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+    const [frames] = target.queues.FRAMES_QUEUE.sent as UnderstandWindowMessage[];
     await deliver(consumeWindowDeadLetters, "media-windows-dlq", [audio], ports, target);
-    await deliver(consumeWindows, "media-windows", [frames], ports, target);
+    await deliver(consumeWindows, "media-frames", [frames], ports, target);
     const [assemble] = target.queues.PROCESSING_QUEUE.sent;
     await deliver(consumeProcessing, "video-processing", [assemble], ports, target);
     const { results } = await env.DB.prepare("SELECT media FROM videos WHERE id = ?")
