@@ -18,8 +18,9 @@ import { isFinal } from "../src/services/video-states";
 import { consumeEach, consumeSideBySide } from "./consume";
 
 /**
- * Windows of one batch (at most 5, wrangler.toml) understood at once: they wait on models,
- * paced by the limiter; five frames windows make about 400 subrequests, well under 1,000.
+ * Windows of one batch (at most 5, wrangler.toml, on `media-windows` and `media-frames`)
+ * understood at once: they wait on models, paced by the limiter. Their subrequests are
+ * measured in docs/decisions.md ("Processing").
  */
 const WINDOWS_SIDE_BY_SIDE = 5;
 
