@@ -4,6 +4,7 @@ import type { ResultState } from "../../domain/answers";
 import { chunks } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
+import { insertJsonRowsStatements } from "../insert-json";
 import { findings } from "../schema/findings";
 
 /** A finding row. */
@@ -20,6 +21,14 @@ export function insertFindingsStatements(db: Database, rows: FindingRow[]): Batc
   return chunks(rows, FINDINGS_PER_INSERT).map((slice) =>
     db.insert(findings).values(slice).onConflictDoNothing(),
   );
+}
+
+/** The same as `insertFindingsStatements`, in a few statements however many the rows. */
+export function insertManyFindingsStatements(
+  db: Database,
+  rows: FindingRow[],
+): BatchItem<"sqlite">[] {
+  return insertJsonRowsStatements(db, findings, rows);
 }
 
 /**

@@ -148,6 +148,52 @@ export function completeStepStatement(
     );
 }
 
+/**
+ * The statement that marks many pending steps of one run done, each with what it spent: the
+ * same as one `completeStepStatement` a step, in one statement (the steps travel as one JSON
+ * value of a few dozen bytes each).
+ */
+export function completeStepsStatement(
+  db: Database,
+  runId: string,
+  steps: { position: number; spend: StepSpend }[],
+  updatedAt: string,
+) {
+  const rows = JSON.stringify(
+    steps.map(({ position, spend }) => [
+      position,
+      spend.inputTokens,
+      spend.outputTokens,
+      spend.cachedInputTokens,
+      spend.mediaSeconds,
+      spend.modelCalls,
+      JSON.stringify(spend.limitations),
+    ]),
+  );
+  const cell = (i: number) => sql`json_extract(s.value, ${sql.raw(`'$[${i}]'`)})`;
+  return db
+    .update(runSteps)
+    .set({
+      state: "done",
+      claimedUntil: null,
+      updatedAt,
+      inputTokens: cell(1),
+      outputTokens: cell(2),
+      cachedInputTokens: cell(3),
+      mediaSeconds: cell(4),
+      modelCalls: cell(5),
+      limitations: cell(6),
+    })
+    .from(sql`json_each(${rows}) AS s`)
+    .where(
+      and(
+        eq(runSteps.runId, runId),
+        sql`${runSteps.position} = ${cell(0)}`,
+        eq(runSteps.state, "pending"),
+      ),
+    );
+}
+
 /** A run's steps counted: all, and those done. */
 export async function stepProgress(
   db: Database,

@@ -4,6 +4,7 @@ import type { ResultState } from "../../domain/answers";
 import { chunks } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
+import { insertJsonRowsStatements } from "../insert-json";
 import { answers, reports, runSnapshots, runs } from "../schema/runs";
 
 /** A run row. */
@@ -55,6 +56,14 @@ export function insertAnswersStatements(db: Database, rows: AnswerRow[]): BatchI
   return chunks(rows, ANSWERS_PER_INSERT).map((slice) =>
     db.insert(answers).values(slice).onConflictDoNothing(),
   );
+}
+
+/** The same as `insertAnswersStatements`, in a few statements however many the rows. */
+export function insertManyAnswersStatements(
+  db: Database,
+  rows: AnswerRow[],
+): BatchItem<"sqlite">[] {
+  return insertJsonRowsStatements(db, answers, rows);
 }
 
 /** How many answers of a run are in each result state. */

@@ -1,4 +1,4 @@
-import { renderBlock } from "./blocks";
+import { answersByKey, renderBlock } from "./blocks";
 import { compareText, formatTime } from "./format";
 import type { ReportModel, Unanswered } from "./model";
 import { lookup, type ReportStrings, stringsFor } from "./strings";
@@ -50,6 +50,7 @@ function unansweredOf(answers: readonly StoredAnswer[], strings: ReportStrings):
 export function buildReport(input: RenderInput): ReportModel {
   const strings = stringsFor(input.template.language);
   const answers = reportOrder(input.answers);
+  const byKey = answersByKey(answers);
   const titleIndex = input.template.blocks.findIndex((block) => block.type === "heading");
   const titleBlock = input.template.blocks[titleIndex];
   const untitled = input.run.kind === "workflow" ? strings.workflowTitle : strings.defaultTitle;
@@ -80,7 +81,7 @@ export function buildReport(input: RenderInput): ReportModel {
     summary: summaryOf(answers, strings),
     unanswered: unansweredOf(answers, strings),
     sections: input.template.blocks.map((block, index) =>
-      renderBlock(block, { answers, strings, isTitle: index === titleIndex }),
+      renderBlock(block, { answers, byKey, strings, isTitle: index === titleIndex }),
     ),
   };
 }

@@ -1,21 +1,21 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import type { RunStepRow } from "../../db/repos/run-steps";
-import { type AnswerRow, insertAnswersStatements } from "../../db/repos/runs";
+import type { AnswerRow } from "../../db/repos/runs";
 import { idAt } from "../../lib/ids";
-import type { Deps } from "../deps";
-import type { Execution } from "./execution";
+import type { Execution, StepRows } from "./execution";
 import { type RunContext, rowTime } from "./run-context";
 
 type AnalysisContext = Extract<RunContext, { kind: "analysis" }>;
 
-/** An analysis run's step: its slice of the profile's specs over every source video. */
+/**
+ * An analysis run's step: its slice of the profile's specs over every source video, made into
+ * answers for the caller to store.
+ */
 export async function analysisStep(
-  deps: Pick<Deps, "db">,
   context: AnalysisContext,
   step: RunStepRow,
   execution: Execution,
   createdAt: string,
-): Promise<BatchItem<"sqlite">[]> {
+): Promise<StepRows> {
   const { run } = context;
   const specs = context.specs.slice(step.first, step.first + step.count);
   const answers = await execution.answerAll(
@@ -46,5 +46,5 @@ export async function analysisStep(
       createdAt,
     };
   });
-  return insertAnswersStatements(deps.db, rows);
+  return { answers: rows, findings: [] };
 }

@@ -1,16 +1,19 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch } from "../../db/client";
+import { insertFindingsStatements, insertManyFindingsStatements } from "../../db/repos/findings";
 import {
   completeStepStatement,
+  completeStepsStatement,
   emptySpend,
   type RunStepRow,
   runSpend,
+  type StepSpend,
 } from "../../db/repos/run-steps";
+import { insertAnswersStatements, insertManyAnswersStatements } from "../../db/repos/runs";
 import { renewLeaseStatement } from "../../db/repos/work-leases";
 import { nowIso } from "../../lib/clock";
 import type { Deps } from "../deps";
 import { analysisStep } from "./analysis-step";
-import { Execution } from "./execution";
+import { Execution, type Spent, type StepRows } from "./execution";
 import { type Finisher, finishRun } from "./finish-run";
 import type { RunContext } from "./run-context";
 import { workflowStep } from "./workflow-step";
@@ -18,7 +21,7 @@ import { workflowStep } from "./workflow-step";
 /** Keeps a step's claim and its run's lease alive while `work` runs. */
 export type Heartbeat = <T>(work: () => Promise<T>) => Promise<T>;
 
-/** Claims a few more answer steps of the run, for a lane that found its budget spent. */
+/** Claims a group of the run's other pending answer steps, for a lane that found its budget spent. */
 export type ClaimSpentSteps = () => Promise<RunStepRow[]>;
 
 /**
@@ -43,10 +46,29 @@ export async function workStep(
 }
 
 /**
+ * The rows of one step, answered by its run's kind. A workflow step whose run's budget is
+ * spent reads its video without the index (no model reads it; its rows are the same).
+ */
+async function stepRows(
+  context: RunContext,
+  step: RunStepRow,
+  execution: Execution,
+  createdAt: string,
+): Promise<StepRows> {
+  if (context.kind === "analysis") return analysisStep(context, step, execution, createdAt);
+  const id = step.videoId;
+  const video =
+    id === null
+      ? null
+      : await (execution.exhausted() ? context.listedVideo(id) : context.video(id));
+  return workflowStep(context, step, video, execution, createdAt);
+}
+
+/**
  * Answers one step and stores it: its answers (and findings), its spend and its completion in
  * one batch, so a step is either stored whole or not at all, and stored once (a duplicate
  * delivery's rows conflict and its completion finds the step done). Once the run's budget is
- * spent, the lane claims the next few steps too and stores them in the same batch.
+ * spent, the lane claims the run's next pending steps too and stores them all together.
  */
 async function answerStep(
   deps: Deps,
@@ -57,18 +79,52 @@ async function answerStep(
   const { db } = deps;
   const { run } = context;
   const spent = await runSpend(db, run.id);
-  const first = new Execution(deps, run, spent);
-  const more = first.exhausted() ? await claimSpent() : [];
+  const execution = new Execution(deps, run, spent);
+  if (execution.exhausted()) {
+    await storeSpentSteps(deps, context, [step, ...(await claimSpent())], spent);
+    return;
+  }
   const createdAt = nowIso();
-  const statements: BatchItem<"sqlite">[] = [];
-  for (const [i, each] of [step, ...more].entries()) {
-    const execution = i === 0 ? first : new Execution(deps, run, spent);
-    const writes =
-      context.kind === "analysis"
-        ? await analysisStep(deps, context, each, execution, createdAt)
-        : await workflowStep(deps, context, each, execution, createdAt);
-    statements.push(...writes, completeStepStatement(db, each, execution.spent(), createdAt));
+  const rows = await stepRows(context, step, execution, createdAt);
+  const lease = { subjectId: run.id, kind: "run" as const, activeFrom: nowIso() };
+  await runBatch(db, [
+    ...insertAnswersStatements(db, rows.answers),
+    ...insertFindingsStatements(db, rows.findings),
+    completeStepStatement(db, step, execution.spent(), createdAt),
+    renewLeaseStatement(db, lease),
+  ]);
+}
+
+/**
+ * Stores steps of a run whose budget is spent: they ask no model, so each step's rows and
+ * spend are made as they would be alone (every answer `not_checked`), and all of them go in
+ * one batch of a few statements, rows carried as JSON, rather than a batch of ~5 a step.
+ */
+async function storeSpentSteps(
+  deps: Deps,
+  context: RunContext,
+  steps: RunStepRow[],
+  spent: Spent,
+): Promise<void> {
+  const { db } = deps;
+  const { run } = context;
+  const createdAt = nowIso();
+  const answers: StepRows["answers"] = [];
+  const findings: StepRows["findings"] = [];
+  const done: { position: number; spend: StepSpend }[] = [];
+  for (const step of steps) {
+    const execution = new Execution(deps, run, spent);
+    const rows = await stepRows(context, step, execution, createdAt);
+    for (const answer of rows.answers) answers.push(answer);
+    for (const finding of rows.findings) findings.push(finding);
+    done.push({ position: step.position, spend: execution.spent() });
   }
   const lease = { subjectId: run.id, kind: "run" as const, activeFrom: nowIso() };
-  await runBatch(db, [...statements, renewLeaseStatement(db, lease)]);
+  const statements = [
+    ...insertManyAnswersStatements(db, answers),
+    ...insertManyFindingsStatements(db, findings),
+    completeStepsStatement(db, run.id, done, createdAt),
+    renewLeaseStatement(db, lease),
+  ];
+  await runBatch(db, statements);
 }

@@ -14,16 +14,20 @@ const NOTHING_EXTRACTED: ExtractionCoverage = {
 
 /**
  * A run's sources with their whole indexes, as the answer engine reads them, in `source_ids`
- * order: one query for the videos and one for their segments. A source that is gone or in
- * another workspace is left out.
+ * order: one query for the videos and one for their segments (none when `withSegments` is
+ * false, for steps that ask no model). A source that is gone or in another workspace is left
+ * out.
  */
 export async function loadEngineVideos(
   db: Database,
   workspaceId: string,
   sourceIds: string[],
+  withSegments = true,
 ): Promise<EngineVideo[]> {
   const byId = new Map((await findVideos(db, workspaceId, sourceIds)).map((v) => [v.id, v]));
-  const segmentsOf = await listSegmentsOfVideos(db, [...byId.keys()]);
+  const segmentsOf = withSegments
+    ? await listSegmentsOfVideos(db, [...byId.keys()])
+    : new Map<string, SegmentRow[]>();
   return sourceIds.flatMap((id) => {
     const video = byId.get(id);
     return video ? [engineVideo(video, segmentsOf.get(id) ?? [])] : [];

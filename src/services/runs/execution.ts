@@ -1,8 +1,9 @@
 import type { QuestionMode } from "../../answer-engine/statement-mode";
 import type { AnswerRequest, EngineAnswer, EngineVideo } from "../../answer-engine/types";
 import { API_PREFIX } from "../../api-prefix";
+import type { FindingRow } from "../../db/repos/findings";
 import { emptySpend, type StepSpend } from "../../db/repos/run-steps";
-import type { RunRow } from "../../db/repos/runs";
+import type { AnswerRow, RunRow } from "../../db/repos/runs";
 import type { AnswerSpec } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import type { Deps } from "../deps";
@@ -35,6 +36,12 @@ export function unansweredForBudget(runId: string, engine: string): EngineAnswer
 export interface Question {
   spec: AnswerSpec;
   mode?: QuestionMode | undefined;
+}
+
+/** The rows a step makes: its answers and, for a workflow run, their findings. */
+export interface StepRows {
+  answers: AnswerRow[];
+  findings: FindingRow[];
 }
 
 /** What the run's earlier steps already spent of its budget. */

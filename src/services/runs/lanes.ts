@@ -39,10 +39,12 @@ const STEPS_PER_INVOCATION = 150;
 export const DEFAULT_INVOCATION_SECONDS = 30;
 /**
  * Steps a lane claims and stores together once its run's budget is spent: they ask no model,
- * so one claim, one read of the spend and one batch serve several (each step's rows and
- * completion as they would be alone).
+ * so one claim, one read of the spend and one batch of a few statements serve them all, and
+ * the group takes one step of the invocation's allowance (it costs the D1 queries of one).
+ * 64 workflow steps are 512 answers and 512 findings, ~1 MB of rows held while they are
+ * stored; every lane of a batch may hold a group at once.
  */
-const SPENT_STEPS_TOGETHER = 8;
+export const SPENT_STEPS_TOGETHER = 64;
 
 /** Lanes a run is worked in: an analysis run's steps go one after another (its budget in order). */
 export function lanesOf(run: Pick<RunRow, "kind">): number {
@@ -91,18 +93,6 @@ export class Invocation {
     if (now >= this.deadline || this.stepsLeft <= 0) return false;
     this.stepsLeft--;
     return true;
-  }
-
-  /** Takes up to `wanted` more steps for a step under way (no deadline check); how many. */
-  takeUpTo(wanted: number): number {
-    const taken = Math.max(0, Math.min(wanted, this.stepsLeft));
-    this.stepsLeft -= taken;
-    return taken;
-  }
-
-  /** Gives back steps taken but not used. */
-  giveBack(steps: number): void {
-    this.stepsLeft += Math.max(0, steps);
   }
 
   /** Steps taken so far. */
@@ -181,27 +171,18 @@ export async function workLane(
       step,
       coordinator,
       (work) => withHeartbeat(deps, step, work),
-      () => claimSpentSteps(deps, run.id, invocation),
+      () => claimSpentSteps(deps, run.id),
     );
     invocation.timed(kind, deps.clock.now() - now);
     if (kind === "finish") return;
   }
 }
 
-/**
- * Claims up to SPENT_STEPS_TOGETHER - 1 more answer steps of a run whose budget is spent,
- * each taken from the invocation's step allowance.
- */
-async function claimSpentSteps(
-  deps: Deps,
-  runId: string,
-  invocation: Invocation,
-): Promise<RunStepRow[]> {
-  const allowed = invocation.takeUpTo(SPENT_STEPS_TOGETHER - 1);
+/** Claims up to SPENT_STEPS_TOGETHER - 1 more answer steps of a run whose budget is spent. */
+function claimSpentSteps(deps: Deps, runId: string): Promise<RunStepRow[]> {
   const now = deps.clock.now();
-  const more = await claimAnswerSteps(deps.db, runId, nowIso(now), nowIso(now + CLAIM_MS), allowed);
-  invocation.giveBack(allowed - more.length);
-  return more;
+  const until = nowIso(now + CLAIM_MS);
+  return claimAnswerSteps(deps.db, runId, nowIso(now), until, SPENT_STEPS_TOGETHER - 1);
 }
 
 /** Nothing to claim: a requested cancel is carried out here; otherwise other lanes hold the rest. */

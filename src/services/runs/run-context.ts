@@ -24,6 +24,11 @@ export type RunContext =
       rules: Rule[];
       /** One video with its index, as the step that checks it needs it. */
       video(videoId: string): Promise<EngineVideo | null>;
+      /**
+       * One video without its index (no segments), for steps that ask no model: all the run's
+       * videos are read in one query and kept, so such steps cost no read per video.
+       */
+      listedVideo(videoId: string): Promise<EngineVideo | null>;
       /** The run's sources that still exist, in `source_ids` order (what the plan covers). */
       videoIds(): Promise<string[]>;
     };
@@ -53,6 +58,7 @@ export async function loadRunContext(deps: Pick<Deps, "db">, run: RunRow): Promi
     (await rulesOfSets(db, [snapshot.rule_set_version_id])).get(snapshot.rule_set_version_id) ?? [];
   const kept = new Map<string, Promise<EngineVideo | null>>();
   let present: Promise<string[]> | undefined;
+  let listed: Promise<Map<string, EngineVideo>> | undefined;
   return {
     kind: "workflow",
     run,
@@ -67,6 +73,12 @@ export async function loadRunContext(deps: Pick<Deps, "db">, run: RunRow): Promi
           if (kept.size > VIDEOS_KEPT && key !== videoId) kept.delete(key);
       }
       return found;
+    },
+    listedVideo(videoId) {
+      listed ??= loadEngineVideos(db, run.workspaceId, run.sourceIds, false).then(
+        (videos) => new Map(videos.map((video) => [video.id, video])),
+      );
+      return listed.then((videos) => videos.get(videoId) ?? null);
     },
     videoIds() {
       present ??= findVideos(db, run.workspaceId, run.sourceIds).then((videos) => {

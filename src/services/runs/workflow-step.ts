@@ -1,13 +1,11 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import type { EngineAnswer, EngineVideo } from "../../answer-engine/types";
-import { type FindingRow, insertFindingsStatements } from "../../db/repos/findings";
+import type { FindingRow } from "../../db/repos/findings";
 import type { RunStepRow } from "../../db/repos/run-steps";
-import { type AnswerRow, insertAnswersStatements } from "../../db/repos/runs";
+import type { AnswerRow } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
 import type { FindingEvidence } from "../../domain/findings";
 import { idAt } from "../../lib/ids";
-import type { Deps } from "../deps";
-import type { Execution } from "./execution";
+import type { Execution, StepRows } from "./execution";
 import { findingTyping, ruleQuestion } from "./rule-questions";
 import { type RunContext, rowTime } from "./run-context";
 
@@ -37,19 +35,18 @@ function citedIn(answer: EngineAnswer, video: EngineVideo): FindingEvidence[] {
 
 /**
  * A workflow run's step: its slice of the rules, each a verdict over the step's one video,
- * stored as an answer (what reports read) and a finding. A video gone since admission has
- * no verdicts.
+ * made into an answer (what reports read) and a finding, for the caller to store. A video gone
+ * since admission (null) has no verdicts.
  */
 export async function workflowStep(
-  deps: Pick<Deps, "db">,
   context: WorkflowContext,
   step: RunStepRow,
+  video: EngineVideo | null,
   execution: Execution,
   createdAt: string,
-): Promise<BatchItem<"sqlite">[]> {
+): Promise<StepRows> {
   const { run, snapshot } = context;
-  const video = step.videoId === null ? null : await context.video(step.videoId);
-  if (!video) return [];
+  if (!video) return { answers: [], findings: [] };
   const videoIndex = (await context.videoIds()).indexOf(video.id);
   const rules = context.rules.slice(step.first, step.first + step.count);
   const questions = rules.map(ruleQuestion);
@@ -118,8 +115,5 @@ export async function workflowStep(
       updatedAt: createdAt,
     });
   }
-  return [
-    ...insertAnswersStatements(deps.db, answers),
-    ...insertFindingsStatements(deps.db, findings),
-  ];
+  return { answers, findings };
 }

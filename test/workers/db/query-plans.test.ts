@@ -156,6 +156,8 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "answers: all": (db) => runs.allAnswers(db, RUN),
   "answers: references": (db) => runs.answerReferences(db, RUN),
   "answers: insert": (db) => runBatch(db, runs.insertAnswersStatements(db, [seededAnswer])),
+  "answers: insert many": (db) =>
+    runBatch(db, runs.insertManyAnswersStatements(db, [{ ...seededAnswer, id: "ans_many" }])),
   "answers: state counts": (db) => runs.answerStateCounts(db, RUN),
   "answers: after": (db) => runs.answersAfter(db, RUN, 3, 500),
   "run steps: plan": (db) =>
@@ -181,6 +183,19 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
           modelCalls: 1,
           limitations: [],
         },
+        NOW,
+      ),
+    ]),
+  "run steps: claim answers": (db) => steps.claimAnswerSteps(db, RUN, NOW, NOW, 63),
+  "run steps: complete many": (db) =>
+    runBatch(db, [
+      steps.completeStepsStatement(
+        db,
+        RUN,
+        [1, 2].map((position) => ({
+          position,
+          spend: { ...seededStep, limitations: ["budget_exhausted"] },
+        })),
         NOW,
       ),
     ]),

@@ -204,53 +204,6 @@ describe("a run's persisted steps", () => {
   });
 });
 
-describe("a run whose budget is spent", () => {
-  it("stores its remaining steps several to a batch, each not_checked, asking no model", async () => {
-    const { deps, engine, queue } = world();
-    // Forty rules over the video: five answer steps of eight, then the finish step.
-    const rules = Array.from({ length: 40 }, (_, i) => ({ ...RULES[0], id: `spent-${i}` }));
-    const rulebook = await expectJson<{ id: string }>(
-      await api.post("/rulebooks", { name: "Spent", content: "", rules }),
-      201,
-    );
-    const workflow = await expectJson<{ id: string }>(
-      await api.post("/workflows", {
-        name: "Spent",
-        playbook: "Judge what the briefing says.",
-        rulebook_id: rulebook.id,
-        source_ids: [video],
-      }),
-      201,
-    );
-    const runId = (await startWorkflowRun(api, workflow.id, { execute_now: false })).id;
-    await executeRun(deps, message(runId));
-    expect(queue.sent).toHaveLength(WORKFLOW_LANES);
-    // The first step spent more than any profile gives, as a long run's early steps do.
-    await env.DB.prepare(
-      "UPDATE run_steps SET state = 'done', input_tokens = 1000000000 WHERE run_id = ? AND position = 0",
-    )
-      .bind(runId)
-      .run();
-    await executeRun(deps, message(runId));
-    const run = await waitForWorkflowRun(api, runId);
-    expect(run.status).toBe("completed");
-    expect(engine.asked).toHaveLength(0);
-    const { results } = await env.DB.prepare(
-      "SELECT updated_at FROM run_steps WHERE run_id = ? AND kind = 'answer' AND position > 0",
-    )
-      .bind(runId)
-      .all<{ updated_at: string }>();
-    // The four steps after the spent one were stored in one batch, at one time.
-    expect(results).toHaveLength(4);
-    expect(new Set(results.map((r) => r.updated_at)).size).toBe(1);
-    const findings = await allFindings(api, `run_id=${runId}`);
-    expect(findings).toHaveLength(32);
-    expect(new Set(findings.map((f) => `${f.result_state}/${f.reason_code}`))).toEqual(
-      new Set(["not_checked/budget_exhausted"]),
-    );
-  });
-});
-
 /** A queue batch of `lanes` messages of the run, as the analysis queue delivers it. */
 function laneBatch(runId: string, lanes: number): MessageBatch {
   const messages = Array.from({ length: lanes }, (_, i) => ({
