@@ -10,22 +10,18 @@ import {
   windowProgressStatement,
 } from "../db/repos/media-windows";
 import { findVideoById, type VideoRow, videoIsIn } from "../db/repos/videos";
-import { renewLeaseStatement } from "../db/repos/work-leases";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
 import type { AssembleVideoMessage, UnderstandWindowMessage } from "../lib/queue-messages";
 import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
+import { CLAIM_MS, withLeaseHeartbeat } from "./lease-heartbeat";
 import { loadProbe } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
 import { understandInput } from "./processing";
 import { PROCESSING } from "./video-states";
 
-/** While a window is worked on, its claim and its video's lease are renewed this often. */
-const HEARTBEAT_MS = 20_000;
-/** A claim outlives a missed heartbeat or two, then lets another delivery take the window. */
-const CLAIM_MS = 3 * HEARTBEAT_MS;
 /** Windows move progress from `probed` to `windowsDone`; assembly then takes it to `understood`. */
 const WINDOW_SPAN = PROCESSING_PROGRESS.windowsDone - PROCESSING_PROGRESS.probed;
 
@@ -49,8 +45,12 @@ export async function understandVideoWindow(
       // Another delivery holds it: look again once its claim would have run out.
       throw new WindowBusyError(`window ${message.position} of ${video.id} is being worked on`);
     }
-    const result = await withHeartbeat(deps, window, () =>
-      deps.ports.understanding.understandWindow(input, { kind: window.kind, plan: window.plan }),
+    const result = await withLeaseHeartbeat(
+      deps,
+      { subjectId: video.id, kind: "video" },
+      () =>
+        deps.ports.understanding.understandWindow(input, { kind: window.kind, plan: window.plan }),
+      { claim: (until) => extendClaimStatement(deps.db, window, until) },
     );
     await storeWindowResult(deps, window, result);
   }
@@ -120,32 +120,4 @@ async function assembleWhenComplete(deps: Deps, video: VideoRow): Promise<void> 
     video_id: video.id,
     workspace_id: video.workspaceId,
   });
-}
-
-/**
- * Runs `work` while renewing the window's claim and the video's lease, so neither another
- * delivery nor the sweep takes live work over.
- */
-async function withHeartbeat<T>(
-  deps: Pick<Deps, "db" | "clock">,
-  window: MediaWindowRow,
-  work: () => Promise<T>,
-): Promise<T> {
-  const { db } = deps;
-  const renew = () => {
-    const now = deps.clock.now();
-    const lease = { subjectId: window.videoId, kind: "video" as const, activeFrom: nowIso(now) };
-    return runBatch(db, [
-      extendClaimStatement(db, window, nowIso(now + CLAIM_MS)),
-      renewLeaseStatement(db, lease),
-    ]).catch((error: unknown) =>
-      console.error(JSON.stringify({ heartbeat: window.videoId, error: String(error) })),
-    );
-  };
-  const timer = setInterval(renew, HEARTBEAT_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }

@@ -1,4 +1,3 @@
-import { runBatch } from "../../db/client";
 import {
   claimAnswerSteps,
   claimStep,
@@ -6,18 +5,14 @@ import {
   type RunStepRow,
 } from "../../db/repos/run-steps";
 import { findRunById, type RunRow } from "../../db/repos/runs";
-import { renewLeaseStatement } from "../../db/repos/work-leases";
 import { nowIso } from "../../lib/clock";
 import type { RunAnalysisMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
+import { CLAIM_MS, withLeaseHeartbeat } from "../lease-heartbeat";
 import { workStep } from "./dispatch";
 import type { Finisher } from "./finish-run";
 import { loadRunContext, type RunContext } from "./run-context";
 
-/** While a step is worked on, its claim and its run's lease are renewed this often. */
-const HEARTBEAT_MS = 20_000;
-/** A claim outlives a missed heartbeat or two, then lets another lane take the step. */
-const CLAIM_MS = 3 * HEARTBEAT_MS;
 /**
  * Lanes of a workflow run: its steps worked side by side, enough to keep the account's model
  * rate busy (text generation: 4.75 calls/s after headroom) while each call waits ~2 s and each
@@ -170,7 +165,10 @@ export async function workLane(
       context,
       step,
       coordinator,
-      (work) => withHeartbeat(deps, step, work),
+      (work) =>
+        withLeaseHeartbeat(deps, { subjectId: run.id, kind: "run" }, work, {
+          claim: (until) => extendStepClaimStatement(db, step, until),
+        }),
       () => claimSpentSteps(deps, run.id),
     );
     invocation.timed(kind, deps.clock.now() - now);
@@ -189,32 +187,4 @@ function claimSpentSteps(deps: Deps, runId: string): Promise<RunStepRow[]> {
 async function settle(deps: Deps, run: RunRow, coordinator: LaneCoordinator): Promise<void> {
   const row = await findRunById(deps.db, run.id);
   if (row?.status === "processing" && row.cancelRequested) await coordinator.checkpoint();
-}
-
-/**
- * Runs `work` while renewing the step's claim and the run's lease, so neither another lane
- * nor the sweep takes live work over, and work that stops shows as stale within a lease.
- */
-async function withHeartbeat<T>(
-  deps: Pick<Deps, "db" | "clock">,
-  step: RunStepRow,
-  work: () => Promise<T>,
-): Promise<T> {
-  const { db } = deps;
-  const renew = () => {
-    const now = deps.clock.now();
-    const lease = { subjectId: step.runId, kind: "run" as const, activeFrom: nowIso(now) };
-    return runBatch(db, [
-      extendStepClaimStatement(db, step, nowIso(now + CLAIM_MS)),
-      renewLeaseStatement(db, lease),
-    ]).catch((error: unknown) =>
-      console.error(JSON.stringify({ heartbeat: step.runId, error: String(error) })),
-    );
-  };
-  const timer = setInterval(renew, HEARTBEAT_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }
