@@ -5,6 +5,7 @@ import {
   ProcessingMessageSchema,
   UnderstandWindowMessageSchema,
 } from "../src/lib/queue-messages";
+import { InvocationScope } from "../src/ports/media-understanding/port";
 import type { Deps } from "../src/services/deps";
 import { withLeaseHeartbeat } from "../src/services/lease-heartbeat";
 import { failVideo, processVideo } from "../src/services/processing";
@@ -38,14 +39,22 @@ export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void
   );
 }
 
-/** The windows queue: understand one window of a video each. */
-export function consumeWindows(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeSideBySide(
-    batch,
-    UnderstandWindowMessageSchema,
-    (message) => understandVideoWindow(deps, message),
-    WINDOWS_SIDE_BY_SIDE,
-  );
+/**
+ * The windows queues: understand one window of a video each. The batch's windows of one video
+ * share its opened source (one read and parse of its index), let go when the batch ends.
+ */
+export async function consumeWindows(batch: MessageBatch, deps: Deps): Promise<void> {
+  const scope = new InvocationScope();
+  try {
+    await consumeSideBySide(
+      batch,
+      UnderstandWindowMessageSchema,
+      (message) => understandVideoWindow(deps, message, scope),
+      WINDOWS_SIDE_BY_SIDE,
+    );
+  } finally {
+    scope.dispose();
+  }
 }
 
 /** Dead letters of the windows queue: the window failed every retry and is recorded so. */

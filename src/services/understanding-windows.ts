@@ -14,6 +14,7 @@ import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
 import type { AssembleVideoMessage, UnderstandWindowMessage } from "../lib/queue-messages";
+import type { InvocationScope } from "../ports/media-understanding/port";
 import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
 import { CLAIM_MS, withLeaseHeartbeat } from "./lease-heartbeat";
@@ -33,8 +34,9 @@ const WINDOW_SPAN = PROCESSING_PROGRESS.windowsDone - PROCESSING_PROGRESS.probed
 export async function understandVideoWindow(
   deps: Deps,
   message: UnderstandWindowMessage,
+  scope?: InvocationScope,
 ): Promise<void> {
-  const found = await processingVideo(deps, message);
+  const found = await processingVideo(deps, message, scope);
   if (!found) return;
   const { video, input } = found;
   const window = await findWindow(deps.db, video.id, message.position);
@@ -87,7 +89,11 @@ export async function assembleVideo(deps: Deps, message: AssembleVideoMessage): 
   await assembleIndex(deps, found.video, found.input, outcomes);
 }
 
-async function processingVideo(deps: Deps, message: { video_id: string; workspace_id: string }) {
+async function processingVideo(
+  deps: Deps,
+  message: { video_id: string; workspace_id: string },
+  scope?: InvocationScope,
+) {
   const video = await findVideoById(deps.db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || video.status !== "processing")
     return null;
@@ -95,7 +101,7 @@ async function processingVideo(deps: Deps, message: { video_id: string; workspac
   // A processing video past `probed` always has its probe; without it, probing starts over.
   if (!probe) throw new Error(`the probe of ${video.id} is missing`);
   const source = r2RangeSource(deps.bucket, sourceKey(video.id), video.fileSize);
-  return { video, input: understandInput(video, probe, source) };
+  return { video, input: { ...understandInput(video, probe, source), scope } };
 }
 
 async function storeWindowResult(

@@ -82,13 +82,16 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
   }
 
   async understandWindow(input: UnderstandInput, window: PlannedWindow): Promise<unknown> {
-    const cutter = openCutter(input.source, input.objectKey);
+    const { scope } = input;
+    // Windows of one video in one invocation share the opened source: its index is read once.
+    const open = () => openCutter(input.source, input.objectKey);
+    const cutter = scope ? scope.getOrOpen(`cutter:${input.objectKey}`, open) : open();
     try {
       return window.kind === "audio"
         ? await this.hear(cutter, AudioPlanSchema.parse(window.plan))
         : await this.look(cutter, input.videoId, FramesPlanSchema.parse(window.plan));
     } finally {
-      cutter.dispose();
+      if (!scope) cutter.dispose();
     }
   }
 
