@@ -52,7 +52,7 @@ export async function understandVideoWindow(
       { subjectId: video.id, kind: "video" },
       () =>
         deps.ports.understanding.understandWindow(input, { kind: window.kind, plan: window.plan }),
-      { claim: (until) => extendClaimStatement(deps.db, window, until) },
+      (until) => extendClaimStatement(deps.db, window, until),
     );
     await storeWindowResult(deps, window, result);
   }

@@ -166,9 +166,9 @@ export async function workLane(
       step,
       coordinator,
       (work) =>
-        withLeaseHeartbeat(deps, { subjectId: run.id, kind: "run" }, work, {
-          claim: (until) => extendStepClaimStatement(db, step, until),
-        }),
+        withLeaseHeartbeat(deps, { subjectId: run.id, kind: "run" }, work, (until) =>
+          extendStepClaimStatement(db, step, until),
+        ),
       () => claimSpentSteps(deps, run.id),
     );
     invocation.timed(kind, deps.clock.now() - now);

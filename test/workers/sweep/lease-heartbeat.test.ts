@@ -46,16 +46,14 @@ describe("the heartbeat of work in progress", () => {
         new Promise<void>((resolve) => {
           finish = resolve;
         }),
-      {
-        // The claim's own statement: a lease row standing for it, so its renewals can be read.
-        claim: (until) => {
-          claimedUntil.push(until);
-          return renewLeaseStatement(deps.db, {
-            subjectId: `${subjectId}:claim`,
-            kind: "video",
-            activeFrom: until,
-          });
-        },
+      // The claim's own statement: a lease row standing for it, so its renewals can be read.
+      (until) => {
+        claimedUntil.push(until);
+        return renewLeaseStatement(deps.db, {
+          subjectId: `${subjectId}:claim`,
+          kind: "video",
+          activeFrom: until,
+        });
       },
     );
     // Just claimed: nothing renewed at the start.
