@@ -7,6 +7,7 @@ import {
   EncodedVideoPacketSource,
   Input,
   type InputAudioTrack,
+  type InputTrack,
   type InputVideoTrack,
   Logging,
   LogLevel,
@@ -19,6 +20,7 @@ import {
   WebMOutputFormat,
 } from "mediabunny";
 import type { RangeSource } from "../../domain/media";
+import { pcmSampleBytes, readBmffIndex, SampleIndex } from "../../lib/media/bmff-samples";
 
 // mediabunny warns on stdout about tracks it skips (subtitles); only its errors are worth a line.
 Logging.level = LogLevel.Errors;
@@ -61,29 +63,86 @@ export class UncuttableError extends Error {}
 
 /**
  * Opens the source for cutting: only the container index and the packets a cut copies are
- * read, by ranges, so a 10 GiB file costs what one window of it costs.
+ * read, by ranges, so a 10 GiB file costs what one window of it costs. Nothing is read until
+ * the first cut.
  */
 export function openCutter(source: RangeSource, objectKey: string): Cutter {
-  return new Cutter(
-    objectKey,
-    new Input({
-      formats: [MP4, QTFF, WEBM, MATROSKA],
-      source: new CustomSource({
-        getSize: () => source.size,
-        read: (start, end) => source.read(start, end),
-        maxCacheSize: MAX_CACHE_BYTES,
-        prefetchProfile: "none",
-      }),
-    }),
-  );
+  return new Cutter(objectKey, source);
+}
+
+/** The packets of one track, looked up as a cut needs them. */
+interface PacketTrack {
+  /** The packet shown last at or before `time`. */
+  at(time: number): Promise<EncodedPacket | null>;
+  /** The key packet shown last at or before `time`. */
+  keyAt(time: number): Promise<EncodedPacket | null>;
+  first(): Promise<EncodedPacket | null>;
+  firstKey(): Promise<EncodedPacket | null>;
+  next(packet: EncodedPacket): Promise<EncodedPacket | null>;
+  /** Packets in decode order from `from`. */
+  from(from: EncodedPacket, options?: { metadataOnly?: boolean }): AsyncIterable<EncodedPacket>;
+}
+
+/**
+ * How a source's packets are read. A non-fragmented MP4/MOV keeps its index in sample tables
+ * that grow with the duration (about 18 MB an hour of 1080p); mediabunny expands them whole,
+ * so they are read by ranges here and mediabunny reads only the moov without them.
+ * Matroska, WebM and fragmented MP4 are read by mediabunny, whose indexes stay small.
+ */
+interface Opened {
+  input: Input;
+  packets(track: InputTrack): PacketTrack;
 }
 
 /** Cuts windows out of one opened source; `dispose` when done. */
 export class Cutter {
+  private opened: Promise<Opened> | null = null;
+  private input: Input | null = null;
+
   constructor(
     private readonly objectKey: string,
-    private readonly input: Input,
+    private readonly source: RangeSource,
   ) {}
+
+  private open(): Promise<Opened> {
+    this.opened ??= this.openSource();
+    return this.opened;
+  }
+
+  private async openSource(): Promise<Opened> {
+    const index = await readBmffIndex(this.source);
+    if (index === null) {
+      const input = this.track(inputOver(this.source));
+      return { input, packets: (track) => sinkTrack(new EncodedPacketSink(track)) };
+    }
+    const input = this.track(inputOver(bytesSource(index.headers)));
+    const tracks = new Map<number, Promise<SampleIndex>>();
+    return {
+      input,
+      packets: (track) => {
+        const tables = index.tracks.get(track.id);
+        if (tables === undefined) throw new UncuttableError(`track ${track.id} has no index`);
+        let opened = tracks.get(track.id);
+        if (opened === undefined) {
+          opened = (async () => {
+            const bytes = track.isAudioTrack() ? pcmSampleBytes(await track.getCodec()) : undefined;
+            const pcm =
+              bytes === undefined || !track.isAudioTrack()
+                ? undefined
+                : { sampleBytes: bytes, channels: await track.getNumberOfChannels() };
+            return SampleIndex.open(index.source, tables, pcm);
+          })();
+          tracks.set(track.id, opened);
+        }
+        return indexTrack(opened);
+      },
+    };
+  }
+
+  private track(input: Input): Input {
+    this.input = input;
+    return input;
+  }
 
   /**
    * Each cut names where it comes from in its comment tag (the source object and the source
@@ -95,20 +154,20 @@ export class Cutter {
   }
 
   dispose(): void {
-    this.input.dispose();
+    this.input?.dispose();
   }
 
   /** The audio packets that start in [start, end), as M4A or WebM; null without audio. */
   async audio(start: number, end: number): Promise<AudioCut | null> {
-    const track = await this.input.getPrimaryAudioTrack();
+    const { input, packets } = await this.open();
+    const track = await input.getPrimaryAudioTrack();
     if (!track) return null;
     const codec = await track.getCodec();
     if (!codec) throw new UncuttableError("the audio codec is unknown");
-    const sink = new EncodedPacketSink(track);
-    const atStart = (await sink.getPacket(start)) ?? (await sink.getFirstPacket());
+    const sink = packets(track);
+    const atStart = (await sink.at(start)) ?? (await sink.first());
     // The packet playing at `start` began in the window before; this one starts with the next.
-    const first =
-      atStart && atStart.timestamp < start ? await sink.getNextPacket(atStart) : atStart;
+    const first = atStart && atStart.timestamp < start ? await sink.next(atStart) : atStart;
     if (!first || first.timestamp >= end) return null;
     const webm = WEBM_CODECS.has(codec);
     const output = new Output({
@@ -159,14 +218,15 @@ export class Cutter {
     time: number,
     limits: { maxOffset: number; maxBytes: number },
   ): Promise<FrameSpan | null> {
-    const track = await this.input.getPrimaryVideoTrack();
+    const { input, packets } = await this.open();
+    const track = await input.getPrimaryVideoTrack();
     if (!track) return null;
     if (!(await track.getCodec())) throw new UncuttableError("the video codec is unknown");
-    const sink = new EncodedPacketSink(track);
-    const key = (await sink.getKeyPacket(time)) ?? (await sink.getFirstKeyPacket());
+    const sink = packets(track);
+    const key = (await sink.keyAt(time)) ?? (await sink.firstKey());
     if (!key) return null;
     let offset = Math.max(0, Math.min(limits.maxOffset, Math.round(time - key.timestamp)));
-    let last = offset === 0 ? key : await sink.getPacket(key.timestamp + offset);
+    let last = offset === 0 ? key : await sink.at(key.timestamp + offset);
     if (!last || (await bytesBetween(sink, key, last)) > limits.maxBytes) {
       offset = 0;
       last = key;
@@ -178,7 +238,8 @@ export class Cutter {
 
   /** Copies a span `frameSpan` found into a file of its own. */
   async cutFrame(span: FrameSpan): Promise<FrameCut> {
-    const track = await this.input.getPrimaryVideoTrack();
+    const { input, packets } = await this.open();
+    const track = await input.getPrimaryVideoTrack();
     const codec = await track?.getCodec();
     if (!track || !codec) throw new UncuttableError("the video track is gone");
     const { key, offset, stop } = span;
@@ -193,7 +254,7 @@ export class Cutter {
     output.setMetadataTags(this.label(key.timestamp));
     await output.start();
     await copyPackets(
-      new EncodedPacketSink(track),
+      packets(track),
       key,
       (p) => p.timestamp <= stop,
       async (p, meta) => {
@@ -209,9 +270,55 @@ export class Cutter {
   }
 }
 
+function inputOver(source: RangeSource): Input {
+  return new Input({
+    formats: [MP4, QTFF, WEBM, MATROSKA],
+    source: new CustomSource({
+      getSize: () => source.size,
+      read: (start, end) => source.read(start, end),
+      maxCacheSize: MAX_CACHE_BYTES,
+      prefetchProfile: "none",
+    }),
+  });
+}
+
+function bytesSource(bytes: Uint8Array): RangeSource {
+  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
+}
+
+function sinkTrack(sink: EncodedPacketSink): PacketTrack {
+  return {
+    at: (time) => sink.getPacket(time),
+    keyAt: (time) => sink.getKeyPacket(time),
+    first: () => sink.getFirstPacket(),
+    firstKey: () => sink.getFirstKeyPacket(),
+    next: (packet) => sink.getNextPacket(packet),
+    from: (from, options) => sink.packets(from, undefined, options),
+  };
+}
+
+function indexTrack(opened: Promise<SampleIndex>): PacketTrack {
+  return {
+    at: async (time) => {
+      const index = await opened;
+      return index.packet(await index.indexAt(time));
+    },
+    keyAt: async (time) => {
+      const index = await opened;
+      return index.packet(await index.keyIndexAt(time));
+    },
+    first: async () => (await opened).packet(0),
+    firstKey: async () => (await opened).packet(0),
+    next: async (packet) => (await opened).packet(packet.sequenceNumber + 1),
+    from: async function* (from, options) {
+      yield* (await opened).packets(from.sequenceNumber, options);
+    },
+  };
+}
+
 /** Copies packets in decode order from `first` while `keep` holds, rebased to start at 0. */
 async function copyPackets(
-  sink: EncodedPacketSink,
+  sink: PacketTrack,
   first: EncodedPacket,
   keep: (packet: EncodedPacket) => boolean,
   add: (packet: EncodedPacket, withConfig: boolean) => Promise<void>,
@@ -219,7 +326,7 @@ async function copyPackets(
   const start = first.timestamp;
   let end = start;
   let withConfig = true;
-  for await (const packet of sink.packets(first)) {
+  for await (const packet of sink.from(first)) {
     if (!keep(packet)) break;
     // Leading frames of an open GOP show before the key frame and need the GOP before it.
     if (packet.timestamp < start) continue;
@@ -231,12 +338,12 @@ async function copyPackets(
 }
 
 async function bytesBetween(
-  sink: EncodedPacketSink,
+  sink: PacketTrack,
   from: EncodedPacket,
   to: EncodedPacket,
 ): Promise<number> {
   let total = 0;
-  for await (const packet of sink.packets(from, undefined, { metadataOnly: true })) {
+  for await (const packet of sink.from(from, { metadataOnly: true })) {
     total += packet.byteLength;
     if (packet.sequenceNumber >= to.sequenceNumber) break;
   }
@@ -244,13 +351,9 @@ async function bytesBetween(
 }
 
 /** The packet bytes `copyPackets` copies from `first` while packets start by `stop`. */
-async function bytesCopied(
-  sink: EncodedPacketSink,
-  first: EncodedPacket,
-  stop: number,
-): Promise<number> {
+async function bytesCopied(sink: PacketTrack, first: EncodedPacket, stop: number): Promise<number> {
   let total = 0;
-  for await (const packet of sink.packets(first, undefined, { metadataOnly: true })) {
+  for await (const packet of sink.from(first, { metadataOnly: true })) {
     if (packet.timestamp > stop) break;
     if (packet.timestamp >= first.timestamp) total += packet.byteLength;
   }

@@ -1,5 +1,5 @@
+import { ByteView, type WindowReader } from "../../lib/media/window-reader";
 import { corruptMedia } from "./errors";
-import { ByteView, type WindowReader } from "./window-reader";
 
 /** A box's place in the file; `end` may lie past the end of a truncated file. */
 export interface BoxLocation {
@@ -65,6 +65,12 @@ export async function topLevelBoxes(reader: WindowReader): Promise<BoxLocation[]
 
 /** Reads the `moov` box of a walked file; a missing or cut `moov` makes the file corrupt. */
 export async function readMoov(reader: WindowReader, boxes: BoxLocation[]): Promise<Uint8Array> {
+  const moov = findMoov(reader, boxes);
+  return reader.source.read(moov.start + moov.headerSize, moov.end);
+}
+
+/** The `moov` box of a walked file; a missing or cut `moov` makes the file corrupt. */
+export function findMoov(reader: WindowReader, boxes: BoxLocation[]): BoxLocation {
   const moov = boxes.find((box) => box.type === "moov");
   if (moov === undefined) {
     throw corruptMedia("The file has no movie header (moov box); the upload may be incomplete.");
@@ -78,7 +84,7 @@ export async function readMoov(reader: WindowReader, boxes: BoxLocation[]): Prom
   if (bodyLength > MAX_MOOV_BYTES) {
     throw corruptMedia(`The movie header (moov box) claims ${bodyLength} bytes.`);
   }
-  return reader.source.read(moov.start + moov.headerSize, moov.end);
+  return moov;
 }
 
 /** The child boxes inside a box body; a child that overruns its parent makes the file corrupt. */

@@ -1,8 +1,8 @@
 import type { RangeSource, TextTrack } from "../../domain/media";
+import { ByteView } from "../../lib/media/window-reader";
 import { childBoxes, findBox } from "./bmff-boxes";
 import { corruptMedia } from "./errors";
 import { readCoalesced } from "./ranges";
-import { ByteView } from "./window-reader";
 
 /** Handler types of timed text tracks: 3GPP/MP4 (`text`, `sbtl`) and ISO subtitles (`subt`). */
 const TEXT_HANDLERS = new Set(["text", "sbtl", "subt"]);

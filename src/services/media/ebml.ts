@@ -1,4 +1,4 @@
-import type { WindowReader } from "./window-reader";
+import type { WindowReader } from "../../lib/media/window-reader";
 
 /** EBML and Matroska element IDs used here (with their length marker bits, as written). */
 export const Id = {

@@ -1,7 +1,7 @@
+import type { WindowReader } from "../../lib/media/window-reader";
 import { type ElementHeader, Id, readHeader, readUint, readVint, SEGMENT_CHILDREN } from "./ebml";
 import type { BlockTiming, TrackTimeline } from "./matroska-frames";
 import type { SubtitleTrackEntry } from "./matroska-tracks";
-import type { WindowReader } from "./window-reader";
 
 /** A subtitle block as stored: its payload still encoded as the track says. */
 export interface RawCue {

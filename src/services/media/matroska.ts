@@ -1,4 +1,5 @@
 import type { RangeSource, TextCue, TextTrack } from "../../domain/media";
+import { WindowReader } from "../../lib/media/window-reader";
 import { childElements, type ElementHeader, Id, readHeader, readString } from "./ebml";
 import { corruptMedia, unsupportedMedia } from "./errors";
 import { type ClusterWalk, type RawCue, scanCluster } from "./matroska-clusters";
@@ -13,7 +14,6 @@ import {
 } from "./matroska-tracks";
 import { sequentialWindowBytes } from "./read-budget";
 import { cueText } from "./subtitle-text";
-import { WindowReader } from "./window-reader";
 
 /** What a Matroska file's header elements say, before its Clusters. */
 export interface MatroskaHeader {

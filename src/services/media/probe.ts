@@ -1,13 +1,20 @@
 import type { MediaProbe, RangeSource, TextTrack } from "../../domain/media";
-import { readMoov, topLevelBoxes } from "./bmff-boxes";
+import { type BmffIndex, readBmffIndex, SampleIndex } from "../../lib/media/bmff-samples";
+import { WindowReader } from "../../lib/media/window-reader";
+import { findMoov, readMoov, topLevelBoxes } from "./bmff-boxes";
 import { readMp4TextTracks } from "./bmff-text";
 import { corruptMedia, unsupportedMedia } from "./errors";
 import { matroskaReader, readMatroskaHeader, walkMatroska } from "./matroska";
 import { frameFacts } from "./matroska-frames";
 import { describeLookalike, isEbml, isIsoBmff, isoContainer, SNIFF_BYTES } from "./sniff";
-import { measureStreams, type StreamFacts } from "./streams";
+import {
+  type FrameFacts,
+  framesPerSecond,
+  measureStreams,
+  type StreamFacts,
+  type StreamHeaders,
+} from "./streams";
 import { pickCoverArt, toMediaTags } from "./tags";
-import { WindowReader } from "./window-reader";
 
 /** Top-level box headers are sparse: a small window keeps the walk to a few KiB. */
 const BOX_WALK_WINDOW_BYTES = 4 * 1024;
@@ -51,10 +58,56 @@ async function probeIsoBmff(
         "the file is cut short.",
     );
   }
-  const moov = await readMoov(reader, boxes);
-  const textTracks = await readMp4TextTracks(source, moov);
-  const streams = await measureStreams(source);
+  findMoov(reader, boxes);
+  const index = await readBmffIndex(source);
+  if (index === null) {
+    // Fragmented: the index lives in the fragments, which mediabunny reads one at a time.
+    const textTracks = await readMp4TextTracks(source, await readMoov(reader, boxes));
+    return assemble(isoContainer(head, filename), await measureStreams(source), textTracks);
+  }
+  const textTracks = await readMp4TextTracks(source, index.moov);
+  // mediabunny reads the moov without its sample tables; the frames come from the tables,
+  // read by ranges, so a 10-hour file's index is never held whole.
+  const streams = await measureStreams(bytesSource(index.headers), (headers) =>
+    bmffFrames(source, index, headers),
+  );
   return assemble(isoContainer(head, filename), streams, textTracks);
+}
+
+/** Frames, key frames and duration from the sample tables, as mediabunny would count them. */
+async function bmffFrames(
+  source: RangeSource,
+  index: BmffIndex,
+  headers: StreamHeaders,
+): Promise<FrameFacts> {
+  const open = (id: number) => {
+    const tables = index.tracks.get(id);
+    if (tables === undefined) throw new RangeError(`Track ${id} has no sample table.`);
+    return SampleIndex.open(index.source, tables);
+  };
+  const video = await open(headers.videoTrack);
+  const keyframes = new Set<number>();
+  for await (const time of video.keyTimes()) keyframes.add(roundMicros(time));
+  let duration = 0;
+  for (const id of headers.tracks) {
+    const track = id === headers.videoTrack ? video : await open(id);
+    duration = Math.max(duration, await track.end());
+  }
+  return {
+    duration: roundMicros(duration),
+    frameCount: video.count,
+    fps: framesPerSecond(video.count, (await video.endTime()) - (await video.startTime())),
+    keyframes: [...keyframes].sort((a, b) => a - b),
+  };
+}
+
+function bytesSource(bytes: Uint8Array): RangeSource {
+  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
+}
+
+/** Rounds to microseconds, so times compare cleanly. */
+function roundMicros(seconds: number): number {
+  return Math.round(seconds * 1e6) / 1e6;
 }
 
 /**

@@ -1,5 +1,5 @@
+import { ByteView } from "../../lib/media/window-reader";
 import { TOP_LEVEL_TYPES } from "./bmff-boxes";
-import { ByteView } from "./window-reader";
 
 /** How many leading bytes the sniffers look at (an MPEG-TS check needs two 188-byte packets). */
 export const SNIFF_BYTES = 189;

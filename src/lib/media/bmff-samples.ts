@@ -1,18 +1,29 @@
 import { EncodedPacket, PCM_AUDIO_CODECS } from "mediabunny";
 import type { RangeSource } from "../../domain/media";
-import { type BoxLocation, topLevelBoxes } from "./bmff-boxes";
 import { ChunkMap, EntryTable, RunTable } from "./bmff-tables";
-import { corruptMedia } from "./errors";
 import { ByteView, WindowReader } from "./window-reader";
 
 /** Box headers are sparse in a moov: small windows keep the walk to a few reads. */
 const HEADER_WINDOW_BYTES = 4 * 1024;
+/**
+ * A moov up to this size (about two hours of 1080p) is read in one piece and its tables are
+ * looked up in memory; a bigger one is walked and read by ranges.
+ */
+const HELD_MOOV_BYTES = 4 * 1024 * 1024;
 /** Boxes under `stbl` that grow with the sample count: read by ranges, never copied. */
 const SAMPLE_TABLES = new Set(["stts", "ctts", "stss", "stsz", "stz2", "stsc", "stco", "co64"]);
 /** Per-sample side tables nothing here reads: left out of the copy for mediabunny. */
 const SIDE_TABLES = new Set(["sdtp", "stps", "sbgp", "sgpd", "subs", "saiz", "saio", "cslg"]);
 /** Boxes a moov nests tracks and tables in; the walk descends into these only. */
 const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts"]);
+
+/** A box's place in the file. */
+export interface BoxLocation {
+  type: string;
+  start: number;
+  headerSize: number;
+  end: number;
+}
 
 /** Where one track's tables lie in the file, and what its headers say of its timing. */
 export interface TrackTables {
@@ -31,20 +42,27 @@ export interface BmffIndex {
    * reads for codecs, decoder configurations and tags without expanding the tables.
    */
   headers: Uint8Array;
+  /** The body of the moov within `headers`, for readers of the timed-text tracks. */
+  moov: Uint8Array;
+  /** The file, serving a small moov from memory: what the tables are read through. */
+  source: RangeSource;
 }
 
 /**
  * Walks a non-fragmented MP4/MOV's moov by box headers alone. Null for a fragmented file
- * (its index lives in the fragments) or one without a moov; the caller reads those otherwise.
+ * (its index lives in the fragments), one without a moov, or anything not ISO BMFF; the
+ * caller reads those otherwise. Throws RangeError where the boxes' sizes do not fit.
  */
 export async function readBmffIndex(source: RangeSource): Promise<BmffIndex | null> {
-  const reader = new WindowReader(source, HEADER_WINDOW_BYTES);
-  const top = await topLevelBoxes(reader);
+  const top = await new MoovWalk(new WindowReader(source, HEADER_WINDOW_BYTES)).topLevel();
   const moov = top.find((box) => box.type === "moov");
-  if (moov === undefined || moov.end > source.size) return null;
-  if (top.some((box) => box.type === "moof")) return null;
+  if (moov === undefined || top.some((box) => box.type === "moof")) return null;
   const ftyp = top.find((box) => box.type === "ftyp");
-  const walk = new MoovWalk(reader);
+  const tables =
+    moov.end - moov.start <= HELD_MOOV_BYTES
+      ? holding(source, moov.start, await source.read(moov.start, moov.end))
+      : source;
+  const walk = new MoovWalk(new WindowReader(tables, HEADER_WINDOW_BYTES));
   const moovCopy = await walk.copy(moov);
   if (walk.fragmented) return null;
   const ftypCopy =
@@ -54,11 +72,30 @@ export async function readBmffIndex(source: RangeSource): Promise<BmffIndex | nu
   const headers = new Uint8Array(ftypCopy.length + moovCopy.length);
   headers.set(ftypCopy, 0);
   headers.set(moovCopy, ftypCopy.length);
-  return { tracks: walk.tracks(), headers };
+  return {
+    tracks: walk.tracks(),
+    headers,
+    moov: headers.subarray(ftypCopy.length + 8),
+    source: tables,
+  };
+}
+
+/** `source`, with the bytes `held` (read from `start`) served from memory. */
+function holding(source: RangeSource, start: number, held: Uint8Array): RangeSource {
+  const end = start + held.length;
+  return {
+    size: source.size,
+    read: async (from, to) =>
+      from >= start && Math.min(to, source.size) <= end
+        ? held.subarray(from - start, to - start)
+        : source.read(from, to),
+  };
 }
 
 interface TrackDraft {
   id?: number;
+  /** The media handler (`vide`, `soun`, `text`, `sbtl`, …). */
+  handler?: string;
   timescale?: number;
   edit?: { previous: number; mediaTime: number };
   tables: Map<string, BoxLocation>;
@@ -93,19 +130,25 @@ class MoovWalk {
     return tracks;
   }
 
-  /** A copy of `box` with its sample tables emptied, noting what the walk passes. */
-  async copy(box: BoxLocation): Promise<Uint8Array> {
+  /**
+   * A copy of `box` with the sample tables of its audio and video tracks emptied, noting what
+   * the walk passes. Other tracks (timed text) keep theirs: one entry per cue, small.
+   */
+  async copy(box: BoxLocation, parent = ""): Promise<Uint8Array> {
     const bodyStart = box.start + box.headerSize;
     if (!CONTAINERS.has(box.type)) {
       if (SAMPLE_TABLES.has(box.type)) {
         this.track?.tables.set(box.type, box);
-        return emptyTable(box.type, await this.reader.bytes(bodyStart, 8));
+        const handler = this.track?.handler;
+        if (handler === "vide" || handler === "soun") {
+          return emptyTable(box.type, await this.reader.bytes(bodyStart, 8));
+        }
       }
       if (SIDE_TABLES.has(box.type)) return new Uint8Array(0);
       if (box.type === "mvex") this.fragmented = true;
       const body = await this.reader.source.read(bodyStart, box.end);
       if (body.length < box.end - bodyStart) throw new RangeError(`The "${box.type}" box is cut.`);
-      this.note(box.type, new ByteView(body));
+      this.note(box.type, parent, new ByteView(body));
       return withHeader(box.type, [body]);
     }
     if (box.type === "trak") {
@@ -113,38 +156,62 @@ class MoovWalk {
       this.drafts.push(this.track);
     }
     const parts: Uint8Array[] = [];
-    for (const child of await this.children(box)) parts.push(await this.copy(child));
+    for (const child of await this.children(box)) parts.push(await this.copy(child, box.type));
     if (box.type === "trak") this.track = null;
     return withHeader(box.type, parts);
+  }
+
+  /** The top-level boxes up to the moov or the first fragment; none for a file of no boxes. */
+  async topLevel(): Promise<BoxLocation[]> {
+    const boxes: BoxLocation[] = [];
+    let position = 0;
+    while (position + 8 <= this.reader.size) {
+      const box = await this.boxAt(position, this.reader.size, true);
+      if (box === null) break;
+      boxes.push(box);
+      if (box.type === "moov" || box.type === "moof") break;
+      position = box.end;
+    }
+    return boxes;
   }
 
   private async children(box: BoxLocation): Promise<BoxLocation[]> {
     const children: BoxLocation[] = [];
     let position = box.start + box.headerSize;
     while (position + 8 <= box.end) {
-      const header = new ByteView(await this.reader.bytes(position, 16));
-      let size = header.u32(0);
-      const type = header.fourCc(4);
-      let headerSize = 8;
-      if (size === 1) {
-        size = header.u64(8);
-        headerSize = 16;
-      } else if (size === 0) {
-        size = box.end - position;
-      }
-      // QuickTime ends some atom lists with a 4-byte zero terminator.
-      if (size < headerSize && header.u32(0) === 0) break;
-      if (size < headerSize || position + size > box.end) {
-        throw corruptMedia(`The "${type}" box in the movie header has a size that does not fit.`);
-      }
-      children.push({ type, start: position, headerSize, end: position + size });
-      position += size;
+      const child = await this.boxAt(position, box.end, false);
+      if (child === null) break;
+      children.push(child);
+      position = child.end;
     }
     return children;
   }
 
-  private note(type: string, body: ByteView): void {
+  /** The box whose header is at `position`, inside a parent ending at `end`. */
+  private async boxAt(position: number, end: number, top: boolean): Promise<BoxLocation | null> {
+    const header = new ByteView(await this.reader.bytes(position, 16));
+    let size = header.u32(0);
+    const type = header.fourCc(4);
+    let headerSize = 8;
+    if (size === 1) {
+      size = header.u64(8);
+      headerSize = 16;
+    } else if (size === 0) {
+      size = end - position;
+    }
+    // Junk after the last top-level box, or QuickTime's 4-byte zero terminator of a list.
+    if (top && !/^[\x20-\x7e]{4}$/.test(type)) return null;
+    if (size < headerSize && header.u32(0) === 0) return null;
+    if (size < headerSize || position + size > end) {
+      throw new RangeError(`The "${type}" box at byte ${position} has a size that does not fit.`);
+    }
+    return { type, start: position, headerSize, end: position + size };
+  }
+
+  private note(type: string, parent: string, body: ByteView): void {
     const track = this.track;
+    // QuickTime has a second `hdlr` in `minf`, naming the data handler: not the media's.
+    if (track !== null && type === "hdlr" && parent === "mdia") track.handler = body.fourCc(8);
     if (type === "mvhd") {
       this.movieTimescale = body.u32(body.u8(0) === 1 ? 20 : 12) || 1;
     } else if (track !== null && type === "tkhd") {
@@ -234,6 +301,9 @@ export class SampleIndex {
   private readonly reorder: number;
   /** The least composition offset of any sample (0 for those past the runs). */
   private readonly minOffset: number = 0;
+  /** The sample placed last: the next one in its chunk follows it. */
+  private lastPlace: { index: number; firstSample: number; offset: number; size: number } | null =
+    null;
 
   private constructor(
     private readonly source: RangeSource,
@@ -272,7 +342,7 @@ export class SampleIndex {
       if (head.length < header) throw new RangeError(`The "${type}" box is cut short.`);
       const count = head.u32(header - 4);
       if (body + header + count * width > box.end) {
-        throw corruptMedia(`The "${type}" box claims more entries than it holds.`);
+        throw new RangeError(`The "${type}" box claims more entries than it holds.`);
       }
       return { head, entries: new EntryTable(source, body + header, count, width) };
     };
@@ -280,7 +350,7 @@ export class SampleIndex {
     const stsc = await table("stsc", 12, 8);
     const offsets = (await table("stco", 4, 8)) ?? (await table("co64", 8, 8));
     if (stts === null || stsc === null || offsets === null) {
-      throw corruptMedia(`Track ${track.id} has no complete sample table.`);
+      throw new RangeError(`Track ${track.id} has no complete sample table.`);
     }
     const ctts = await table("ctts", 8, 8);
     const keys = await table("stss", 4, 8);
@@ -347,11 +417,20 @@ export class SampleIndex {
     return false;
   }
 
-  /** Presentation times of packets [from, to), clamped to the track. */
+  /** Presentation times of packets [from, to), clamped to the track, walking the runs once. */
   private async presentations(from: number, to: number): Promise<Map<number, number>> {
     const times = new Map<number, number>();
-    for (let i = Math.max(0, from); i < Math.min(to, this.count); i++) {
-      times.set(i, await this.presentation(i));
+    const first = Math.max(0, from);
+    const count = Math.min(to, this.count) - first;
+    if (count <= 0) return times;
+    if (this.pcm !== undefined) {
+      for (let i = first; i < first + count; i++) times.set(i, await this.presentation(i));
+      return times;
+    }
+    const decode = await this.stts.valuesFrom(first, count);
+    const offsets = this.ctts === null ? null : await this.ctts.valuesFrom(first, count);
+    for (let i = 0; i < count; i++) {
+      times.set(first + i, (decode.sums[i] ?? 0) + (offsets?.values[i] ?? 0));
     }
     return times;
   }
@@ -428,34 +507,113 @@ export class SampleIndex {
   }
 
   /** The packet at `index` in decode order, with its data unless `metadataOnly`. */
-  async packet(index: number, options: { metadataOnly?: boolean } = {}): Promise<EncodedPacket | null> {
+  async packet(
+    index: number,
+    options: { metadataOnly?: boolean } = {},
+  ): Promise<EncodedPacket | null> {
     if (index < 0 || index >= this.count) return null;
     const place = await this.place(index);
     if (place === null) return null;
-    const time = await this.presentation(index);
-    const duration = await this.duration(index, time);
     let data: Uint8Array = new Uint8Array(0);
     if (!options.metadataOnly) {
       data = await this.source.read(place.offset, place.offset + place.size);
       if (data.length < place.size) return null;
     }
+    return this.made(index, data, place.size);
+  }
+
+  private async made(index: number, data: Uint8Array, size: number): Promise<EncodedPacket> {
+    const time = await this.presentation(index);
     return new EncodedPacket(
       data,
       (await this.isKey(index)) ? "key" : "delta",
       this.seconds(time),
-      duration / this.track.timescale,
+      (await this.duration(index, time)) / this.track.timescale,
       index,
-      place.size,
+      size,
     );
   }
 
-  /** The end of the track: the last packet shown, plus its duration, in seconds. */
+  /**
+   * Packets in decode order from `from`. Their bytes are read a stretch at a time: packets
+   * that lie next to each other in the file (a chunk) come in one read, not one read each.
+   */
+  async *packets(
+    from: number,
+    options: { metadataOnly?: boolean } = {},
+  ): AsyncGenerator<EncodedPacket> {
+    let next = Math.max(0, from);
+    // Reads grow as the caller keeps taking packets: a cut of a few frames reads a few.
+    let most = FIRST_RUN_PACKETS;
+    while (next < this.count) {
+      const run: { index: number; offset: number; size: number }[] = [];
+      let end = -1;
+      while (next < this.count && run.length < most) {
+        const place = await this.place(next);
+        if (place === null) break;
+        const start = run[0]?.offset ?? place.offset;
+        if (end >= 0 && place.offset !== end) break;
+        if (run.length > 0 && place.offset + place.size - start > MAX_RUN_BYTES) break;
+        run.push({ index: next, ...place });
+        end = place.offset + place.size;
+        next++;
+      }
+      const first = run[0];
+      if (first === undefined) return;
+      const bytes = options.metadataOnly
+        ? new Uint8Array(0)
+        : await this.source.read(first.offset, end);
+      if (bytes.length < end - first.offset && !options.metadataOnly) return;
+      most = Math.min(most * 2, MAX_RUN_PACKETS);
+      for (const { index, offset, size } of run) {
+        const data = options.metadataOnly
+          ? bytes
+          : bytes.subarray(offset - first.offset, offset - first.offset + size);
+        yield await this.made(index, data, size);
+      }
+    }
+  }
+
+  /**
+   * The end of the track: the last packet shown plus its duration, in seconds, rounded to the
+   * timescale as mediabunny's `computeDuration` rounds it.
+   */
   async end(): Promise<number> {
+    return Math.round((await this.endTime()) * this.track.timescale) / this.track.timescale;
+  }
+
+  /** The end of the last packet shown, in seconds; 0 for an empty track. */
+  async endTime(): Promise<number> {
     const last = await this.packet(await this.indexAt(Number.POSITIVE_INFINITY), {
       metadataOnly: true,
     });
-    const end = (last?.timestamp ?? 0) + (last?.duration ?? 0);
-    return Math.round(end * this.track.timescale) / this.track.timescale;
+    return (last?.timestamp ?? 0) + (last?.duration ?? 0);
+  }
+
+  /** When the first packet shown starts, in seconds; 0 for an empty track. */
+  async startTime(): Promise<number> {
+    if (this.count === 0) return 0;
+    const times = await this.presentations(0, 2 * this.reorder + 3);
+    return this.seconds(Math.min(...times.values()));
+  }
+
+  /** The presentation time of every key packet, in seconds, in decode order. */
+  async *keyTimes(): AsyncGenerator<number> {
+    const keys = this.keys;
+    if (keys === null) {
+      for (let index = 0; index < this.count; index++) {
+        yield this.seconds(await this.presentation(index));
+      }
+      return;
+    }
+    // mediabunny counts the first sample a key sample whether or not the table lists it.
+    if ((keys.count === 0 || (await keys.u32(0)) !== 1) && this.count > 0) {
+      yield this.seconds(await this.presentation(0));
+    }
+    for (let entry = 0; entry < keys.count; entry++) {
+      const index = (await keys.u32(entry)) - 1;
+      if (index >= 0 && index < this.count) yield this.seconds(await this.presentation(index));
+    }
   }
 
   /** Where packet `index`'s bytes lie in the file. */
@@ -468,11 +626,20 @@ export class SampleIndex {
     }
     const chunk = await this.chunks.chunkOf(index);
     if (chunk === null) return null;
-    let offset = await this.chunkOffset(chunk.chunk);
-    for (let sample = chunk.firstSample; sample < index; sample++) {
-      offset += await this.sizes.of(sample);
+    const last = this.lastPlace;
+    let offset: number;
+    if (last !== null && last.index === index - 1 && last.firstSample === chunk.firstSample) {
+      // The next sample of the same chunk starts where the one before ended.
+      offset = last.offset + last.size;
+    } else {
+      offset = await this.chunkOffset(chunk.chunk);
+      for (let sample = chunk.firstSample; sample < index; sample++) {
+        offset += await this.sizes.of(sample);
+      }
     }
-    return { offset, size: await this.sizes.of(index) };
+    const size = await this.sizes.of(index);
+    this.lastPlace = { index, firstSample: chunk.firstSample, offset, size };
+    return { offset, size };
   }
 
   private async chunkOffset(chunk: number): Promise<number> {
@@ -538,6 +705,11 @@ export class SampleIndex {
   }
 }
 
+/** Packets read in one piece: first this many, doubling up to the most, and this many bytes. */
+const FIRST_RUN_PACKETS = 8;
+const MAX_RUN_PACKETS = 256;
+const MAX_RUN_BYTES = 1024 * 1024;
+
 /** A reorder past this many places is not found by lookups near decode order. */
 const MAX_REORDER = 64;
 
@@ -553,7 +725,7 @@ class SampleSizes {
     const stsz = track.tables.get("stsz");
     const stz2 = track.tables.get("stz2");
     const box = stsz ?? stz2;
-    if (box === undefined) throw corruptMedia(`Track ${track.id} has no sample sizes.`);
+    if (box === undefined) throw new RangeError(`Track ${track.id} has no sample sizes.`);
     const body = box.start + box.headerSize;
     const head = new ByteView(await source.read(body, body + 12));
     if (head.length < 12) throw new RangeError("The sample size box is cut short.");
@@ -561,15 +733,16 @@ class SampleSizes {
     if (stsz !== undefined) {
       const constant = head.u32(4);
       if (constant !== 0) return new SampleSizes(constant, null, 32);
-      if (body + 12 + count * 4 > box.end) throw corruptMedia("The sample size box is cut short.");
+      if (body + 12 + count * 4 > box.end)
+        throw new RangeError("The sample size box is cut short.");
       return new SampleSizes(0, new EntryTable(source, body + 12, count, 4), 32);
     }
     const bits = head.u8(7);
     if (bits !== 4 && bits !== 8 && bits !== 16) {
-      throw corruptMedia(`The compact sample size box has ${bits}-bit fields.`);
+      throw new RangeError(`The compact sample size box has ${bits}-bit fields.`);
     }
     const bytes = Math.ceil((count * bits) / 8);
-    if (body + 12 + bytes > box.end) throw corruptMedia("The sample size box is cut short.");
+    if (body + 12 + bytes > box.end) throw new RangeError("The sample size box is cut short.");
     // Compact fields are read a byte (or two) at a time: entries of one byte, two for 16 bits.
     const width = bits === 16 ? 2 : 1;
     return new SampleSizes(0, new EntryTable(source, body + 12, bytes / width, width), bits);
