@@ -8,6 +8,7 @@ import silentMp4 from "../fixtures/media/silent.mp4?inline";
 import subtitlesMkv from "../fixtures/media/subtitles.mkv?inline";
 import talkMp4 from "../fixtures/media/talk.mp4?inline";
 import zlibSubtitlesMkv from "../fixtures/media/zlib-subtitles.mkv?inline";
+import { dataUrlBytes } from "./data-url";
 
 // Vite inlines these as data URLs at transform time, the one way to get binary fixtures into
 // workerd without a filesystem or config-time bindings. `.mkv` needs `assetsInclude` in
@@ -33,9 +34,5 @@ export const MEDIA_FIXTURES = Object.keys(DATA_URLS) as MediaFixture[];
 
 /** The bytes of a media fixture (a fresh copy each call, so tests cannot disturb each other). */
 export function fixtureBytes(name: MediaFixture): Uint8Array {
-  const dataUrl = DATA_URLS[name];
-  const binary = atob(dataUrl.slice(dataUrl.indexOf(",") + 1));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return dataUrlBytes(DATA_URLS[name]);
 }

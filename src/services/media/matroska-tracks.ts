@@ -132,7 +132,10 @@ function contentDecoder(
 }
 
 async function inflate(payload: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([payload]).stream().pipeThrough(new DecompressionStream("deflate"));
+  // A payload is a view of a read's own buffer, never of shared memory (as the DOM lib asks).
+  const stream = new Blob([payload as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream("deflate"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 

@@ -1,0 +1,69 @@
+import path from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import type { RangeSource } from "../../../src/domain/media";
+import { type Cutter, openCutter } from "../../../src/ports/media-understanding/cut";
+import { longMp4 } from "../../helpers/long-mp4";
+import { runBundledWorker } from "./bundled-worker";
+import type { ProbeAnswer, ProbeJob } from "./long-mp4-probe-worker";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const MB = 1024 * 1024;
+const HOUR = 3600;
+/** A Worker has 128 MB; a batch holds one cutter per video beside its cuts and everything else. */
+const CUTTER_BOUND_MB = 32;
+
+/** V8 heap and array buffers still reachable after a full collection. */
+function retainedMb(): number {
+  gc();
+  gc();
+  const usage = process.memoryUsage();
+  return (usage.heapUsed + usage.arrayBuffers) / MB;
+}
+
+/** What a frames-and-audio window of a batch asks of the cutter, as facts without the bytes. */
+async function cutWindows(cutter: Cutter) {
+  const audio = await cutter.audio(9 * HOUR, 9 * HOUR + 60);
+  const span = await cutter.frameSpan(9.5 * HOUR, { maxOffset: 30, maxBytes: 100e6 });
+  const frame = span && (await cutter.cutFrame(span));
+  return {
+    audio: audio && { start: audio.start, end: audio.end, bytes: audio.bytes.length > 0 },
+    frame: frame && { time: frame.time, bytes: frame.bytes.length > 0 },
+  };
+}
+
+describe("a 10-hour 1080p MP4, moov at the end", () => {
+  it(`is cut at 9 h and 9.5 h by a cutter that holds under ${CUTTER_BOUND_MB} MB`, async () => {
+    const source: RangeSource = await longMp4({ hours: 10 });
+    const before = retainedMb();
+    const cutter = openCutter(source, "videos/vid_long/original");
+    const cuts = await cutWindows(cutter);
+    const held = retainedMb() - before;
+    expect(cuts).toEqual({
+      audio: { start: 9 * HOUR, end: expect.closeTo(9 * HOUR + 60, 1), bytes: true },
+      frame: { time: 9.5 * HOUR, bytes: true },
+    });
+    expect(held, `the cutter holds ${held.toFixed(1)} MB`).toBeLessThan(CUTTER_BOUND_MB);
+    cutter.dispose();
+  });
+
+  it("is probed by a worker whose V8 heap is capped at 32 MB, peaking under 64 MB", async () => {
+    const run = await runBundledWorker<ProbeAnswer>(
+      path.join(import.meta.dirname, "long-mp4-probe-worker.ts"),
+      { hours: 10 } satisfies ProbeJob,
+      // Past the cap the worker fails with ERR_WORKER_OUT_OF_MEMORY; buffers are not capped.
+      { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
+    );
+    expect(run.answer).toMatchObject({
+      duration: 10 * HOUR,
+      frameCount: 10 * HOUR * 30,
+      keyframes: (10 * HOUR) / 2,
+    });
+    const peak = run.peakBytes / MB;
+    // Sampled heap (garbage included) and buffers: the moov is not to be held whole either.
+    expect(peak, `the probe peaked at ${peak.toFixed(1)} MB`).toBeLessThan(64);
+  });
+});
