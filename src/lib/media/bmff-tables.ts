@@ -198,11 +198,8 @@ export class RunTable {
     reached: (run: Run, next: Run | undefined) => boolean,
   ): Promise<Run | null> {
     if (this.entries === 0) return null;
-    let run = this.checkpoints[0];
-    for (const known of [
-      ...this.checkpoints.slice(lastWhere(this.checkpoints, atOrBefore)),
-      ...this.cursors,
-    ]) {
+    let run = this.checkpoints[lastWhere(this.checkpoints, atOrBefore)];
+    for (const known of this.cursors) {
       if (atOrBefore(known) && (run === undefined || known.entry > run.entry)) run = known;
     }
     if (run === undefined) return null;
