@@ -69,17 +69,13 @@ async function probeIsoBmff(
   // mediabunny reads the moov without its sample tables; the frames come from the tables,
   // read by ranges, so a 10-hour file's index is never held whole.
   const streams = await measureStreams(bytesSource(index.headers), (headers) =>
-    bmffFrames(source, index, headers),
+    bmffFrames(index, headers),
   );
   return assemble(isoContainer(head, filename), streams, textTracks);
 }
 
 /** Frames, key frames and duration from the sample tables, as mediabunny would count them. */
-async function bmffFrames(
-  source: RangeSource,
-  index: BmffIndex,
-  headers: StreamHeaders,
-): Promise<FrameFacts> {
+async function bmffFrames(index: BmffIndex, headers: StreamHeaders): Promise<FrameFacts> {
   const open = (id: number) => {
     const tables = index.tracks.get(id);
     if (tables === undefined) throw new RangeError(`Track ${id} has no sample table.`);
