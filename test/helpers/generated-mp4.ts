@@ -46,9 +46,11 @@ export interface AudioPlan {
 /** A file to write: a container, where its moov goes, and one or two tracks. */
 export interface FilePlan {
   container: "mp4" | "mov";
-  fastStart: false | "in-memory" | "reserve";
+  fastStart: false | "in-memory";
   video: VideoPlan | null;
   audio: AudioPlan | null;
+  /** The most bytes a video or AAC packet holds (at least 4); 303 unless given. */
+  packetBytes?: number;
 }
 
 /** Bytes per frame per channel of a PCM codec the muxer writes. */
@@ -71,20 +73,19 @@ export async function writePlan(plan: FilePlan): Promise<Uint8Array> {
     target,
   });
   const { video, audio } = plan;
+  const sizes = (i: number) => 4 + (i % ((plan.packetBytes ?? 303) - 3));
   const videoOut = video === null ? null : new EncodedVideoPacketSource("avc");
   const audioOut = audio === null ? null : new EncodedAudioPacketSource(audio.codec);
   if (video !== null && videoOut !== null) {
-    output.addVideoTrack(videoOut, {
-      ...(video.frameRate === undefined ? {} : { frameRate: video.frameRate }),
-      maximumPacketCount: video.ticks.length,
-    });
+    output.addVideoTrack(
+      videoOut,
+      video.frameRate === undefined ? {} : { frameRate: video.frameRate },
+    );
   }
-  if (audio !== null && audioOut !== null) {
-    output.addAudioTrack(audioOut, { maximumPacketCount: audio.frames.length });
-  }
+  if (audio !== null && audioOut !== null) output.addAudioTrack(audioOut);
   await output.start();
   if (video !== null && videoOut !== null) {
-    for (const [i, packet] of videoPackets(video).entries()) {
+    for (const [i, packet] of videoPackets(video, sizes).entries()) {
       await videoOut.add(packet, i === 0 ? { decoderConfig: video.config } : undefined);
     }
   }
@@ -94,7 +95,7 @@ export async function writePlan(plan: FilePlan): Promise<Uint8Array> {
       sampleRate: audio.sampleRate,
       numberOfChannels: audio.channels,
     };
-    for (const [i, packet] of audioPackets(audio).entries()) {
+    for (const [i, packet] of audioPackets(audio, sizes).entries()) {
       await audioOut.add(packet, i === 0 ? { decoderConfig: config } : undefined);
     }
   }
@@ -113,7 +114,7 @@ function payload(length: number, salt: number): Uint8Array {
  * Frames in decode order: times in presentation order are dealt out by groups of pictures,
  * and inside a group by windows whose frames decode out of order, as B-frames do.
  */
-function videoPackets(plan: VideoPlan): EncodedPacket[] {
+function videoPackets(plan: VideoPlan, sizes: (i: number) => number): EncodedPacket[] {
   const times: number[] = [];
   let at = plan.start;
   for (const ticks of plan.ticks) {
@@ -142,18 +143,18 @@ function videoPackets(plan: VideoPlan): EncodedPacket[] {
     // The frame decoded last lasts a tick at least: without reordering, mediabunny's lookup
     // divides 0 by 0 at the start of a final run of zero-length samples and finds nothing.
     const ticks = Math.max(plan.ticks[shown] ?? 1, decoded === order.length - 1 ? 1 : 0);
-    const data = payload(4 + ((decoded * 37) % 300), decoded);
+    const data = payload(sizes(decoded * 37), decoded);
     const type = decoded === 0 || keys.has(decoded) ? "key" : "delta";
     return new EncodedPacket(data, type, start * plan.tick, ticks * plan.tick);
   });
 }
 
 /** Audio packets back to back; a PCM packet holds exactly its frames' bytes. */
-function audioPackets(plan: AudioPlan): EncodedPacket[] {
+function audioPackets(plan: AudioPlan, sizes: (i: number) => number): EncodedPacket[] {
   const frameBytes = (PCM_BYTES[plan.codec as PcmAudioCodec] ?? 0) * plan.channels;
   let at = plan.start;
   return plan.frames.map((frames, i) => {
-    const length = frameBytes > 0 ? frames * frameBytes : 4 + ((i * 53) % 400);
+    const length = frameBytes > 0 ? frames * frameBytes : sizes(i * 53);
     const packet = new EncodedPacket(
       payload(length, 0x10000 + i),
       "key",
