@@ -4,6 +4,8 @@ export interface TableRewrite {
   co64: boolean;
   /** Sample sizes as `stz2` fields of this many bits instead of `stsz`; 0 keeps `stsz`. */
   stz2Bits: 0 | 4 | 8 | 16;
+  /** When given, a `ctts` that shows every sample this many units late, in each track without. */
+  cttsOffset?: number;
 }
 
 interface Box {
@@ -40,7 +42,13 @@ function rebuild(bytes: Uint8Array, box: Box, rewrite: TableRewrite): Uint8Array
   const body = bytes.subarray(box.start + box.headerSize, box.end);
   if (CONTAINERS.has(box.type)) {
     const children = boxesIn(bytes, box.start + box.headerSize, box.end);
-    return withHeader(box.type, concat(children.map((child) => rebuild(bytes, child, rewrite))));
+    const parts = children.map((child) => rebuild(bytes, child, rewrite));
+    const stts = children.findIndex((child) => child.type === "stts");
+    const offset = rewrite.cttsOffset;
+    if (offset !== undefined && stts >= 0 && !children.some((child) => child.type === "ctts")) {
+      parts.splice(stts + 1, 0, constantCtts(bytes, children[stts], offset));
+    }
+    return withHeader(box.type, concat(parts));
   }
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
   if (box.type === "stco" && rewrite.co64) {
@@ -68,6 +76,20 @@ function rebuild(bytes: Uint8Array, box: Box, rewrite: TableRewrite): Uint8Array
     return withHeader("stz2", table);
   }
   return withHeader(box.type, body);
+}
+
+/** A `ctts` of one run: every sample the `stts` counts, shown `offset` units late. */
+function constantCtts(bytes: Uint8Array, stts: Box | undefined, offset: number): Uint8Array {
+  if (stts === undefined) throw new Error("No stts to count samples in.");
+  const view = new DataView(bytes.buffer, bytes.byteOffset + stts.start + stts.headerSize);
+  let samples = 0;
+  for (let i = 0; i < view.getUint32(4); i++) samples += view.getUint32(8 + i * 8);
+  const table = new DataView(new ArrayBuffer(16));
+  table.setUint8(0, offset < 0 ? 1 : 0);
+  table.setUint32(4, 1);
+  table.setUint32(8, samples);
+  table.setInt32(12, offset);
+  return withHeader("ctts", new Uint8Array(table.buffer));
 }
 
 function boxesIn(bytes: Uint8Array, start: number, end: number): Box[] {

@@ -12,6 +12,8 @@ import {
 import { describe, expect, it } from "vitest";
 import { readBmffIndex } from "../../../src/lib/media/bmff-samples";
 import { expectSameAsMediabunny } from "../../helpers/bmff-parity";
+import { rewriteTables } from "../../helpers/bmff-rewrite";
+import { writePlan } from "../../helpers/generated-mp4";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 
@@ -56,6 +58,28 @@ describe("SampleIndex on the MP4 and MOV fixtures", () => {
   });
 });
 
+describe("SampleIndex on composition offsets the muxer never writes", () => {
+  // mediabunny reads PCM a chunk a packet only without a ctts; with one, sample by sample.
+  it.each([
+    ["PCM", "pcm-s16", 8, 3],
+    ["PCM shown early", "pcm-u8", 8, -2],
+    ["AAC shown early", "aac", 22_050, -1024],
+  ] as const)("reads %s with a ctts as mediabunny does", async (_, codec, sampleRate, offset) => {
+    const audio = {
+      frames: [10, 7, 12, 9],
+      start: 0,
+      codec,
+      sampleRate,
+      channels: 1,
+      config: codec === "aac" ? await aacConfig() : null,
+    };
+    const plain = await writePlan({ container: "mov", fastStart: false, video: null, audio });
+    const bytes = rewriteTables(plain, { co64: false, stz2Bits: 0, cttsOffset: offset });
+    const coverage = await expectSameAsMediabunny(bytes);
+    expect(coverage).toMatchObject([{ codec, offsetRuns: 1, packets: codec === "aac" ? 4 : 38 }]);
+  });
+});
+
 describe("readBmffIndex", () => {
   it("finds no index in a fragmented MP4, whose samples lie in its fragments", async () => {
     const bytes = await fragmentedCopy(fixtureBytes("talk.mp4"));
@@ -75,6 +99,16 @@ describe("readBmffIndex", () => {
     expect(index?.headers.length).toBeLessThan(4 * 1024);
   });
 });
+
+async function aacConfig(): Promise<AudioDecoderConfig> {
+  const input = new Input({
+    formats: ALL_FORMATS,
+    source: new BufferSource(fixtureBytes("audio-only.mp4")),
+  });
+  const config = await (await input.getPrimaryAudioTrack())?.getDecoderConfig();
+  if (!config) throw new Error("audio-only.mp4 lost its decoder config.");
+  return config;
+}
 
 /** The fixture's packets written again as a fragmented MP4 (moof + mdat pairs). */
 async function fragmentedCopy(fixture: Uint8Array): Promise<Uint8Array> {
