@@ -12,8 +12,10 @@ import {
 import { describe, expect, it } from "vitest";
 import { readBmffIndex } from "../../../src/lib/media/bmff-samples";
 import { expectSameAsMediabunny } from "../../helpers/bmff-parity";
+import { expectSampledSameAsMediabunny } from "../../helpers/bmff-parity-sampled";
 import { rewriteTables } from "../../helpers/bmff-rewrite";
 import { writePlan } from "../../helpers/generated-mp4";
+import { longMp4 } from "../../helpers/long-mp4";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 
@@ -77,6 +79,18 @@ describe("SampleIndex on composition offsets the muxer never writes", () => {
     const bytes = rewriteTables(plain, { co64: false, stz2Bits: 0, cttsOffset: offset });
     const coverage = await expectSameAsMediabunny(bytes);
     expect(coverage).toMatchObject([{ codec, offsetRuns: 1, packets: codec === "aac" ? 4 : 38 }]);
+  });
+});
+
+describe("SampleIndex on a 30-minute MP4 whose tables span many 48 KiB pages", () => {
+  // 54,000 frames and 84,375 AAC packets: stsz, ctts, stss and stco are read a page at a time.
+  it.each([
+    ["moov at the end", { hours: 0.5 }],
+    ["moov first, 64-bit chunk offsets", { hours: 0.5, moovFirst: true, co64: true }],
+    ["no B-frames", { hours: 0.5, bFrames: false, fps: 25, gopFrames: 50 }],
+  ] as const)("agrees with mediabunny at random times (%s)", async (_, options) => {
+    const film = await longMp4(options);
+    await expectSampledSameAsMediabunny(film, { seeks: 200, run: 12, seed: 17 });
   });
 });
 
