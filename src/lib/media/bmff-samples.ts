@@ -357,11 +357,12 @@ export class SampleIndex {
     const sizes = await SampleSizes.open(source, track);
     const cttsRuns =
       ctts === null || ctts.entries.count === 0 ? null : await RunTable.read(ctts.entries, true);
+    // As mediabunny: PCM with composition offsets is read sample by sample, offsets and all.
     return new SampleIndex(
       source,
       track,
       await RunTable.read(stts.entries, false),
-      pcm === undefined ? cttsRuns : null,
+      cttsRuns,
       sizes,
       await ChunkMap.read(stsc.entries, offsets.entries.count),
       offsets.entries,
