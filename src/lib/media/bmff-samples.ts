@@ -325,7 +325,14 @@ export class SampleIndex {
       this.minOffset = covered ? ctts.min : Math.min(ctts.min, 0);
       const spread = (covered ? ctts.max : Math.max(ctts.max, 0)) - this.minOffset;
       // Past `reorder` places in decode order, a later sample is always shown later.
-      this.reorder = stts.min > 0 ? Math.ceil(spread / stts.min) + 1 : MAX_REORDER;
+      // Only the decode-time steps between samples bound it: the last sample's duration
+      // (often written as 0) separates nothing. With a step of 0 between samples the
+      // durations bound nothing, and a sample is taken to move at most MAX_REORDER places.
+      const zerosBetween = stts.zeros - (stts.lastValue === 0 ? 1 : 0);
+      this.reorder =
+        zerosBetween === 0 && Number.isFinite(stts.minPositive)
+          ? Math.ceil(spread / stts.minPositive) + 1
+          : MAX_REORDER;
     }
   }
 

@@ -105,6 +105,10 @@ export class RunTable {
   /** The least and greatest values of runs that cover a sample. */
   min = Number.POSITIVE_INFINITY;
   max = Number.NEGATIVE_INFINITY;
+  /** The least value above 0, the samples whose value is 0, and the last sample's value. */
+  minPositive = Number.POSITIVE_INFINITY;
+  zeros = 0;
+  lastValue = 0;
   private readonly cursors: Run[] = [];
 
   private constructor(
@@ -129,6 +133,9 @@ export class RunTable {
       if (count > 0) {
         runs.min = Math.min(runs.min, value);
         runs.max = Math.max(runs.max, value);
+        if (value > 0) runs.minPositive = Math.min(runs.minPositive, value);
+        if (value === 0) runs.zeros += count;
+        runs.lastValue = value;
       }
       runs.samples += count;
       runs.total += count * value;
