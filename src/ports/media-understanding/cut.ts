@@ -104,18 +104,22 @@ export class Cutter {
     private readonly source: RangeSource,
   ) {}
 
+  /** Opens the source once; a failed open (storage down) is tried again by the next cut. */
   private open(): Promise<Opened> {
-    this.opened ??= this.openSource();
+    this.opened ??= this.openSource().catch((error: unknown) => {
+      this.opened = null;
+      throw error;
+    });
     return this.opened;
   }
 
   private async openSource(): Promise<Opened> {
     const index = await readBmffIndex(this.source);
     if (index === null) {
-      const input = this.track(inputOver(this.source));
+      const input = this.keep(inputOver(this.source));
       return { input, packets: (track) => sinkTrack(new EncodedPacketSink(track)) };
     }
-    const input = this.track(inputOver(bytesSource(index.headers)));
+    const input = this.keep(inputOver(bytesSource(index.headers)));
     const tracks = new Map<number, Promise<SampleIndex>>();
     return {
       input,
@@ -131,7 +135,10 @@ export class Cutter {
                 ? undefined
                 : { sampleBytes: bytes, channels: await track.getNumberOfChannels() };
             return SampleIndex.open(index.source, tables, pcm);
-          })();
+          })().catch((error: unknown) => {
+            tracks.delete(track.id);
+            throw error;
+          });
           tracks.set(track.id, opened);
         }
         return indexTrack(opened);
@@ -139,7 +146,8 @@ export class Cutter {
     };
   }
 
-  private track(input: Input): Input {
+  /** Keeps the input to dispose of with the cutter. */
+  private keep(input: Input): Input {
     this.input = input;
     return input;
   }
