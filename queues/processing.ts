@@ -41,7 +41,8 @@ export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void
 
 /**
  * The windows queues: understand one window of a video each. The batch's windows of one video
- * share its opened source (one read and parse of its index), let go when the batch ends.
+ * share its probe (one R2 read) and its opened source (one read and parse of its index), let
+ * go when the batch ends.
  */
 export async function consumeWindows(batch: MessageBatch, deps: Deps): Promise<void> {
   const scope = new InvocationScope();

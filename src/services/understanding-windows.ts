@@ -18,7 +18,7 @@ import type { InvocationScope } from "../ports/media-understanding/port";
 import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
 import { CLAIM_MS, withLeaseHeartbeat } from "./lease-heartbeat";
-import { loadProbe } from "./media/probe-store";
+import { loadProbeIn } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
 import { understandInput } from "./processing";
 import { PROCESSING } from "./video-states";
@@ -97,7 +97,7 @@ async function processingVideo(
   const video = await findVideoById(deps.db, message.video_id);
   if (!video || video.workspaceId !== message.workspace_id || video.status !== "processing")
     return null;
-  const probe = await loadProbe(deps.bucket, video.id);
+  const probe = await loadProbeIn(scope, deps.bucket, video.id);
   // A processing video past `probed` always has its probe; without it, probing starts over.
   if (!probe) throw new Error(`the probe of ${video.id} is missing`);
   const source = r2RangeSource(deps.bucket, sourceKey(video.id), video.fileSize);

@@ -1,7 +1,6 @@
 import { and, count, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ResultState } from "../../domain/answers";
-import { chunks } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { insertJsonRowsStatements } from "../insert-json";
@@ -10,24 +9,12 @@ import { findings } from "../schema/findings";
 /** A finding row. */
 export type FindingRow = typeof findings.$inferSelect;
 
-/** 24 columns per row: four rows per insert stay under D1's 100 bound parameters. */
-const FINDINGS_PER_INSERT = 4;
-
 /**
- * Statements that store a step's findings. (run, rule, video) is unique, so a step stored
- * twice (a duplicate delivery) keeps the first set and adds nothing.
+ * Statements that store findings, carried as JSON rows (one statement up to 1 MB of them).
+ * (run, rule, video) is unique, so a step stored twice (a duplicate delivery) keeps the first
+ * set and adds nothing.
  */
 export function insertFindingsStatements(db: Database, rows: FindingRow[]): BatchItem<"sqlite">[] {
-  return chunks(rows, FINDINGS_PER_INSERT).map((slice) =>
-    db.insert(findings).values(slice).onConflictDoNothing(),
-  );
-}
-
-/** The same as `insertFindingsStatements`, in a few statements however many the rows. */
-export function insertManyFindingsStatements(
-  db: Database,
-  rows: FindingRow[],
-): BatchItem<"sqlite">[] {
   return insertJsonRowsStatements(db, findings, rows);
 }
 

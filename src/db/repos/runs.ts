@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ResultState } from "../../domain/answers";
-import { chunks } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { insertJsonRowsStatements } from "../insert-json";
@@ -44,25 +43,12 @@ export function insertSnapshotStatement(db: Database, snapshot: SnapshotRow) {
   return db.insert(runSnapshots).values(snapshot).onConflictDoNothing();
 }
 
-/** 14 columns per row: seven rows per insert stay under D1's 100 bound parameters. */
-const ANSWERS_PER_INSERT = 7;
-
 /**
- * Statements that store a step's answers. (run, key) is unique, so a step stored twice (a
- * duplicate delivery) keeps the first answers and adds nothing. Readers show a run's answers
- * only once it has completed.
+ * Statements that store answers, carried as JSON rows (one statement up to 1 MB of them).
+ * (run, key) is unique, so a step stored twice (a duplicate delivery) keeps the first answers
+ * and adds nothing. Readers show a run's answers only once it has completed.
  */
 export function insertAnswersStatements(db: Database, rows: AnswerRow[]): BatchItem<"sqlite">[] {
-  return chunks(rows, ANSWERS_PER_INSERT).map((slice) =>
-    db.insert(answers).values(slice).onConflictDoNothing(),
-  );
-}
-
-/** The same as `insertAnswersStatements`, in a few statements however many the rows. */
-export function insertManyAnswersStatements(
-  db: Database,
-  rows: AnswerRow[],
-): BatchItem<"sqlite">[] {
   return insertJsonRowsStatements(db, answers, rows);
 }
 

@@ -1,5 +1,6 @@
 import type { MediaProbe } from "../../domain/media";
 import { coverArtKey, probeKey } from "../../lib/object-keys";
+import type { InvocationScope } from "../../ports/media-understanding/port";
 
 /**
  * Keeps a video's probe in the media bucket, so each invocation that understands a window of
@@ -38,4 +39,27 @@ export async function loadProbe(bucket: R2Bucket, videoId: string): Promise<Medi
     };
   }
   return { ...rest, coverArt };
+}
+
+/**
+ * The probe of `videoId`, read once per scope: the windows of one video in one batch share a
+ * single read. What the scope holds is a promise made in this invocation, let go with it.
+ */
+export function loadProbeIn(
+  scope: InvocationScope | undefined,
+  bucket: R2Bucket,
+  videoId: string,
+): Promise<MediaProbe | null> {
+  if (!scope) return loadProbe(bucket, videoId);
+  // The key is the probe's own object key, so nothing else the scope holds can share it.
+  const name = `probe:${probeKey(videoId)}`;
+  const open = () => ({
+    // A failed read (storage down) is let go, so the batch's next window reads again.
+    loaded: loadProbe(bucket, videoId).catch((error: unknown) => {
+      scope.forget(name);
+      throw error;
+    }),
+    dispose: () => {},
+  });
+  return scope.getOrOpen(name, open).loaded;
 }

@@ -1,5 +1,5 @@
 import { runBatch } from "../../db/client";
-import { insertFindingsStatements, insertManyFindingsStatements } from "../../db/repos/findings";
+import { insertFindingsStatements } from "../../db/repos/findings";
 import {
   completeStepStatement,
   completeStepsStatement,
@@ -8,7 +8,7 @@ import {
   runSpend,
   type StepSpend,
 } from "../../db/repos/run-steps";
-import { insertAnswersStatements, insertManyAnswersStatements } from "../../db/repos/runs";
+import { insertAnswersStatements } from "../../db/repos/runs";
 import { renewLeaseStatement } from "../../db/repos/work-leases";
 import { nowIso } from "../../lib/clock";
 import type { Deps } from "../deps";
@@ -98,7 +98,8 @@ async function answerStep(
 /**
  * Stores steps of a run whose budget is spent: they ask no model, so each step's rows and
  * spend are made as they would be alone (every answer `not_checked`), and all of them go in
- * one batch of a few statements, rows carried as JSON, rather than a batch of ~5 a step.
+ * one batch of a few statements (their rows as JSON, as a single step's are) rather than a
+ * batch of four a step.
  */
 async function storeSpentSteps(
   deps: Deps,
@@ -121,8 +122,8 @@ async function storeSpentSteps(
   }
   const lease = { subjectId: run.id, kind: "run" as const, activeFrom: nowIso() };
   const statements = [
-    ...insertManyAnswersStatements(db, answers),
-    ...insertManyFindingsStatements(db, findings),
+    ...insertAnswersStatements(db, answers),
+    ...insertFindingsStatements(db, findings),
     completeStepsStatement(db, run.id, done, createdAt),
     renewLeaseStatement(db, lease),
   ];

@@ -5,22 +5,15 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { database, runBatch } from "../../../src/db/client";
 import { insertJsonRowsStatements, JSON_ROWS_BYTES } from "../../../src/db/insert-json";
-import {
-  type FindingRow,
-  insertFindingsStatements,
-  insertManyFindingsStatements,
-} from "../../../src/db/repos/findings";
-import {
-  type AnswerRow,
-  insertAnswersStatements,
-  insertManyAnswersStatements,
-} from "../../../src/db/repos/runs";
+import { type FindingRow, insertFindingsStatements } from "../../../src/db/repos/findings";
+import { type AnswerRow, insertAnswersStatements } from "../../../src/db/repos/runs";
 import { answers, findings, runs } from "../../../src/db/schema";
 import { newTenant } from "../../helpers/harness";
 
-// Spent-budget steps store their rows as JSON that SQL unpacks; every other step binds them
-// one value a cell. Reports hash what is stored, so both must store the very same values:
-// each column read back with quote() (text, integer and real spell differently).
+// Answers and findings are stored as JSON rows that SQL unpacks. Reports hash what is stored,
+// so those rows must hold the very values drizzle's own insert binds one value a cell (the
+// reference, one row a statement): each column read back with quote() (text, integer and real
+// spell differently).
 
 const db = database(env.DB);
 let serial = 0;
@@ -135,8 +128,14 @@ describe("rows stored as JSON", () => {
             provenance: { engine: "local", seconds: d.seconds },
             createdAt: "2026-06-01T00:00:00.000Z",
           })) as AnswerRow[];
-        await runBatch(db, insertAnswersStatements(db, rows(a)));
-        await runBatch(db, insertManyAnswersStatements(db, rows(b)));
+        await runBatch(
+          db,
+          rows(a).map((row) => db.insert(answers).values(row)),
+        );
+        // However many the rows, a step's answers travel in one statement.
+        const statements = insertAnswersStatements(db, rows(b));
+        expect(statements).toHaveLength(1);
+        await runBatch(db, statements);
         const expected = await stored(answers, "run_id", a, "position");
         expect(expected).toHaveLength(drawn.length);
         expect(await stored(answers, "run_id", b, "position")).toEqual(expected);
@@ -191,12 +190,15 @@ describe("rows stored as JSON", () => {
             createdAt: "2026-06-01T00:00:00.000Z",
             updatedAt: "2026-06-01T00:00:00.000Z",
           })) as FindingRow[];
-        await runBatch(db, insertFindingsStatements(db, rows(a)));
-        await runBatch(db, insertManyFindingsStatements(db, rows(b)));
+        await runBatch(
+          db,
+          rows(a).map((row) => db.insert(findings).values(row)),
+        );
+        await runBatch(db, insertFindingsStatements(db, rows(b)));
         // Stored again (a duplicate delivery): nothing changes, nothing fails.
         await runBatch(
           db,
-          insertManyFindingsStatements(
+          insertFindingsStatements(
             db,
             rows(b).map((r) => ({ ...r, title: "again" })),
           ),

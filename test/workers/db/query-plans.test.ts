@@ -156,8 +156,6 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "answers: all": (db) => runs.allAnswers(db, RUN),
   "answers: references": (db) => runs.answerReferences(db, RUN),
   "answers: insert": (db) => runBatch(db, runs.insertAnswersStatements(db, [seededAnswer])),
-  "answers: insert many": (db) =>
-    runBatch(db, runs.insertManyAnswersStatements(db, [{ ...seededAnswer, id: "ans_many" }])),
   "answers: state counts": (db) => runs.answerStateCounts(db, RUN),
   "answers: after": (db) => runs.answersAfter(db, RUN, 3, 500),
   "run steps: plan": (db) =>

@@ -6,10 +6,12 @@ import {
   consumeWindowDeadLetters,
   consumeWindows,
 } from "../../../queues/processing";
+import { probeKey } from "../../../src/lib/object-keys";
 import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
 import { createPorts, type Ports } from "../../../src/ports";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
+import type { WindowSettings } from "../../../src/ports/media-understanding/windows";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { createDeps } from "../../../src/services/deps";
 import { type Client, expectJson } from "../../helpers/harness";
@@ -24,7 +26,7 @@ import {
 const WHISPER = "@cf/openai/whisper-large-v3-turbo";
 
 /** The local ports with the production media engine over recording fakes of AI and Media. */
-function productionMedia(respond = realisticAnswer) {
+function productionMedia(respond = realisticAnswer, settings?: Partial<WindowSettings>) {
   const ai = new RecordingAi(respond);
   const ports: Ports = {
     ...createPorts(env),
@@ -32,6 +34,7 @@ function productionMedia(respond = realisticAnswer) {
       ai: pacedAi(ai, { limiter: { reserve: async () => 0 }, sleep: async () => undefined }),
       media: new RecordingMedia(),
       frames: new R2FrameStore(env.MEDIA_BUCKET),
+      settings,
     }),
   };
   return { ai, ports };
@@ -51,6 +54,32 @@ async function deliver(
   const ctx = createExecutionContext();
   await consume(batch, createDeps(target.env, ports));
   return getQueueResult(batch, ctx);
+}
+
+/** The keys the consumers of `target` read from the media bucket, one entry per `get`. */
+function recordBucketGets(target: ReturnType<typeof recordingEnv>): string[] {
+  const keys: string[] = [];
+  target.env.MEDIA_BUCKET = new Proxy(target.env.MEDIA_BUCKET, {
+    get(bucket, property) {
+      const value: unknown = Reflect.get(bucket, property, bucket);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (property === "get") keys.push(String(args[0]));
+        return Reflect.apply(value, bucket, args);
+      };
+    },
+  });
+  return keys;
+}
+
+/** A video's window results as stored, in plan order. */
+async function windowResults(videoId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT position, state, result FROM media_windows WHERE video_id = ? ORDER BY position",
+  )
+    .bind(videoId)
+    .all<{ position: number; state: string; result: string | null }>();
+  return results;
 }
 
 async function progressOf(api: Client, videoId: string) {
@@ -160,5 +189,42 @@ describe("processing in windows", () => {
       .all<{ media: string }>();
     const media = JSON.parse(results[0]?.media ?? "{}") as { limitations: string[] };
     expect(media.limitations).toContain("speech-recognition-unavailable");
+  });
+
+  it("reads a video's probe once for a batch of its windows, and stores the same results", async () => {
+    // Five-second audio windows make five windows of talk.mp4 on one queue: one full batch.
+    const { ports } = productionMedia(realisticAnswer, { audioWindowSeconds: 5 });
+    async function plannedVideo() {
+      const { workspaceId, videoId } = await queuedVideo();
+      const target = recordingEnv();
+      const start = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
+      await deliver(consumeProcessing, "video-processing", [start], ports, target);
+      const windows = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+      const gets = recordBucketGets(target);
+      const probeGets = () => gets.filter((key) => key === probeKey(videoId)).length;
+      return { videoId, target, windows, probeGets };
+    }
+
+    const apart = await plannedVideo();
+    expect(apart.windows).toHaveLength(5);
+    for (const window of apart.windows) {
+      await deliver(consumeWindows, "media-windows", [window], ports, apart.target);
+    }
+    expect(apart.probeGets()).toBe(5);
+
+    const batched = await plannedVideo();
+    const result = await deliver(
+      consumeWindows,
+      "media-windows",
+      batched.windows,
+      ports,
+      batched.target,
+    );
+    expect(result.explicitAcks).toHaveLength(5);
+    expect(batched.probeGets()).toBe(1);
+
+    const stored = await windowResults(batched.videoId);
+    expect(stored.filter((w) => w.state === "done")).toHaveLength(5);
+    expect(stored).toEqual(await windowResults(apart.videoId));
   });
 });
