@@ -2,7 +2,8 @@ import type { FilePart } from "./media-sources";
 
 const encoder = new TextEncoder();
 
-function concat(parts: Uint8Array[]): Uint8Array {
+/** Parts joined into one array. */
+export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -12,37 +13,42 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function idBytes(id: number): Uint8Array {
+/** An EBML element ID's bytes (its length marker included, as IDs are written). */
+export function idBytes(id: number): Uint8Array {
   const bytes: number[] = [];
   for (let v = id; v > 0; v = Math.floor(v / 256)) bytes.unshift(v % 256);
   return Uint8Array.from(bytes);
 }
 
 /** An 8-byte EBML size: simple to compute before the payload's parts are laid out. */
-function size8(length: number): Uint8Array {
+export function size8(length: number): Uint8Array {
   const out = new Uint8Array(8);
   out[0] = 0x01;
   for (let i = 7, v = length; i >= 1; i--, v = Math.floor(v / 256)) out[i] = v % 256;
   return out;
 }
 
-function element(id: number, payload: Uint8Array): Uint8Array {
+/** An element of `id` around `payload`. */
+export function element(id: number, payload: Uint8Array): Uint8Array {
   return concat([idBytes(id), size8(payload.length), payload]);
 }
 
-function uint(id: number, value: number): Uint8Array {
+/** An unsigned integer element, in as few bytes as the value needs. */
+export function uint(id: number, value: number): Uint8Array {
   const bytes: number[] = [];
   for (let v = value; v > 0 || bytes.length === 0; v = Math.floor(v / 256)) bytes.unshift(v % 256);
   return element(id, Uint8Array.from(bytes));
 }
 
-function float(id: number, value: number): Uint8Array {
+/** A 64-bit float element. */
+export function float(id: number, value: number): Uint8Array {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setFloat64(0, value);
   return element(id, out);
 }
 
-const text = (id: number, value: string) => element(id, encoder.encode(value));
+/** A UTF-8 string element. */
+export const text = (id: number, value: string) => element(id, encoder.encode(value));
 
 /** What a long synthetic Matroska file holds. */
 export interface LongMkvOptions {
