@@ -32,6 +32,11 @@ describe("the values npm run deploy writes into wrangler.toml", () => {
     expect(production).toContain('\nR2_ACCOUNT_ID = "a1b2c3d4e5f60718293a4b5c6d7e8f90"\n');
   });
 
+  it("gives production the 300 s of CPU a long Matroska probe needs, not the 30 s default", () => {
+    const production = template.split("\n[env.production]\n")[1] ?? "";
+    expect(production).toContain("\n[env.production.limits]\ncpu_ms = 300000\n");
+  });
+
   it("refuses a table the file does not have", () => {
     expect(() => setTomlKey(template, "[env.staging]", "name", "x")).toThrow(
       "wrangler.toml has no [env.staging] table",
