@@ -93,12 +93,80 @@ export interface Run {
 const CURSORS_KEPT = 8;
 
 /**
- * A run-length table (`stts`, `ctts`): checkpoints every 256 runs, made by one pass, and the
- * runs found last find a sample's run with one binary search and a short walk over cached
- * pages.
+ * Places in a table (an entry and what the entries before it add up to), found by walking
+ * forward from the nearest checkpoint (one per 64 entries, noted by the table's one pass) or
+ * from one of the places found last, reading entries from cached pages without waiting
+ * between them: windows cut side by side each find theirs again.
+ */
+class EntryWalk<T extends { entry: number }> {
+  private readonly checkpoints: T[] = [];
+  private readonly cursors: T[] = [];
+
+  constructor(
+    private readonly table: EntryTable,
+    /** The place of entry `entry` (read at `at` of `view`), given the place before it. */
+    private readonly after: (previous: T, view: ByteView, at: number, entry: number) => T,
+  ) {}
+
+  /** Notes a place of the one pass over the table; every 64th becomes a checkpoint. */
+  note(place: T): void {
+    if (place.entry % CHECKPOINT_EVERY === 0) this.checkpoints.push(place);
+  }
+
+  get first(): T | undefined {
+    return this.checkpoints[0];
+  }
+
+  /** The place after `place`, or null past the last entry. */
+  async next(place: T): Promise<T | null> {
+    if (place.entry + 1 >= this.table.count) return null;
+    const { view, at } = await this.table.entry(place.entry + 1);
+    return this.after(place, view, at, place.entry + 1);
+  }
+
+  /** The last place for which `atOrBefore` holds (it holds for a first stretch of them). */
+  async last(atOrBefore: (place: T) => boolean): Promise<T | null> {
+    let place = this.checkpoints[lastWhere(this.checkpoints, atOrBefore)];
+    for (const known of this.cursors) {
+      if (atOrBefore(known) && (place === undefined || known.entry > place.entry)) place = known;
+    }
+    if (place === undefined) return null;
+    for (;;) {
+      if (place.entry + 1 >= this.table.count) break;
+      const page: { view: ByteView; first: number; count: number } = await this.table.page(
+        place.entry + 1,
+      );
+      let passed = false;
+      const from: number = place.entry + 1;
+      for (let entry = from; entry < page.first + page.count; entry++) {
+        const next: T = this.after(
+          place,
+          page.view,
+          (entry - page.first) * this.table.width,
+          entry,
+        );
+        if (!atOrBefore(next)) {
+          passed = true;
+          break;
+        }
+        place = next;
+      }
+      if (passed) break;
+    }
+    if (!this.cursors.includes(place)) {
+      this.cursors.push(place);
+      if (this.cursors.length > CURSORS_KEPT) this.cursors.shift();
+    }
+    return place;
+  }
+}
+
+/**
+ * A run-length table (`stts`, `ctts`): a sample's run is found by an `EntryWalk`, and one
+ * pass notes what bounds the lookups (least and greatest values, zero durations).
  */
 export class RunTable {
-  private readonly checkpoints: Run[] = [];
+  private readonly runs: EntryWalk<Run>;
   /** Samples the runs cover, and the sum of count × value over all of them. */
   samples = 0;
   total = 0;
@@ -109,27 +177,26 @@ export class RunTable {
   minPositive = Number.POSITIVE_INFINITY;
   zeros = 0;
   lastValue = 0;
-  private readonly cursors: Run[] = [];
 
   private constructor(
     private readonly table: EntryTable,
-    private readonly signed: boolean,
-  ) {}
+    signed: boolean,
+  ) {
+    this.runs = new EntryWalk(table, (run, view, at, entry) => ({
+      entry,
+      first: run.first + run.count,
+      count: view.u32(at),
+      value: signed ? view.i32(at + 4) : view.u32(at + 4),
+      sumBefore: run.sumBefore + run.count * run.value,
+    }));
+  }
 
   static async read(table: EntryTable, signed: boolean): Promise<RunTable> {
     const runs = new RunTable(table, signed);
     for await (const { view, at, index } of table.all()) {
       const count = view.u32(at);
       const value = signed ? view.i32(at + 4) : view.u32(at + 4);
-      if (index % CHECKPOINT_EVERY === 0) {
-        runs.checkpoints.push({
-          entry: index,
-          first: runs.samples,
-          count,
-          value,
-          sumBefore: runs.total,
-        });
-      }
+      runs.runs.note({ entry: index, first: runs.samples, count, value, sumBefore: runs.total });
       if (count > 0) {
         runs.min = Math.min(runs.min, value);
         runs.max = Math.max(runs.max, value);
@@ -149,10 +216,13 @@ export class RunTable {
 
   /** The run holding sample `sample`, or the last run when it lies past them all. */
   async runOf(sample: number): Promise<Run | null> {
-    return this.walk(
-      (run) => run.first <= sample,
-      (run) => sample < run.first + run.count,
-    );
+    return this.runs.last((run) => run.first <= sample);
+  }
+
+  /** The last run whose sum before it is at most `sum` (for `stts`: decode time → run). */
+  async runAtSum(sum: number): Promise<Run | null> {
+    if ((this.runs.first?.sumBefore ?? 0) > sum) return null;
+    return this.runs.last((run) => run.sumBefore <= sum);
   }
 
   /**
@@ -167,79 +237,16 @@ export class RunTable {
     const sums: number[] = [];
     let run = await this.runOf(from);
     for (let sample = from; sample < from + count; sample++) {
-      while (run !== null && sample >= run.first + run.count && run.entry + 1 < this.entries) {
-        run = await this.run(
-          run.entry + 1,
-          run.first + run.count,
-          run.sumBefore + run.count * run.value,
-        );
+      while (run !== null && sample >= run.first + run.count) {
+        const next: Run | null = await this.runs.next(run);
+        if (next === null) break;
+        run = next;
       }
       const inside = run !== null && sample >= run.first && sample < run.first + run.count;
       values.push(inside ? run?.value : undefined);
       sums.push(run === null ? 0 : run.sumBefore + (sample - run.first) * run.value);
     }
     return { values, sums };
-  }
-
-  private async run(entry: number, first: number, sumBefore: number): Promise<Run> {
-    const { view, at } = await this.table.entry(entry);
-    const value = this.signed ? view.i32(at + 4) : view.u32(at + 4);
-    return { entry, first, count: view.u32(at), value, sumBefore };
-  }
-
-  /** The last run whose sum before it is at most `sum` (for `stts`: decode time → run). */
-  async runAtSum(sum: number): Promise<Run | null> {
-    if (this.entries === 0 || (this.checkpoints[0]?.sumBefore ?? 0) > sum) return null;
-    return this.walk(
-      (run) => run.sumBefore <= sum,
-      (_run, next) => next === undefined || next.sumBefore > sum,
-    );
-  }
-
-  /**
-   * Walks forward from the nearest known run at or before the target (`atOrBefore`) until
-   * `reached` holds, reading entries from cached pages without waiting between them.
-   */
-  private async walk(
-    atOrBefore: (run: Run) => boolean,
-    reached: (run: Run, next: Run | undefined) => boolean,
-  ): Promise<Run | null> {
-    if (this.entries === 0) return null;
-    let run = this.checkpoints[lastWhere(this.checkpoints, atOrBefore)];
-    for (const known of this.cursors) {
-      if (atOrBefore(known) && (run === undefined || known.entry > run.entry)) run = known;
-    }
-    if (run === undefined) return null;
-    for (;;) {
-      if (run.entry + 1 >= this.entries) break;
-      const page: { view: ByteView; first: number; count: number } = await this.table.page(
-        run.entry + 1,
-      );
-      let next: Run | undefined;
-      let done = false;
-      const from: number = run.entry + 1;
-      for (let entry = from; entry < page.first + page.count; entry++) {
-        const at = (entry - page.first) * this.table.width;
-        next = {
-          entry,
-          first: run.first + run.count,
-          count: page.view.u32(at),
-          value: this.signed ? page.view.i32(at + 4) : page.view.u32(at + 4),
-          sumBefore: run.sumBefore + run.count * run.value,
-        };
-        if (reached(run, next)) {
-          done = true;
-          break;
-        }
-        run = next;
-      }
-      if (done) break;
-    }
-    if (!this.cursors.includes(run)) {
-      this.cursors.push(run);
-      if (this.cursors.length > CURSORS_KEPT) this.cursors.shift();
-    }
-    return run;
   }
 }
 
@@ -294,19 +301,27 @@ interface ChunkRun {
 }
 
 /**
- * The sample-to-chunk table (`stsc`): runs of chunks with the same number of samples each.
- * Checkpoints every 256 entries, made by one pass, and the entries found last keep a lookup
- * to a short walk over cached pages.
+ * The sample-to-chunk table (`stsc`): runs of chunks with the same number of samples each,
+ * found by an `EntryWalk`.
  */
 export class ChunkMap {
-  private readonly checkpoints: ChunkRun[] = [];
-  private readonly cursors: ChunkRun[] = [];
+  private readonly runs: EntryWalk<ChunkRun>;
 
   private constructor(
-    private readonly table: EntryTable,
+    table: EntryTable,
     /** Chunks in the file (entries of `stco`/`co64`): the last run ends there. */
     readonly chunks: number,
-  ) {}
+  ) {
+    this.runs = new EntryWalk(table, (run, view, at, entry) => {
+      const firstChunk = view.u32(at) - 1;
+      return {
+        entry,
+        firstChunk,
+        perChunk: view.u32(at + 4),
+        firstSample: run.firstSample + (firstChunk - run.firstChunk) * run.perChunk,
+      };
+    });
+  }
 
   static async read(table: EntryTable, chunks: number): Promise<ChunkMap> {
     const map = new ChunkMap(table, chunks);
@@ -317,16 +332,15 @@ export class ChunkMap {
         previous === null
           ? 0
           : previous.firstSample + (firstChunk - previous.firstChunk) * previous.perChunk;
-      const run = { entry: index, firstChunk, perChunk: view.u32(at + 4), firstSample };
-      if (index % CHECKPOINT_EVERY === 0) map.checkpoints.push(run);
-      previous = run;
+      previous = { entry: index, firstChunk, perChunk: view.u32(at + 4), firstSample };
+      map.runs.note(previous);
     }
     return map;
   }
 
   /** The chunk holding sample `sample`; null when no chunk does. */
   async chunkOf(sample: number): Promise<ChunkOf | null> {
-    const run = await this.walk((each) => each.firstSample <= sample);
+    const run = await this.runs.last((each) => each.firstSample <= sample);
     if (run === null || run.perChunk === 0) return null;
     const chunk = run.firstChunk + Math.floor((sample - run.firstSample) / run.perChunk);
     if (chunk >= this.chunks) return null;
@@ -340,51 +354,12 @@ export class ChunkMap {
   /** The first sample of chunk `chunk` and its sample count (PCM audio reads by chunks). */
   async chunkAt(chunk: number): Promise<ChunkOf | null> {
     if (chunk >= this.chunks) return null;
-    const run = await this.walk((each) => each.firstChunk <= chunk);
+    const run = await this.runs.last((each) => each.firstChunk <= chunk);
     if (run === null) return null;
     return {
       chunk,
       firstSample: run.firstSample + (chunk - run.firstChunk) * run.perChunk,
       samplesPerChunk: run.perChunk,
     };
-  }
-
-  /** The last entry for which `atOrBefore` holds, walking on from the nearest one known. */
-  private async walk(atOrBefore: (run: ChunkRun) => boolean): Promise<ChunkRun | null> {
-    let run: ChunkRun | undefined;
-    const checkpoint = this.checkpoints[lastWhere(this.checkpoints, atOrBefore)];
-    for (const known of checkpoint === undefined ? this.cursors : [checkpoint, ...this.cursors]) {
-      if (atOrBefore(known) && (run === undefined || known.entry > run.entry)) run = known;
-    }
-    if (run === undefined) return null;
-    for (;;) {
-      if (run.entry + 1 >= this.table.count) break;
-      const page: { view: ByteView; first: number; count: number } = await this.table.page(
-        run.entry + 1,
-      );
-      let done = false;
-      const from: number = run.entry + 1;
-      for (let entry = from; entry < page.first + page.count; entry++) {
-        const at = (entry - page.first) * this.table.width;
-        const firstChunk = page.view.u32(at) - 1;
-        const next: ChunkRun = {
-          entry,
-          firstChunk,
-          perChunk: page.view.u32(at + 4),
-          firstSample: run.firstSample + (firstChunk - run.firstChunk) * run.perChunk,
-        };
-        if (!atOrBefore(next)) {
-          done = true;
-          break;
-        }
-        run = next;
-      }
-      if (done) break;
-    }
-    if (!this.cursors.includes(run)) {
-      this.cursors.push(run);
-      if (this.cursors.length > CURSORS_KEPT) this.cursors.shift();
-    }
-    return run;
   }
 }
