@@ -7,6 +7,8 @@ export interface LongMkvVideoOptions {
   hours: number;
   /** A Cues element after the Clusters (a point per Cluster), found through the SeekHead. */
   cues?: boolean;
+  /** An empty Tags element at the end, listed in the SeekHead (a position past the Clusters). */
+  tagsAtEnd?: boolean;
   /** "mkv": H.264 1080p and AAC of clip-1080p.mp4; "webm": VP9 160x90 and Opus of captions.webm. */
   container?: "mkv" | "webm";
 }
@@ -20,6 +22,7 @@ const Ids = {
   Tracks: 0x1654ae6b,
   Cluster: 0x1f43b675,
   Cues: 0x1c53bb6b,
+  Tags: 0x1254c367,
   CuePoint: 0xbb,
   CueTime: 0xb3,
 };
@@ -40,7 +43,7 @@ interface Region {
  * GOP is 5.7 GB. Cue points have 8-byte values (41 bytes each, about twice a muxer's).
  */
 export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeSource> {
-  const { hours, cues = true, container = "mkv" } = options;
+  const { hours, cues = true, tagsAtEnd = false, container = "mkv" } = options;
   const gop = await fixtureGop(container);
   const period = clusterPeriod(gop);
   const periods = Math.ceil((hours * 3600 * 1000) / CLUSTER_MS / period.clusters);
@@ -62,7 +65,8 @@ export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeS
   );
   const tracks = element(Ids.Tracks, concat([videoEntry(gop), audioEntry(gop)]));
   // Positions are fixed-width, so the SeekHead's length is known before they are.
-  const infoAt = seekHead(cues, 0, 0, 0).length;
+  const extra: [number, number][] = tagsAtEnd ? [[Ids.Tags, 0]] : [];
+  const infoAt = seekHead(cues, 0, 0, 0, extra).length;
   const tracksAt = infoAt + info.length;
   const clustersAt = tracksAt + tracks.length;
   const cuesAt = clustersAt + clusters.length;
@@ -82,12 +86,16 @@ export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeS
     [cueTimeAt, k * CLUSTER_MS],
     [cuePoint.length - 8, clusterPosition(k)],
   ]);
+  const cuesHead = concat([idBytes(Ids.Cues), size8(cuePoints.length)]);
+  const tagsAt = cuesAt + (cues ? cuesHead.length + cuePoints.length : 0);
+  const tags: [number, number][] = tagsAtEnd ? [[Ids.Tags, tagsAt]] : [];
   const body: Region[] = [
-    bytesRegion(seekHead(cues, infoAt, tracksAt, cuesAt)),
+    bytesRegion(seekHead(cues, infoAt, tracksAt, cuesAt, tags)),
     bytesRegion(info),
     bytesRegion(tracks),
     clusters,
-    ...(cues ? [bytesRegion(concat([idBytes(Ids.Cues), size8(cuePoints.length)])), cuePoints] : []),
+    ...(cues ? [bytesRegion(cuesHead), cuePoints] : []),
+    ...(tagsAtEnd ? [bytesRegion(element(Ids.Tags, new Uint8Array(0)))] : []),
   ];
   const bodyLength = body.reduce((n, region) => n + region.length, 0);
   const head = concat([ebmlHeader(container), idBytes(Ids.Segment), size8(bodyLength)]);
@@ -186,12 +194,22 @@ function ebmlHeader(container: "mkv" | "webm"): Uint8Array {
   );
 }
 
-/** A SeekHead pointing at Info, Tracks and (with `cues`) Cues, by Segment-relative positions. */
-function seekHead(cues: boolean, infoAt: number, tracksAt: number, cuesAt: number): Uint8Array {
+/**
+ * A SeekHead pointing at Info, Tracks, (with `cues`) Cues and `extra` elements, by
+ * Segment-relative positions.
+ */
+function seekHead(
+  cues: boolean,
+  infoAt: number,
+  tracksAt: number,
+  cuesAt: number,
+  extra: [number, number][],
+): Uint8Array {
   const targets: [number, number][] = [
     [Ids.Info, infoAt],
     [Ids.Tracks, tracksAt],
     ...(cues ? [[Ids.Cues, cuesAt] satisfies [number, number]] : []),
+    ...extra,
   ];
   const seeks = targets.map(([id, at]) =>
     element(0x4dbb, concat([element(0x53ab, idBytes(id)), fixedUint(0x53ac, at)])),
