@@ -7,12 +7,16 @@ export interface LongMkvVideoOptions {
   hours: number;
   /** A Cues element after the Clusters (a point per Cluster), found through the SeekHead. */
   cues?: boolean;
+  /** Segment and Clusters of unknown size, as a live recorder (MediaRecorder) writes them. */
+  live?: boolean;
   /** An empty Tags element at the end, listed in the SeekHead (a position past the Clusters). */
   tagsAtEnd?: boolean;
   /** "mkv": H.264 1080p and AAC of clip-1080p.mp4; "webm": VP9 160x90 and Opus of captions.webm. */
   container?: "mkv" | "webm";
 }
 
+/** An 8-byte size of all ones: the element runs until the next one of its level. */
+const UNKNOWN_SIZE = Uint8Array.of(0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
 /** A Cluster per GOP: 2 s. */
 const CLUSTER_MS = (GOP_FRAMES / FPS) * 1000;
 const Ids = {
@@ -43,9 +47,9 @@ interface Region {
  * GOP is 5.7 GB. Cue points have 8-byte values (41 bytes each, about twice a muxer's).
  */
 export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeSource> {
-  const { hours, cues = true, tagsAtEnd = false, container = "mkv" } = options;
+  const { hours, cues = true, tagsAtEnd = false, live = false, container = "mkv" } = options;
   const gop = await fixtureGop(container);
-  const period = clusterPeriod(gop);
+  const period = clusterPeriod(gop, live);
   const periods = Math.ceil((hours * 3600 * 1000) / CLUSTER_MS / period.clusters);
   const clusterCount = periods * period.clusters;
   const clusters = unitRegion(period.bytes, periods, (index) =>
@@ -98,12 +102,16 @@ export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeS
     ...(tagsAtEnd ? [bytesRegion(element(Ids.Tags, new Uint8Array(0)))] : []),
   ];
   const bodyLength = body.reduce((n, region) => n + region.length, 0);
-  const head = concat([ebmlHeader(container), idBytes(Ids.Segment), size8(bodyLength)]);
+  const head = concat([
+    ebmlHeader(container),
+    idBytes(Ids.Segment),
+    live ? UNKNOWN_SIZE : size8(bodyLength),
+  ]);
   return regionsSource([bytesRegion(head), ...body]);
 }
 
 /** The Clusters of one period, with where each starts and where its Timestamp value sits. */
-function clusterPeriod(gop: Gop) {
+function clusterPeriod(gop: Gop, live: boolean) {
   const { sampleRate, frameSamples } = gop.audio;
   const framesPer = (clusters: number) =>
     (clusters * CLUSTER_MS * sampleRate) / 1000 / frameSamples;
@@ -127,7 +135,7 @@ function clusterPeriod(gop: Gop) {
     blocks.sort((a, b) => a.time - b.time);
     const timestamp = fixedUint(0xe7, 0);
     const body = concat([timestamp, ...blocks.map((block) => block.bytes)]);
-    const head = concat([idBytes(Ids.Cluster), size8(body.length)]);
+    const head = concat([idBytes(Ids.Cluster), live ? UNKNOWN_SIZE : size8(body.length)]);
     clusterAt.push(length);
     timestampAt.push(length + head.length + timestamp.length - 8);
     parts.push(head, body);
