@@ -71,8 +71,10 @@ export interface MediaProbe {
  * finds on its one walk, so a cut can seek the file as if it had Cues.
  */
 export interface ClusterIndex {
-  /** The Matroska number of the video track the cue points name. */
+  /** The Matroska number of the video track, pointed at the Clusters holding its key frames. */
   videoTrack: number;
+  /** The other measured tracks (audio), pointed at every Cluster. */
+  otherTracks: number[];
   /** Where the Segment element and its data start. */
   segmentStart: number;
   segmentDataStart: number;
@@ -83,4 +85,6 @@ export interface ClusterIndex {
   /** Cluster timestamps in Segment ticks, and their file offsets, in file order. */
   ticks: Float64Array<ArrayBufferLike>;
   offsets: Float64Array<ArrayBufferLike>;
+  /** 1 where the Cluster holds a key frame of the video track. */
+  keys: Uint8Array;
 }

@@ -2,14 +2,20 @@ import type { ClusterIndex, RangeSource } from "../../domain/media";
 
 export type { ClusterIndex };
 
-const HEAD_FIELDS = 7;
-const FORMAT_VERSION = 1;
+const HEAD_FIELDS = 8;
+const FORMAT_VERSION = 2;
 
-/** The index as bytes: seven header numbers, then the ticks, then the offsets (float64). */
+/**
+ * The index as bytes: eight header numbers, the other tracks, the ticks and the offsets (as
+ * float64), then a byte per Cluster saying whether it holds a video key frame.
+ */
 export function encodeClusterIndex(index: ClusterIndex): Uint8Array {
   const count = index.ticks.length;
-  const out = new Float64Array(HEAD_FIELDS + 2 * count);
-  out.set([
+  const others = index.otherTracks.length;
+  const numbers = HEAD_FIELDS + others + 2 * count;
+  const out = new Uint8Array(numbers * 8 + count);
+  const floats = new Float64Array(out.buffer, 0, numbers);
+  floats.set([
     FORMAT_VERSION,
     index.videoTrack,
     index.segmentStart,
@@ -17,44 +23,59 @@ export function encodeClusterIndex(index: ClusterIndex): Uint8Array {
     index.segmentSize ?? -1,
     index.firstCluster,
     count,
+    others,
   ]);
-  out.set(index.ticks, HEAD_FIELDS);
-  out.set(index.offsets, HEAD_FIELDS + count);
-  return new Uint8Array(out.buffer);
+  floats.set(index.otherTracks, HEAD_FIELDS);
+  floats.set(index.ticks, HEAD_FIELDS + others);
+  floats.set(index.offsets, HEAD_FIELDS + others + count);
+  out.set(index.keys, numbers * 8);
+  return out;
 }
 
 /** Reads what `encodeClusterIndex` wrote; null for bytes of another shape. */
 export function decodeClusterIndex(bytes: ArrayBuffer): ClusterIndex | null {
-  if (bytes.byteLength % 8 !== 0 || bytes.byteLength < HEAD_FIELDS * 8) return null;
-  const all = new Float64Array(bytes);
-  const [version, videoTrack, segmentStart, segmentDataStart, size, firstCluster, count] = all;
-  if (version !== FORMAT_VERSION || count === undefined || all.length !== HEAD_FIELDS + 2 * count) {
-    return null;
-  }
+  if (bytes.byteLength < HEAD_FIELDS * 8) return null;
+  const head = new Float64Array(bytes, 0, HEAD_FIELDS);
+  const [version, videoTrack, segmentStart, segmentDataStart, size, firstCluster, count, others] =
+    head;
+  if (version !== FORMAT_VERSION || count === undefined || others === undefined) return null;
+  const numbers = HEAD_FIELDS + others + 2 * count;
+  if (bytes.byteLength !== numbers * 8 + count) return null;
+  const floats = new Float64Array(bytes, 0, numbers);
+  const tracksEnd = HEAD_FIELDS + others;
   return {
     videoTrack: videoTrack ?? 0,
+    otherTracks: [...floats.subarray(HEAD_FIELDS, tracksEnd)],
     segmentStart: segmentStart ?? 0,
     segmentDataStart: segmentDataStart ?? 0,
     segmentSize: size === undefined || size < 0 ? null : size,
     firstCluster: firstCluster ?? 0,
-    ticks: all.subarray(HEAD_FIELDS, HEAD_FIELDS + count),
-    offsets: all.subarray(HEAD_FIELDS + count),
+    ticks: floats.subarray(tracksEnd, tracksEnd + count),
+    offsets: floats.subarray(tracksEnd + count, numbers),
+    keys: new Uint8Array(bytes, numbers * 8, count),
   };
 }
 
-/** Grows a pair of float64 columns without holding more than twice what they need. */
+/** Grows the index's columns without holding more than twice what they need. */
 export class ClusterIndexBuilder {
   private ticks = new Float64Array(1024);
   private offsets = new Float64Array(1024);
+  private keys = new Uint8Array(1024);
   private count = 0;
 
-  add(offset: number, ticks: number): void {
+  constructor(readonly videoTrack: number) {}
+
+  add(offset: number, ticks: number, key: boolean): void {
     if (this.count === this.ticks.length) {
       this.ticks = grown(this.ticks);
       this.offsets = grown(this.offsets);
+      const keys = new Uint8Array(this.keys.length * 2);
+      keys.set(this.keys);
+      this.keys = keys;
     }
     this.ticks[this.count] = ticks;
     this.offsets[this.count] = offset;
+    this.keys[this.count] = key ? 1 : 0;
     this.count++;
   }
 
@@ -63,8 +84,12 @@ export class ClusterIndexBuilder {
   }
 
   /** The columns, trimmed to what was added. */
-  columns(): { ticks: Float64Array; offsets: Float64Array } {
-    return { ticks: this.ticks.slice(0, this.count), offsets: this.offsets.slice(0, this.count) };
+  columns(): { ticks: Float64Array; offsets: Float64Array; keys: Uint8Array } {
+    return {
+      ticks: this.ticks.slice(0, this.count),
+      offsets: this.offsets.slice(0, this.count),
+      keys: this.keys.slice(0, this.count),
+    };
   }
 }
 
@@ -75,21 +100,33 @@ function grown(column: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
 }
 
 const CUES_ID = [0x1c, 0x53, 0xbb, 0x6b];
-/** A CuePoint of fixed width: CueTime, CueTrack and CueClusterPosition as 8-byte values. */
-const CUE_POINT_BYTES = 34;
 /** The Cues ID and an 8-byte size. */
 const CUES_HEAD_BYTES = 12;
+/** A CuePoint's ID, 1-byte size and CueTime (an 8-byte value). */
+const CUE_POINT_HEAD_BYTES = 12;
+/** A CueTrackPositions: CueTrack and CueClusterPosition as 8-byte values. */
+const TRACK_POSITIONS_BYTES = 22;
+/** The most tracks a CuePoint names: the video track and four others. */
+export const MAX_CUE_TRACKS = 5;
 
 /**
- * The file as it would be with a Cues element (a CuePoint per Cluster, for the video track)
- * just before its first Cluster: every later byte moves by the Cues' length, and the Segment's
- * size grows by it. mediabunny reads Cues placed before the Clusters with the other header
- * elements and then seeks by them instead of walking every Cluster before the time it wants.
- * Null when the grown size does not fit the Segment's size field.
+ * The file as it would be with a Cues element just before its first Cluster: a CuePoint per
+ * Cluster, pointing the other tracks at every Cluster and the video track at those holding
+ * its key frames (as a muxer's Cues do). Every later byte moves by the Cues' length, and the
+ * Segment's size grows by it. mediabunny reads Cues placed before the Clusters with the other
+ * header elements, then seeks by them instead of walking every Cluster before the time it
+ * wants. Null when the grown size does not fit the Segment's size field.
  */
 export function withClusterCues(source: RangeSource, index: ClusterIndex): RangeSource | null {
   const count = index.ticks.length;
-  const inserted = CUES_HEAD_BYTES + CUE_POINT_BYTES * count;
+  const tracksAt = (i: number) =>
+    index.keys[i] === 1 ? [index.videoTrack, ...index.otherTracks] : index.otherTracks;
+  let body = 0;
+  for (let i = 0; i < count; i++) {
+    const tracks = tracksAt(i).length;
+    if (tracks > 0) body += CUE_POINT_HEAD_BYTES + TRACK_POSITIONS_BYTES * tracks;
+  }
+  const inserted = CUES_HEAD_BYTES + body;
   const sizeWidth = index.segmentDataStart - index.segmentStart - 4;
   let sizeField: Uint8Array | null = null;
   if (index.segmentSize !== null) {
@@ -99,17 +136,24 @@ export function withClusterCues(source: RangeSource, index: ClusterIndex): Range
   const cues = new Uint8Array(inserted);
   cues.set(CUES_ID, 0);
   cues[4] = 0x01;
-  writeUint(cues, 5, 7, CUE_POINT_BYTES * count);
+  writeUint(cues, 5, 7, body);
+  let at = CUES_HEAD_BYTES;
   for (let i = 0; i < count; i++) {
-    const at = CUES_HEAD_BYTES + i * CUE_POINT_BYTES;
+    const tracks = tracksAt(i);
+    if (tracks.length === 0) continue;
     // Segment-relative, in the file as it reads with the Cues in it.
     const position = (index.offsets[i] ?? 0) + inserted - index.segmentDataStart;
-    cues.set([0xbb, 0x80 | 32, 0xb3, 0x88], at);
+    // A CuePoint of up to five tracks (`MAX_CUE_TRACKS`) has a one-byte size.
+    cues.set([0xbb, 0x80 | (10 + TRACK_POSITIONS_BYTES * tracks.length), 0xb3, 0x88], at);
     writeUint(cues, at + 4, 8, index.ticks[i] ?? 0);
-    cues.set([0xb7, 0x80 | 20, 0xf7, 0x88], at + 12);
-    writeUint(cues, at + 16, 8, index.videoTrack);
-    cues.set([0xf1, 0x88], at + 24);
-    writeUint(cues, at + 26, 8, position);
+    at += CUE_POINT_HEAD_BYTES;
+    for (const track of tracks) {
+      cues.set([0xb7, 0x80 | 20, 0xf7, 0x88], at);
+      writeUint(cues, at + 4, 8, track);
+      cues.set([0xf1, 0x88], at + 12);
+      writeUint(cues, at + 14, 8, position);
+      at += TRACK_POSITIONS_BYTES;
+    }
   }
   const split = index.firstCluster;
   const sizeAt = index.segmentStart + 4;

@@ -68,7 +68,11 @@ export async function scanCluster(
     position = childEnd;
   }
   settle(clusterTicks, blocks, walk);
-  walk.clusters?.add(clusterStart, clusterTicks);
+  const clusters = walk.clusters;
+  if (clusters) {
+    const key = blocks.some((block) => block.track === clusters.videoTrack && block.timing.key);
+    clusters.add(clusterStart, clusterTicks, key);
+  }
   return stop;
 }
 

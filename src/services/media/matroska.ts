@@ -1,5 +1,9 @@
 import type { RangeSource, TextCue, TextTrack } from "../../domain/media";
-import { type ClusterIndex, ClusterIndexBuilder } from "../../lib/media/cluster-index";
+import {
+  type ClusterIndex,
+  ClusterIndexBuilder,
+  MAX_CUE_TRACKS,
+} from "../../lib/media/cluster-index";
 import { WindowReader } from "../../lib/media/window-reader";
 import { childElements, type ElementHeader, Id, readHeader, readString, readUint } from "./ebml";
 import { corruptMedia, unsupportedMedia } from "./errors";
@@ -147,7 +151,7 @@ export async function walkMatroska(
     subtitles: header.subtitles,
     timelines,
     cues: [],
-    ...(indexed ? { clusters: new ClusterIndexBuilder() } : {}),
+    ...(indexed ? { clusters: new ClusterIndexBuilder(videoTrack) } : {}),
   };
   let position = header.firstCluster ?? header.segmentEnd;
   while (position < header.segmentEnd) {
@@ -167,6 +171,9 @@ export async function walkMatroska(
       clusters && clusters.length > 0 && header.firstCluster !== undefined
         ? {
             videoTrack,
+            otherTracks: trackNumbers
+              .filter((number) => number !== videoTrack)
+              .slice(0, MAX_CUE_TRACKS - 1),
             segmentStart: header.segment.start,
             segmentDataStart: header.segment.dataStart,
             segmentSize: header.segment.size,

@@ -13,12 +13,15 @@ function file(size: number): { bytes: Uint8Array; source: RangeSource } {
 function indexOf(size: number, segmentSize: number | null, widthBytes = 8): ClusterIndex {
   return {
     videoTrack: 1,
+    otherTracks: [2],
     segmentStart: 40,
     segmentDataStart: 44 + widthBytes,
     segmentSize,
     firstCluster: 100,
     ticks: Float64Array.of(0, 2000, 4000),
     offsets: Float64Array.of(100, Math.floor(size / 2), size - 50),
+    // The middle Cluster holds no video key frame.
+    keys: Uint8Array.of(1, 0, 1),
   };
 }
 
@@ -59,15 +62,30 @@ describe("a Matroska file read with Cues inserted before its first Cluster", () 
     // Size field: the 0x01 marker, then the grown size in 7 bytes.
     expect(whole[44]).toBe(0x01);
     expect(view.getUint32(48)).toBe(size - 52 + inserted);
-    // The Cues, then three cue points whose last 8 bytes are Segment-relative positions.
+    // The Cues, then a CuePoint per Cluster: its time, then a track and position per track.
     expect([...whole.subarray(100, 104)]).toEqual([0x1c, 0x53, 0xbb, 0x6b]);
-    const positions = [0, 1, 2].map((i) => Number(view.getBigUint64(100 + 12 + i * 34 + 26)));
-    expect(positions.map((p) => p + 52 - inserted)).toEqual([100, 500, 950]);
+    const cues: [number, number, number][] = [];
+    for (let at = 112; at < 100 + inserted; ) {
+      const end = at + 2 + ((whole[at + 1] ?? 0) & 0x7f);
+      const time = Number(view.getBigUint64(at + 4));
+      for (let track = at + 12; track < end; track += 22) {
+        const position = Number(view.getBigUint64(track + 14));
+        cues.push([time, Number(view.getBigUint64(track + 4)), position + 52 - inserted]);
+      }
+      at = end;
+    }
+    expect(cues).toEqual([
+      [0, 1, 100],
+      [0, 2, 100],
+      [2000, 2, 500],
+      [4000, 1, 950],
+      [4000, 2, 950],
+    ]);
   });
 
   it("is not made when the grown size does not fit the Segment's size field", () => {
     const { source } = file(1000);
-    // One byte holds sizes up to 126; the Cues alone are 114 bytes.
+    // One byte holds sizes up to 126; the Cues alone are 158 bytes.
     expect(withClusterCues(source, indexOf(1000, 100, 1))).toBeNull();
   });
 });

@@ -68,12 +68,14 @@ describe("a video's probe in a batch's scope", () => {
 describe("a Cues-less Matroska file's Cluster index", () => {
   const clusterIndex = {
     videoTrack: 1,
+    otherTracks: [2],
     segmentStart: 40,
     segmentDataStart: 52,
     segmentSize: 9_000,
     firstCluster: 300,
     ticks: Float64Array.of(0, 2000, 4000),
     offsets: Float64Array.of(300, 3300, 6300),
+    keys: Uint8Array.of(1, 0, 1),
   };
 
   it("is kept beside the probe and read back apart from it", async () => {
