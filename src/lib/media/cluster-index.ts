@@ -112,15 +112,18 @@ export const MAX_CUE_TRACKS = 5;
 /**
  * The file as it would be with a Cues element just before its first Cluster: a CuePoint per
  * Cluster, pointing the other tracks at every Cluster and the video track at those holding
- * its key frames (as a muxer's Cues do). Every later byte moves by the Cues' length, and the
+ * its key frames (as a muxer's Cues do); only the video track when every Cluster holds one. Every later byte moves by the Cues' length, and the
  * Segment's size grows by it. mediabunny reads Cues placed before the Clusters with the other
  * header elements, then seeks by them instead of walking every Cluster before the time it
  * wants. Null when the grown size does not fit the Segment's size field.
  */
 export function withClusterCues(source: RangeSource, index: ClusterIndex): RangeSource | null {
   const count = index.ticks.length;
-  const tracksAt = (i: number) =>
-    index.keys[i] === 1 ? [index.videoTrack, ...index.otherTracks] : index.otherTracks;
+  // When every Cluster holds a key frame (a Cluster per GOP), the video's cue points alone
+  // serve: mediabunny lends them to the tracks that have none, and holds half as many.
+  const everyKey = index.keys.every((key) => key === 1);
+  const withVideo = everyKey ? [index.videoTrack] : [index.videoTrack, ...index.otherTracks];
+  const tracksAt = (i: number) => (index.keys[i] === 1 ? withVideo : index.otherTracks);
   let body = 0;
   for (let i = 0; i < count; i++) {
     const tracks = tracksAt(i).length;

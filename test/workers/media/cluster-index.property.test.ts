@@ -10,7 +10,12 @@ function file(size: number): { bytes: Uint8Array; source: RangeSource } {
   return { bytes, source: { size, read: async (start, end) => bytes.slice(start, end) } };
 }
 
-function indexOf(size: number, segmentSize: number | null, widthBytes = 8): ClusterIndex {
+function indexOf(
+  size: number,
+  segmentSize: number | null,
+  widthBytes = 8,
+  keys = Uint8Array.of(1, 0, 1),
+): ClusterIndex {
   return {
     videoTrack: 1,
     otherTracks: [2],
@@ -20,9 +25,25 @@ function indexOf(size: number, segmentSize: number | null, widthBytes = 8): Clus
     firstCluster: 100,
     ticks: Float64Array.of(0, 2000, 4000),
     offsets: Float64Array.of(100, Math.floor(size / 2), size - 50),
-    // The middle Cluster holds no video key frame.
-    keys: Uint8Array.of(1, 0, 1),
+    // By default the middle Cluster holds no video key frame.
+    keys,
   };
+}
+
+/** The inserted CuePoints as [time, track, position in the original file], in order. */
+function cuePoints(whole: Uint8Array, inserted: number): [number, number, number][] {
+  const view = new DataView(whole.buffer, whole.byteOffset);
+  const cues: [number, number, number][] = [];
+  for (let at = 112; at < 100 + inserted; ) {
+    const end = at + 2 + ((whole[at + 1] ?? 0) & 0x7f);
+    const time = Number(view.getBigUint64(at + 4));
+    for (let track = at + 12; track < end; track += 22) {
+      const position = Number(view.getBigUint64(track + 14));
+      cues.push([time, Number(view.getBigUint64(track + 4)), position + 52 - inserted]);
+    }
+    at = end;
+  }
+  return cues;
 }
 
 describe("a Matroska file read with Cues inserted before its first Cluster", () => {
@@ -64,22 +85,26 @@ describe("a Matroska file read with Cues inserted before its first Cluster", () 
     expect(view.getUint32(48)).toBe(size - 52 + inserted);
     // The Cues, then a CuePoint per Cluster: its time, then a track and position per track.
     expect([...whole.subarray(100, 104)]).toEqual([0x1c, 0x53, 0xbb, 0x6b]);
-    const cues: [number, number, number][] = [];
-    for (let at = 112; at < 100 + inserted; ) {
-      const end = at + 2 + ((whole[at + 1] ?? 0) & 0x7f);
-      const time = Number(view.getBigUint64(at + 4));
-      for (let track = at + 12; track < end; track += 22) {
-        const position = Number(view.getBigUint64(track + 14));
-        cues.push([time, Number(view.getBigUint64(track + 4)), position + 52 - inserted]);
-      }
-      at = end;
-    }
+    const cues = cuePoints(whole, inserted);
     expect(cues).toEqual([
       [0, 1, 100],
       [0, 2, 100],
       [2000, 2, 500],
       [4000, 1, 950],
       [4000, 2, 950],
+    ]);
+  });
+
+  it("names the video track alone when every Cluster holds a key frame", async () => {
+    const { source } = file(1000);
+    const keys = Uint8Array.of(1, 1, 1);
+    const virtual = withClusterCues(source, indexOf(1000, 948, 8, keys));
+    if (virtual === null) throw new Error("the 8-byte size field holds any size");
+    const whole = await virtual.read(0, virtual.size);
+    expect(cuePoints(whole, virtual.size - 1000)).toEqual([
+      [0, 1, 100],
+      [2000, 1, 500],
+      [4000, 1, 950],
     ]);
   });
 
