@@ -62,4 +62,29 @@ export interface MediaProbe {
   tags: MediaTags;
   /** Embedded cover art (MP4 `covr`, Matroska attachment), when present. */
   coverArt: { contentType: string; bytes: Uint8Array } | null;
+  /** For a Matroska file mediabunny cannot seek (no Cues): where its Clusters start. */
+  clusterIndex?: ClusterIndex;
+}
+
+/**
+ * Where each Cluster of a Matroska file without Cues starts and its timestamp: what the probe
+ * finds on its one walk, so a cut can seek the file as if it had Cues.
+ */
+export interface ClusterIndex {
+  /** The Matroska number of the video track, pointed at the Clusters holding its key frames. */
+  videoTrack: number;
+  /** The other measured tracks (audio), pointed at every Cluster. */
+  otherTracks: number[];
+  /** Where the Segment element and its data start. */
+  segmentStart: number;
+  segmentDataStart: number;
+  /** The Segment's size; null when unknown (a live-written file). */
+  segmentSize: number | null;
+  /** Where the first Cluster starts: the Cues go just before it. */
+  firstCluster: number;
+  /** Cluster timestamps in Segment ticks, and their file offsets, in file order. */
+  ticks: Float64Array<ArrayBufferLike>;
+  offsets: Float64Array<ArrayBufferLike>;
+  /** 1 where the Cluster holds a key frame of the video track. */
+  keys: Uint8Array;
 }

@@ -61,3 +61,8 @@ export function probeKey(videoId: string): string {
 export function coverArtKey(videoId: string): string {
   return `videos/${videoId}/cover-art`;
 }
+
+/** Where processing keeps a Cues-less Matroska file's Cluster positions, beside the probe. */
+export function clusterIndexKey(videoId: string): string {
+  return `videos/${videoId}/cluster-index`;
+}

@@ -27,7 +27,7 @@ import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
 import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
-import { storeProbe } from "./media/probe-store";
+import { loadClusterIndex, storeProbe } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
 import { presentVideo } from "./presenters/video";
 import { isFinal, PROCESSING, UNFINISHED } from "./video-states";
@@ -93,7 +93,7 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
     return;
   }
   await storeProbe(deps.bucket, video.id, probe);
-  const input = understandInput(video, probe, source);
+  const input = understandInput(video, probe, source, deps.bucket);
   const planned = deps.ports.understanding.plan(input);
   const createdAt = nowIso();
   const windows: MediaWindowRow[] = planned.map((window, position) => ({
@@ -157,7 +157,9 @@ export function understandInput(
   video: VideoRow,
   probe: MediaProbe,
   source: RangeSource,
+  bucket: R2Bucket,
 ): UnderstandInput {
+  const matroska = probe.container === "mkv" || probe.container === "webm";
   return {
     videoId: video.id,
     filename: video.filename,
@@ -165,6 +167,7 @@ export function understandInput(
     objectKey: sourceKey(video.id),
     probe,
     source,
+    ...(matroska ? { clusterIndex: () => loadClusterIndex(bucket, video.id) } : {}),
   };
 }
 

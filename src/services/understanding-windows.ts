@@ -101,7 +101,7 @@ async function processingVideo(
   // A processing video past `probed` always has its probe; without it, probing starts over.
   if (!probe) throw new Error(`the probe of ${video.id} is missing`);
   const source = r2RangeSource(deps.bucket, sourceKey(video.id), video.fileSize);
-  return { video, input: { ...understandInput(video, probe, source), scope } };
+  return { video, input: { ...understandInput(video, probe, source, deps.bucket), scope } };
 }
 
 async function storeWindowResult(

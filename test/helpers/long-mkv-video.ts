@@ -7,10 +7,16 @@ export interface LongMkvVideoOptions {
   hours: number;
   /** A Cues element after the Clusters (a point per Cluster), found through the SeekHead. */
   cues?: boolean;
+  /** Segment and Clusters of unknown size, as a live recorder (MediaRecorder) writes them. */
+  live?: boolean;
+  /** An empty Tags element at the end, listed in the SeekHead (a position past the Clusters). */
+  tagsAtEnd?: boolean;
   /** "mkv": H.264 1080p and AAC of clip-1080p.mp4; "webm": VP9 160x90 and Opus of captions.webm. */
   container?: "mkv" | "webm";
 }
 
+/** An 8-byte size of all ones: the element runs until the next one of its level. */
+const UNKNOWN_SIZE = Uint8Array.of(0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
 /** A Cluster per GOP: 2 s. */
 const CLUSTER_MS = (GOP_FRAMES / FPS) * 1000;
 const Ids = {
@@ -20,6 +26,7 @@ const Ids = {
   Tracks: 0x1654ae6b,
   Cluster: 0x1f43b675,
   Cues: 0x1c53bb6b,
+  Tags: 0x1254c367,
   CuePoint: 0xbb,
   CueTime: 0xb3,
 };
@@ -40,9 +47,9 @@ interface Region {
  * GOP is 5.7 GB. Cue points have 8-byte values (41 bytes each, about twice a muxer's).
  */
 export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeSource> {
-  const { hours, cues = true, container = "mkv" } = options;
+  const { hours, cues = true, tagsAtEnd = false, live = false, container = "mkv" } = options;
   const gop = await fixtureGop(container);
-  const period = clusterPeriod(gop);
+  const period = clusterPeriod(gop, live);
   const periods = Math.ceil((hours * 3600 * 1000) / CLUSTER_MS / period.clusters);
   const clusterCount = periods * period.clusters;
   const clusters = unitRegion(period.bytes, periods, (index) =>
@@ -62,7 +69,8 @@ export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeS
   );
   const tracks = element(Ids.Tracks, concat([videoEntry(gop), audioEntry(gop)]));
   // Positions are fixed-width, so the SeekHead's length is known before they are.
-  const infoAt = seekHead(cues, 0, 0, 0).length;
+  const extra: [number, number][] = tagsAtEnd ? [[Ids.Tags, 0]] : [];
+  const infoAt = seekHead(cues, 0, 0, 0, extra).length;
   const tracksAt = infoAt + info.length;
   const clustersAt = tracksAt + tracks.length;
   const cuesAt = clustersAt + clusters.length;
@@ -82,20 +90,28 @@ export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeS
     [cueTimeAt, k * CLUSTER_MS],
     [cuePoint.length - 8, clusterPosition(k)],
   ]);
+  const cuesHead = concat([idBytes(Ids.Cues), size8(cuePoints.length)]);
+  const tagsAt = cuesAt + (cues ? cuesHead.length + cuePoints.length : 0);
+  const tags: [number, number][] = tagsAtEnd ? [[Ids.Tags, tagsAt]] : [];
   const body: Region[] = [
-    bytesRegion(seekHead(cues, infoAt, tracksAt, cuesAt)),
+    bytesRegion(seekHead(cues, infoAt, tracksAt, cuesAt, tags)),
     bytesRegion(info),
     bytesRegion(tracks),
     clusters,
-    ...(cues ? [bytesRegion(concat([idBytes(Ids.Cues), size8(cuePoints.length)])), cuePoints] : []),
+    ...(cues ? [bytesRegion(cuesHead), cuePoints] : []),
+    ...(tagsAtEnd ? [bytesRegion(element(Ids.Tags, new Uint8Array(0)))] : []),
   ];
   const bodyLength = body.reduce((n, region) => n + region.length, 0);
-  const head = concat([ebmlHeader(container), idBytes(Ids.Segment), size8(bodyLength)]);
+  const head = concat([
+    ebmlHeader(container),
+    idBytes(Ids.Segment),
+    live ? UNKNOWN_SIZE : size8(bodyLength),
+  ]);
   return regionsSource([bytesRegion(head), ...body]);
 }
 
 /** The Clusters of one period, with where each starts and where its Timestamp value sits. */
-function clusterPeriod(gop: Gop) {
+function clusterPeriod(gop: Gop, live: boolean) {
   const { sampleRate, frameSamples } = gop.audio;
   const framesPer = (clusters: number) =>
     (clusters * CLUSTER_MS * sampleRate) / 1000 / frameSamples;
@@ -119,7 +135,7 @@ function clusterPeriod(gop: Gop) {
     blocks.sort((a, b) => a.time - b.time);
     const timestamp = fixedUint(0xe7, 0);
     const body = concat([timestamp, ...blocks.map((block) => block.bytes)]);
-    const head = concat([idBytes(Ids.Cluster), size8(body.length)]);
+    const head = concat([idBytes(Ids.Cluster), live ? UNKNOWN_SIZE : size8(body.length)]);
     clusterAt.push(length);
     timestampAt.push(length + head.length + timestamp.length - 8);
     parts.push(head, body);
@@ -186,12 +202,22 @@ function ebmlHeader(container: "mkv" | "webm"): Uint8Array {
   );
 }
 
-/** A SeekHead pointing at Info, Tracks and (with `cues`) Cues, by Segment-relative positions. */
-function seekHead(cues: boolean, infoAt: number, tracksAt: number, cuesAt: number): Uint8Array {
+/**
+ * A SeekHead pointing at Info, Tracks, (with `cues`) Cues and `extra` elements, by
+ * Segment-relative positions.
+ */
+function seekHead(
+  cues: boolean,
+  infoAt: number,
+  tracksAt: number,
+  cuesAt: number,
+  extra: [number, number][],
+): Uint8Array {
   const targets: [number, number][] = [
     [Ids.Info, infoAt],
     [Ids.Tracks, tracksAt],
     ...(cues ? [[Ids.Cues, cuesAt] satisfies [number, number]] : []),
+    ...extra,
   ];
   const seeks = targets.map(([id, at]) =>
     element(0x4dbb, concat([element(0x53ab, idBytes(id)), fixedUint(0x53ac, at)])),

@@ -80,14 +80,14 @@ export async function storedSegments(videoId: string) {
   }));
 }
 
-/** A queued video whose verified source is talk.mp4, as upload completion leaves it. */
-export async function queuedVideo() {
+/** A queued video whose verified source is talk.mp4 (or `file`), as upload completion leaves it. */
+export async function queuedVideo(file?: { filename: string; bytes: Uint8Array }) {
   const tenant = await newTenant(["READ_VIDEOS"]);
-  const bytes = fixtureBytes("talk.mp4");
+  const bytes = file?.bytes ?? fixtureBytes("talk.mp4");
   const [id = ""] = await insertVideos(tenant.workspaceId, 1, {
     status: "queued",
     progress: 0,
-    filename: "talk.mp4",
+    filename: file?.filename ?? "talk.mp4",
     fileSize: bytes.byteLength,
   });
   await env.MEDIA_BUCKET.put(sourceKey(id), bytes);

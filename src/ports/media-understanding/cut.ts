@@ -19,8 +19,9 @@ import {
   WEBM,
   WebMOutputFormat,
 } from "mediabunny";
-import type { RangeSource } from "../../domain/media";
+import type { ClusterIndex, RangeSource } from "../../domain/media";
 import { pcmSampleBytes, readBmffIndex, SampleIndex } from "../../lib/media/bmff-samples";
+import { withClusterCues } from "../../lib/media/cluster-index";
 
 // mediabunny warns on stdout about tracks it skips (subtitles); only its errors are worth a line.
 Logging.level = LogLevel.Errors;
@@ -64,10 +65,14 @@ export class UncuttableError extends Error {}
 /**
  * Opens the source for cutting: only the container index and the packets a cut copies are
  * read, by ranges, so a 10 GiB file costs what one window of it costs. Nothing is read until
- * the first cut.
+ * the first cut. `clusterIndex` gives a Matroska file without Cues the Cues it lacks.
  */
-export function openCutter(source: RangeSource, objectKey: string): Cutter {
-  return new Cutter(objectKey, source);
+export function openCutter(
+  source: RangeSource,
+  objectKey: string,
+  clusterIndex?: () => Promise<ClusterIndex | null>,
+): Cutter {
+  return new Cutter(objectKey, source, clusterIndex);
 }
 
 /** The packets of one track, looked up as a cut needs them. */
@@ -102,6 +107,7 @@ export class Cutter {
   constructor(
     private readonly objectKey: string,
     private readonly source: RangeSource,
+    private readonly clusterIndex?: () => Promise<ClusterIndex | null>,
   ) {}
 
   /** Opens the source once; a failed open (storage down) is tried again by the next cut. */
@@ -116,7 +122,10 @@ export class Cutter {
   private async openSource(): Promise<Opened> {
     const index = await readBmffIndex(this.source);
     if (index === null) {
-      const input = this.keep(inputOver(this.source));
+      // Without Cues mediabunny reaches a time by reading every Cluster before it.
+      const clusters = this.clusterIndex && (await this.clusterIndex());
+      const seekable = clusters ? withClusterCues(this.source, clusters) : null;
+      const input = this.keep(inputOver(seekable ?? this.source));
       return { input, packets: (track) => sinkTrack(new EncodedPacketSink(track)) };
     }
     const input = this.keep(inputOver(bytesSource(index.headers)));

@@ -1,5 +1,5 @@
 import type { EvidenceSpan, ExtractionCoverage, ExtractionExtent } from "../../domain/evidence";
-import type { MediaProbe, RangeSource } from "../../domain/media";
+import type { ClusterIndex, MediaProbe, RangeSource } from "../../domain/media";
 
 /** One time segment of the video index. */
 export interface IndexSegment {
@@ -78,6 +78,11 @@ export interface UnderstandInput {
   objectKey: string;
   probe: MediaProbe;
   source: RangeSource;
+  /**
+   * Reads the probe's Cluster positions of a Matroska file without Cues (null when there are
+   * none), so its cuts can seek; read when a window first opens the source.
+   */
+  clusterIndex?: () => Promise<ClusterIndex | null>;
   /** Shared by the windows of one invocation; without one, each window opens the source anew. */
   scope?: InvocationScope;
 }

@@ -84,7 +84,7 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
   async understandWindow(input: UnderstandInput, window: PlannedWindow): Promise<unknown> {
     const { scope } = input;
     // Windows of one video in one invocation share the opened source: its index is read once.
-    const open = () => openCutter(input.source, input.objectKey);
+    const open = () => openCutter(input.source, input.objectKey, input.clusterIndex);
     const cutter = scope ? scope.getOrOpen(`cutter:${input.objectKey}`, open) : open();
     try {
       return window.kind === "audio"

@@ -1,3 +1,4 @@
+import type { ClusterIndexBuilder } from "../../lib/media/cluster-index";
 import type { WindowReader } from "../../lib/media/window-reader";
 import { type ElementHeader, Id, readHeader, readUint, readVint, SEGMENT_CHILDREN } from "./ebml";
 import type { BlockTiming, TrackTimeline } from "./matroska-frames";
@@ -17,6 +18,8 @@ export interface ClusterWalk {
   /** Tracks whose block headers are timed, by track number. */
   timelines: Map<number, TrackTimeline>;
   cues: RawCue[];
+  /** Where each Cluster starts and its timestamp, when the file has no Cues to seek by. */
+  clusters?: ClusterIndexBuilder;
 }
 
 /** A subtitle block larger than this is not text. */
@@ -34,6 +37,7 @@ interface PendingBlock {
  */
 export async function scanCluster(
   reader: WindowReader,
+  clusterStart: number,
   cluster: ElementHeader,
   segmentEnd: number,
   walk: ClusterWalk,
@@ -64,6 +68,11 @@ export async function scanCluster(
     position = childEnd;
   }
   settle(clusterTicks, blocks, walk);
+  const clusters = walk.clusters;
+  if (clusters) {
+    const key = blocks.some((block) => block.track === clusters.videoTrack && block.timing.key);
+    clusters.add(clusterStart, clusterTicks, key);
+  }
   return stop;
 }
 

@@ -1,6 +1,11 @@
 import type { RangeSource, TextCue, TextTrack } from "../../domain/media";
+import {
+  type ClusterIndex,
+  ClusterIndexBuilder,
+  MAX_CUE_TRACKS,
+} from "../../lib/media/cluster-index";
 import { WindowReader } from "../../lib/media/window-reader";
-import { childElements, type ElementHeader, Id, readHeader, readString } from "./ebml";
+import { childElements, type ElementHeader, Id, readHeader, readString, readUint } from "./ebml";
 import { corruptMedia, unsupportedMedia } from "./errors";
 import { type ClusterWalk, type RawCue, scanCluster } from "./matroska-clusters";
 import { TrackTimeline, type TrackTotals } from "./matroska-frames";
@@ -27,11 +32,19 @@ export interface MatroskaHeader {
   /** Where the first Cluster starts, if there is one. */
   firstCluster?: number;
   segmentEnd: number;
+  /** Where the Segment element and its data start, and its size (null when unknown). */
+  segment: { start: number; dataStart: number; size: number | null };
+  /** Whether mediabunny finds Cues: before the first Cluster or through the SeekHead. */
+  hasCues: boolean;
+  /** The furthest Segment-relative position a SeekHead before the Clusters points at. */
+  lastSeekPosition: number;
 }
 
 /** What one walk of the Clusters measures. */
 export interface MatroskaWalk {
   textTracks: TextTrack[];
+  /** Where each Cluster starts, for a file mediabunny cannot seek (no Cues, see `indexable`). */
+  clusterIndex: ClusterIndex | null;
   /** Packet totals of each measured track (undefined for a track without blocks). */
   totals: Map<number, TrackTotals | undefined>;
 }
@@ -76,6 +89,8 @@ export async function readMatroskaHeader(reader: WindowReader): Promise<Matroska
   };
 
   let firstCluster: number | undefined;
+  let hasCues = false;
+  let lastSeekPosition = 0;
   for (let position = segment.dataStart; position < segmentEnd; ) {
     const header = await readHeader(reader, position);
     if (header === null) break;
@@ -84,7 +99,13 @@ export async function readMatroskaHeader(reader: WindowReader): Promise<Matroska
       break;
     }
     if (header.size === null) break;
-    if (header.id === Id.SeekHead) seek = parseSeekHead(await readHeaderElement(header));
+    if (header.id === Id.Cues) hasCues = true;
+    if (header.id === Id.SeekHead) {
+      const data = await readHeaderElement(header);
+      seek = parseSeekHead(data);
+      lastSeekPosition = Math.max(lastSeekPosition, ...seekPositions(data));
+      hasCues ||= seek.has(Id.Cues);
+    }
     // Copies: the window they were read through moves on.
     if (header.id === Id.Info) info = parseInfo(await readHeaderElement(header));
     if (header.id === Id.Tracks) tracks = (await readHeaderElement(header)).slice();
@@ -101,6 +122,9 @@ export async function readMatroskaHeader(reader: WindowReader): Promise<Matroska
     defaultDurations: parseDefaultDurations(tracks),
     ...(firstCluster === undefined ? {} : { firstCluster }),
     segmentEnd,
+    segment: { start: headerEnd, dataStart: segment.dataStart, size: segment.size },
+    hasCues,
+    lastSeekPosition,
   };
 }
 
@@ -122,22 +146,65 @@ export async function walkMatroska(
       new TrackTimeline(factor, header.defaultDurations.get(number), number === videoTrack),
     ]),
   );
-  const walk: ClusterWalk = { subtitles: header.subtitles, timelines, cues: [] };
+  const indexed = indexable(header);
+  const walk: ClusterWalk = {
+    subtitles: header.subtitles,
+    timelines,
+    cues: [],
+    ...(indexed ? { clusters: new ClusterIndexBuilder(videoTrack) } : {}),
+  };
   let position = header.firstCluster ?? header.segmentEnd;
   while (position < header.segmentEnd) {
     const element = await readHeader(reader, position);
     if (element === null) break;
     if (element.id === Id.Cluster) {
-      position = await scanCluster(reader, element, header.segmentEnd, walk);
+      position = await scanCluster(reader, position, element, header.segmentEnd, walk);
       continue;
     }
     if (element.size === null) break;
     position = element.dataStart + element.size;
   }
+  const clusters = walk.clusters;
   return {
     textTracks: await toTextTracks(header.subtitles, walk.cues, header.timestampScale),
+    clusterIndex:
+      clusters && clusters.length > 0 && header.firstCluster !== undefined
+        ? {
+            videoTrack,
+            otherTracks: trackNumbers
+              .filter((number) => number !== videoTrack)
+              .slice(0, MAX_CUE_TRACKS - 1),
+            segmentStart: header.segment.start,
+            segmentDataStart: header.segment.dataStart,
+            segmentSize: header.segment.size,
+            firstCluster: header.firstCluster,
+            ...clusters.columns(),
+          }
+        : null,
     totals: new Map([...timelines].map(([number, timeline]) => [number, timeline.totals()])),
   };
+}
+
+/**
+ * Whether Cues placed before the first Cluster would let mediabunny seek the file: it has
+ * none of its own, and no SeekHead entry points at or past the first Cluster (those positions
+ * would move with the inserted Cues).
+ */
+function indexable(header: MatroskaHeader): boolean {
+  const { firstCluster, segment } = header;
+  return (
+    !header.hasCues &&
+    firstCluster !== undefined &&
+    header.lastSeekPosition < firstCluster - segment.dataStart
+  );
+}
+
+/** Every position a SeekHead lists, duplicates included. */
+function seekPositions(data: Uint8Array): number[] {
+  return childElements(data)
+    .filter((element) => element.id === Id.Seek)
+    .flatMap((seek) => childElements(seek.data).filter((field) => field.id === Id.SeekPosition))
+    .map((field) => readUint(field.data));
 }
 
 async function readEbmlHeader(

@@ -1,5 +1,6 @@
-import type { MediaProbe } from "../../domain/media";
-import { coverArtKey, probeKey } from "../../lib/object-keys";
+import type { ClusterIndex, MediaProbe } from "../../domain/media";
+import { decodeClusterIndex, encodeClusterIndex } from "../../lib/media/cluster-index";
+import { clusterIndexKey, coverArtKey, probeKey } from "../../lib/object-keys";
 import type { InvocationScope } from "../../ports/media-understanding/port";
 
 /**
@@ -11,7 +12,8 @@ export async function storeProbe(
   videoId: string,
   probe: MediaProbe,
 ): Promise<void> {
-  const { coverArt, ...rest } = probe;
+  const { coverArt, clusterIndex, ...rest } = probe;
+  if (clusterIndex) await bucket.put(clusterIndexKey(videoId), encodeClusterIndex(clusterIndex));
   if (coverArt) {
     await bucket.put(coverArtKey(videoId), coverArt.bytes, {
       httpMetadata: { contentType: coverArt.contentType },
@@ -20,6 +22,18 @@ export async function storeProbe(
   await bucket.put(probeKey(videoId), JSON.stringify({ ...rest, hasCoverArt: coverArt !== null }), {
     httpMetadata: { contentType: "application/json" },
   });
+}
+
+/**
+ * The Cluster positions `storeProbe` kept for a Matroska file without Cues; null for any
+ * other file. Read by the cutter when it opens the source, so the probe stays small.
+ */
+export async function loadClusterIndex(
+  bucket: R2Bucket,
+  videoId: string,
+): Promise<ClusterIndex | null> {
+  const stored = await bucket.get(clusterIndexKey(videoId));
+  return stored && decodeClusterIndex(await stored.arrayBuffer());
 }
 
 /** The probe `storeProbe` kept; null when it is gone (the video must then be probed again). */

@@ -1,4 +1,4 @@
-import type { MediaProbe, RangeSource, TextTrack } from "../../domain/media";
+import type { ClusterIndex, MediaProbe, RangeSource, TextTrack } from "../../domain/media";
 import { type BmffIndex, readBmffIndex, SampleIndex } from "../../lib/media/bmff-samples";
 import { WindowReader } from "../../lib/media/window-reader";
 import { findMoov, readMoov, topLevelBoxes } from "./bmff-boxes";
@@ -109,18 +109,22 @@ function roundMicros(seconds: number): number {
 /**
  * Matroska keeps no frame index: one walk of the Clusters, front to back, gives the frames,
  * key frames, duration and every subtitle cue, after mediabunny has read the track headers.
+ * A file without Cues also gets where each Cluster starts, so its cuts can seek.
  */
 async function probeMatroska(source: RangeSource): Promise<MediaProbe> {
   const reader = matroskaReader(source);
   const header = await readMatroskaHeader(reader);
   let textTracks: TextTrack[] = [];
+  let clusterIndex: ClusterIndex | null = null;
   const streams = await measureStreams(source, async (headers) => {
     const walk = await walkMatroska(reader, header, headers.tracks, headers.videoTrack);
     textTracks = walk.textTracks;
+    clusterIndex = walk.clusterIndex;
     return frameFacts(walk.totals, headers.videoTrack);
   });
   const container = header.docType === "webm" ? "webm" : "mkv";
-  return assemble(container, streams, textTracks, header.title);
+  const probe = assemble(container, streams, textTracks, header.title);
+  return clusterIndex === null ? probe : { ...probe, clusterIndex };
 }
 
 function assemble(

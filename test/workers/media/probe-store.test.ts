@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { MediaProbe } from "../../../src/domain/media";
 import { probeKey } from "../../../src/lib/object-keys";
 import { InvocationScope } from "../../../src/ports/media-understanding/port";
-import { loadProbeIn, storeProbe } from "../../../src/services/media/probe-store";
+import {
+  loadClusterIndex,
+  loadProbe,
+  loadProbeIn,
+  storeProbe,
+} from "../../../src/services/media/probe-store";
 
 const PROBE: MediaProbe = {
   container: "mp4",
@@ -57,5 +62,34 @@ describe("a video's probe in a batch's scope", () => {
     expect((await loadProbeIn(scope, bucket, videoId))?.keyframes).toEqual([0, 2, 4]);
     expect(state.reads).toBe(2);
     scope.dispose();
+  });
+});
+
+describe("a Cues-less Matroska file's Cluster index", () => {
+  const clusterIndex = {
+    videoTrack: 1,
+    otherTracks: [2],
+    segmentStart: 40,
+    segmentDataStart: 52,
+    segmentSize: 9_000,
+    firstCluster: 300,
+    ticks: Float64Array.of(0, 2000, 4000),
+    offsets: Float64Array.of(300, 3300, 6300),
+    keys: Uint8Array.of(1, 0, 1),
+  };
+
+  it("is kept beside the probe and read back apart from it", async () => {
+    const videoId = "vid_cluster_index";
+    await storeProbe(env.MEDIA_BUCKET, videoId, { ...PROBE, container: "mkv", clusterIndex });
+    expect(await loadClusterIndex(env.MEDIA_BUCKET, videoId)).toEqual(clusterIndex);
+    const probe = await loadProbe(env.MEDIA_BUCKET, videoId);
+    expect(probe?.container).toBe("mkv");
+    expect(probe).not.toHaveProperty("clusterIndex");
+  });
+
+  it("is absent for a probe without one", async () => {
+    const videoId = "vid_no_cluster_index";
+    await storeProbe(env.MEDIA_BUCKET, videoId, PROBE);
+    expect(await loadClusterIndex(env.MEDIA_BUCKET, videoId)).toBeNull();
   });
 });

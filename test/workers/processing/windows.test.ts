@@ -6,7 +6,8 @@ import {
   consumeWindowDeadLetters,
   consumeWindows,
 } from "../../../queues/processing";
-import { probeKey } from "../../../src/lib/object-keys";
+import { decodeClusterIndex } from "../../../src/lib/media/cluster-index";
+import { clusterIndexKey, probeKey } from "../../../src/lib/object-keys";
 import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
 import { createPorts, type Ports } from "../../../src/ports";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
@@ -15,6 +16,7 @@ import type { WindowSettings } from "../../../src/ports/media-understanding/wind
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { createDeps } from "../../../src/services/deps";
 import { type Client, expectJson } from "../../helpers/harness";
+import { longMkvVideo } from "../../helpers/long-mkv-video";
 import { queuedVideo, storedSegments } from "../../helpers/processing";
 import { recordingEnv, sweepAfter } from "../../helpers/sweep";
 import {
@@ -226,5 +228,37 @@ describe("processing in windows", () => {
     const stored = await windowResults(batched.videoId);
     expect(stored.filter((w) => w.state === "done")).toHaveLength(5);
     expect(stored).toEqual(await windowResults(apart.videoId));
+  });
+
+  it("cuts a WebM without Cues through the Cluster index its probe kept", async () => {
+    const { ports } = productionMedia(realisticAnswer, { audioWindowSeconds: 30 });
+    const file = await longMkvVideo({ hours: 0.05, cues: false, container: "webm" });
+    const bytes = await file.read(0, file.size);
+    const { workspaceId, videoId } = await queuedVideo({ filename: "live.webm", bytes });
+    const target = recordingEnv();
+    const start = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
+    await deliver(consumeProcessing, "video-processing", [start], ports, target);
+    // Three minutes: a Cluster every 2 s.
+    const stored = await env.MEDIA_BUCKET.get(clusterIndexKey(videoId));
+    const index = stored && decodeClusterIndex(await stored.arrayBuffer());
+    expect(index?.ticks.length).toBe(90);
+    const audio = target.queues.WINDOWS_QUEUE.sent as UnderstandWindowMessage[];
+    const frames = target.queues.FRAMES_QUEUE.sent as UnderstandWindowMessage[];
+    expect(audio).toHaveLength(6);
+    const gets = recordBucketGets(target);
+    for (const [queue, batch] of [
+      ["media-windows", audio],
+      ["media-frames", frames],
+    ] as const) {
+      const result = await deliver(consumeWindows, queue, batch, ports, target);
+      expect(result.explicitAcks).toHaveLength(batch.length);
+    }
+    // Each batch's one cutter reads the index once.
+    expect(gets.filter((key) => key === clusterIndexKey(videoId))).toHaveLength(2);
+    const done = await windowResults(videoId);
+    expect(done.map((w) => w.state)).toEqual(Array(audio.length + frames.length).fill("done"));
+    // Every window's audio and frames were cut, none given up.
+    const notes = done.flatMap((w) => (JSON.parse(w.result ?? "{}") as { notes: string[] }).notes);
+    expect(notes.filter((note) => note.endsWith("-extraction-failed"))).toEqual([]);
   });
 });
