@@ -1,5 +1,5 @@
 import type { RangeSource } from "../../src/domain/media";
-import { concat, element, float, idBytes, size8, text, uint } from "./long-mkv";
+import { concat, ebmlHeader, element, float, idBytes, size8, text, uint } from "./long-mkv";
 import { FPS, fixtureGop, GOP_FRAMES, type Gop } from "./long-mkv-gop";
 
 /** What a long synthetic Matroska video holds. */
@@ -103,7 +103,7 @@ export async function longMkvVideo(options: LongMkvVideoOptions): Promise<RangeS
   ];
   const bodyLength = body.reduce((n, region) => n + region.length, 0);
   const head = concat([
-    ebmlHeader(container),
+    ebmlHeader(container === "mkv" ? "matroska" : "webm"),
     idBytes(Ids.Segment),
     live ? UNKNOWN_SIZE : size8(bodyLength),
   ]);
@@ -183,21 +183,6 @@ function audioEntry(gop: Gop): Uint8Array {
       ...(codecPrivate ? [element(0x63a2, codecPrivate)] : []),
       uint(0x23e383, Math.round((frameSamples / sampleRate) * 1e9)),
       element(0xe1, concat([float(0xb5, sampleRate), uint(0x9f, channels)])),
-    ]),
-  );
-}
-
-function ebmlHeader(container: "mkv" | "webm"): Uint8Array {
-  return element(
-    0x1a45dfa3,
-    concat([
-      uint(0x4286, 1),
-      uint(0x42f7, 1),
-      uint(0x42f2, 4),
-      uint(0x42f3, 8),
-      text(0x4282, container === "mkv" ? "matroska" : "webm"),
-      uint(0x4287, 4),
-      uint(0x4285, 2),
     ]),
   );
 }

@@ -59,6 +59,22 @@ export interface LongMkvOptions {
   videoBytesPerCluster: number;
 }
 
+/** The EBML header of a Matroska (`matroska`) or WebM (`webm`) file. */
+export function ebmlHeader(docType: "matroska" | "webm"): Uint8Array {
+  return element(
+    0x1a45dfa3,
+    concat([
+      uint(0x4286, 1),
+      uint(0x42f7, 1),
+      uint(0x42f2, 4),
+      uint(0x42f3, 8),
+      text(0x4282, docType),
+      uint(0x4287, 4),
+      uint(0x4285, 2),
+    ]),
+  );
+}
+
 /**
  * A Matroska file of one VP8 track and one SRT subtitle track, as parts: a keyframe of zeros
  * and a cue per cluster, so a reader must visit every cluster to find every cue, as in a
@@ -66,18 +82,7 @@ export interface LongMkvOptions {
  */
 export function longSubtitledMkv(options: LongMkvOptions): FilePart[] {
   const { seconds, clusterSeconds, videoBytesPerCluster } = options;
-  const header = element(
-    0x1a45dfa3,
-    concat([
-      uint(0x4286, 1),
-      uint(0x42f7, 1),
-      uint(0x42f2, 4),
-      uint(0x42f3, 8),
-      text(0x4282, "matroska"),
-      uint(0x4287, 4),
-      uint(0x4285, 2),
-    ]),
-  );
+  const header = ebmlHeader("matroska");
   const info = element(
     0x1549a966,
     concat([uint(0x2ad7b1, 1_000_000), float(0x4489, seconds * 1000), text(0x4d80, "test")]),

@@ -1,5 +1,3 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClusterIndex, RangeSource } from "../../../src/domain/media";
 import { decodeClusterIndex, encodeClusterIndex } from "../../../src/lib/media/cluster-index";
@@ -7,12 +5,8 @@ import { type Cutter, openCutter } from "../../../src/ports/media-understanding/
 import { probeMedia } from "../../../src/services/media/probe";
 import { longMkvVideo } from "../../helpers/long-mkv-video";
 import { countingR2Source } from "../../helpers/media-sources";
+import { CUTTER_BOUND_MB, HOUR, MB, retainedMb } from "./memory";
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-const HOUR = 3600;
-const MB = 1024 * 1024;
 const hints = { filename: "long.mkv", contentType: "video/x-matroska" };
 
 /** An audio and a frames cut at `time`, with their bytes. */
@@ -23,14 +17,6 @@ async function cutAt(cutter: Cutter, time: number) {
     audio: audio && { start: audio.start, end: audio.end, bytes: audio.bytes },
     frame: frame && { time: frame.time, offset: frame.offset, bytes: frame.bytes },
   };
-}
-
-/** V8 heap and array buffers still reachable after a full collection. */
-function retainedMb(): number {
-  gc();
-  gc();
-  const usage = process.memoryUsage();
-  return (usage.heapUsed + usage.arrayBuffers) / MB;
 }
 
 /** The index a probe found, as the cutter reads it back from storage. */
@@ -108,7 +94,7 @@ describe("a Matroska file without Cues, cut through the probe's Cluster index", 
     const read = `${source.log.gets} gets, ${(source.log.bytes / MB).toFixed(1)} MB`;
     expect(source.log.gets, read).toBeLessThan(100);
     // The inserted Cues (612 KB) and mediabunny's 18,000 cue points are most of what it holds.
-    expect(held, `the cutter holds ${held.toFixed(1)} MB`).toBeLessThan(32);
+    expect(held, `the cutter holds ${held.toFixed(1)} MB`).toBeLessThan(CUTTER_BOUND_MB);
     cutter.dispose();
   }, 60_000);
 });

@@ -1,39 +1,11 @@
 import path from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { type Cutter, openCutter } from "../../../src/ports/media-understanding/cut";
+import { openCutter } from "../../../src/ports/media-understanding/cut";
 import { longMkvVideo } from "../../helpers/long-mkv-video";
 import { countingSource } from "../../helpers/media-sources";
 import { runBundledWorker } from "./bundled-worker";
 import type { MkvProbeAnswer, MkvProbeJob } from "./long-mkv-probe-worker";
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-const MB = 1024 * 1024;
-const HOUR = 3600;
-/** A Worker has 128 MB; a batch holds one cutter per video beside its cuts and everything else. */
-const CUTTER_BOUND_MB = 32;
-
-/** V8 heap and array buffers still reachable after a full collection. */
-function retainedMb(): number {
-  gc();
-  gc();
-  const usage = process.memoryUsage();
-  return (usage.heapUsed + usage.arrayBuffers) / MB;
-}
-
-/** What a frames-and-audio window of a batch asks of the cutter, as facts without the bytes. */
-async function cutWindows(cutter: Cutter, hours: number) {
-  const audio = await cutter.audio((hours - 1) * HOUR, (hours - 1) * HOUR + 60);
-  const span = await cutter.frameSpan((hours - 0.5) * HOUR, { maxOffset: 30, maxBytes: 100e6 });
-  const frame = span && (await cutter.cutFrame(span));
-  return {
-    audio: audio && { start: audio.start, end: audio.end, bytes: audio.bytes.length > 0 },
-    frame: frame && { time: frame.time, bytes: frame.bytes.length > 0 },
-  };
-}
+import { CUTTER_BOUND_MB, cutNearTheEnd, HOUR, MB, retainedMb } from "./memory";
 
 // 10 hours of the 1080p GOP is 5.7 GB (a real 10-hour MKV measured 6 GB); 50 hours is 28 GB,
 // past the 10 GiB upload limit, but its Cues and Clusters are as many as any 50 hours'. The
@@ -49,7 +21,7 @@ describe.each(files)("a $hours-hour $container with Cues at the end", ({ hours, 
     const source = countingSource(await longMkvVideo({ hours, container }));
     const before = retainedMb();
     const cutter = openCutter(source, "videos/vid_long/original");
-    const cuts = await cutWindows(cutter, hours);
+    const cuts = await cutNearTheEnd(cutter, hours);
     const held = retainedMb() - before;
     expect(cuts).toEqual({
       audio: {
