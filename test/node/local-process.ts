@@ -51,7 +51,8 @@ export class LocalProcess {
    * for a test of the first start.
    */
   constructor(
-    readonly port: number,
+    /** Where it listens; another free port when this one is taken before it binds. */
+    public port: number,
     private readonly env: Record<string, string>,
     private readonly options: { emptyState?: boolean } = {},
   ) {}
@@ -60,11 +61,32 @@ export class LocalProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /**
+   * Starts it and waits until it answers. A free port can be taken by another process between
+   * `freePort` and the bind (test files start side by side): then it starts again on another.
+   */
   async start(extra: Record<string, string> = {}): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce(extra);
+      } catch (error) {
+        // Refused by the start script's check, or by wrangler when it lost the race to bind.
+        const taken =
+          error instanceof Error &&
+          /is in use; set PORT|Address already in use/.test(error.message);
+        if (!taken || attempt >= 3) throw error;
+        this.port = await freePort();
+      }
+    }
+  }
+
+  private async startOnce(extra: Record<string, string>): Promise<void> {
     const stateDir = this.env.STATE_DIR;
     const migrated = inject("migratedState");
     if (!this.options.emptyState && stateDir && migrated && isEmpty(stateDir))
       cpSync(migrated, stateDir, { recursive: true });
+    // `output` keeps every start's words (tests read them all); an error quotes this one's.
+    const from = this.output.length;
     const child = spawn("npm", ["run", "dev"], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, ...extra, PORT: String(this.port) },
@@ -80,7 +102,9 @@ export class LocalProcess {
     });
     const deadline = Date.now() + (this.options.emptyState ? FIRST_START_MS : START_MS);
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`npm run dev exited early:\n${this.output}`);
+      if (child.exitCode !== null) {
+        throw new Error(`npm run dev exited early:\n${this.output.slice(from)}`);
+      }
       try {
         if ((await fetch(`${this.baseUrl}/healthz`)).ok) return;
       } catch {
@@ -88,7 +112,7 @@ export class LocalProcess {
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
-    throw new Error(`npm run dev did not become ready:\n${this.output}`);
+    throw new Error(`npm run dev did not become ready:\n${this.output.slice(from)}`);
   }
 
   /** Ends the whole process group with `signal` and waits until the port is free again. */
