@@ -412,17 +412,8 @@ export class SampleIndex {
   async isKey(index: number): Promise<boolean> {
     const keys = this.keys;
     if (keys === null || index === 0) return true;
-    // Key samples are listed 1-based and ascending.
-    let low = 0;
-    let high = keys.count - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const sample = (await keys.u32(middle)) - 1;
-      if (sample === index) return true;
-      if (sample < index) low = middle + 1;
-      else high = middle - 1;
-    }
-    return false;
+    const entry = await this.keyEntryAtOrBefore(index);
+    return entry >= 0 && (await keys.u32(entry)) - 1 === index;
   }
 
   /** Presentation times of packets [from, to), clamped to the track, walking the runs once. */
@@ -496,22 +487,12 @@ export class SampleIndex {
 
   /** The next key packet after packet `index` in decode order; -1 if none. */
   async nextKeyIndex(index: number): Promise<number> {
-    if (this.keys === null) return index + 1 < this.count ? index + 1 : -1;
     const keys = this.keys;
-    let low = 0;
-    let high = keys.count - 1;
-    let found = -1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const sample = (await keys.u32(middle)) - 1;
-      if (sample > index) {
-        found = sample;
-        high = middle - 1;
-      } else {
-        low = middle + 1;
-      }
-    }
-    return found < this.count ? found : -1;
+    if (keys === null) return index + 1 < this.count ? index + 1 : -1;
+    const entry = (await this.keyEntryAtOrBefore(index)) + 1;
+    if (entry >= keys.count) return -1;
+    const next = (await keys.u32(entry)) - 1;
+    return next < this.count ? next : -1;
   }
 
   /** The packet at `index` in decode order, with its data unless `metadataOnly`. */
@@ -696,20 +677,27 @@ export class SampleIndex {
   private async keyAtOrBefore(index: number): Promise<number> {
     const keys = this.keys;
     if (keys === null) return index;
+    const entry = await this.keyEntryAtOrBefore(index);
+    return entry < 0 ? 0 : Math.min((await keys.u32(entry)) - 1, index);
+  }
+
+  /** The last entry of the key-sample table (1-based, ascending) at or before `index`; -1 if none. */
+  private async keyEntryAtOrBefore(index: number): Promise<number> {
+    const keys = this.keys;
+    if (keys === null) return -1;
     let low = 0;
     let high = keys.count - 1;
-    let found = 0;
+    let found = -1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const sample = (await keys.u32(middle)) - 1;
-      if (sample <= index) {
-        found = sample;
+      if ((await keys.u32(middle)) - 1 <= index) {
+        found = middle;
         low = middle + 1;
       } else {
         high = middle - 1;
       }
     }
-    return Math.min(found, index);
+    return found;
   }
 }
 

@@ -1,5 +1,10 @@
 import type { RangeSource } from "../../domain/media";
 
+/** A RangeSource over bytes already in memory (a copy of a file's headers, say). */
+export function bytesSource(bytes: Uint8Array): RangeSource {
+  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
+}
+
 /** Default window: large enough that walking element headers costs one read per window. */
 const DEFAULT_WINDOW_BYTES = 64 * 1024;
 

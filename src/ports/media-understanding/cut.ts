@@ -22,6 +22,7 @@ import {
 import type { ClusterIndex, RangeSource } from "../../domain/media";
 import { pcmSampleBytes, readBmffIndex, SampleIndex } from "../../lib/media/bmff-samples";
 import { withClusterCues } from "../../lib/media/cluster-index";
+import { bytesSource } from "../../lib/media/window-reader";
 
 // mediabunny warns on stdout about tracks it skips (subtitles); only its errors are worth a line.
 Logging.level = LogLevel.Errors;
@@ -297,10 +298,6 @@ function inputOver(source: RangeSource): Input {
       prefetchProfile: "none",
     }),
   });
-}
-
-function bytesSource(bytes: Uint8Array): RangeSource {
-  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
 }
 
 function sinkTrack(sink: EncodedPacketSink): PacketTrack {

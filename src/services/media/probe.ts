@@ -1,11 +1,11 @@
 import type { ClusterIndex, MediaProbe, RangeSource, TextTrack } from "../../domain/media";
 import { type BmffIndex, readBmffIndex, SampleIndex } from "../../lib/media/bmff-samples";
-import { WindowReader } from "../../lib/media/window-reader";
+import { bytesSource, WindowReader } from "../../lib/media/window-reader";
 import { findMoov, readMoov, topLevelBoxes } from "./bmff-boxes";
 import { readMp4TextTracks } from "./bmff-text";
 import { corruptMedia, unsupportedMedia } from "./errors";
 import { matroskaReader, readMatroskaHeader, walkMatroska } from "./matroska";
-import { frameFacts } from "./matroska-frames";
+import { frameFacts, roundMicros } from "./matroska-frames";
 import { describeLookalike, isEbml, isIsoBmff, isoContainer, SNIFF_BYTES } from "./sniff";
 import {
   type FrameFacts,
@@ -95,15 +95,6 @@ async function bmffFrames(index: BmffIndex, headers: StreamHeaders): Promise<Fra
     fps: framesPerSecond(video.count, (await video.endTime()) - (await video.startTime())),
     keyframes: [...keyframes].sort((a, b) => a - b),
   };
-}
-
-function bytesSource(bytes: Uint8Array): RangeSource {
-  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
-}
-
-/** Rounds to microseconds, so times compare cleanly. */
-function roundMicros(seconds: number): number {
-  return Math.round(seconds * 1e6) / 1e6;
 }
 
 /**
