@@ -1,5 +1,6 @@
 import { type AnswerContext, buildContext } from "../../answer-engine/context";
 import type { AnswerDraft } from "../../answer-engine/payload";
+import { specMode } from "../../answer-engine/probe";
 import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
 import {
   draftFromModel,
@@ -12,6 +13,7 @@ import {
   ANSWER_MODEL,
   type AnswerAi,
   estimateTokens,
+  promptEvidence,
   rankSegments,
   type SentSegment,
   SYSTEM_PROMPT,
@@ -162,30 +164,21 @@ function spec(question: Question, i: number) {
     description: spec.description ?? "",
     fields: spec.fields ?? [],
     accepted_evidence: question.ctx.requirement.groups.map((g) => g.type),
+    mode: specMode(spec, question.ctx.request.instructions, question.ctx.request.mode),
   };
 }
 
 /** A segment as the prompt lists it: every evidence span any question of the group accepts. */
 function promptSegment(segment: SentSegment, group: Question[]) {
-  const refs = new Map(
-    group.flatMap((q) =>
-      q.ranked
-        .filter((s) => s.segment.id === segment.segment.id)
-        .flatMap((s) => s.refs.map((r) => [r.evidence_id, r] as const)),
-    ),
-  );
+  const same = group.flatMap((q) => q.ranked.filter((s) => s.segment.id === segment.segment.id));
+  const refs = new Map(same.flatMap((s) => s.refs.map((r) => [r.evidence_id, r] as const)));
+  const languages = new Map(same.flatMap((s) => [...s.languages]));
   return {
     video_id: segment.video.id,
     segment_id: segment.segment.id,
     start: segment.segment.start,
     end: segment.segment.end,
-    evidence: [...refs.values()].map((r) => ({
-      evidence_id: r.evidence_id,
-      kind: r.kind,
-      start: r.start_time,
-      end: r.end_time,
-      text: r.text,
-    })),
+    evidence: [...refs.values()].map((r) => promptEvidence(r, languages)),
   };
 }
 

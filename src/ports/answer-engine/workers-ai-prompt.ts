@@ -1,6 +1,8 @@
 import type { AnswerContext } from "../../answer-engine/context";
 import { distinctRefs, evidenceRef } from "../../answer-engine/evidence-ids";
+import { transcriptLanguage } from "../../answer-engine/extent";
 import { bestProbe, matchText } from "../../answer-engine/matching";
+import { specMode } from "../../answer-engine/probe";
 import type { EngineSegment, EngineVideo } from "../../answer-engine/types";
 import { RESULT_STATES } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
@@ -23,6 +25,8 @@ export interface SentSegment {
   segment: EngineSegment;
   score: number;
   refs: EvidenceRef[];
+  /** Each ref's language where known (a transcript's track or speech language), by evidence id. */
+  languages: ReadonlyMap<string, string | null>;
 }
 
 /** Reason codes the model may give for a non-found state. */
@@ -67,6 +71,8 @@ export const SYSTEM_PROMPT = [
   "result_state: found = the cited evidence supports the answer; not_found = the evidence given does not support it;",
   "uncertain = the evidence is insufficient or conflicting; not_checked = the evidence needed is not among the segments.",
   "A sentence stating a rule, request or intent (must, should, please, will, an imperative) is not evidence that it happened; a negated or double-negated sentence does not support the positive question: answer uncertain then.",
+  "mode says what the question asks: observation = whether it happened or is the case (a stated rule, request or instruction is no evidence of it); rule = whether a rule or instruction states it; mention = whether it is said, in any form.",
+  "Each evidence text is in its language (null: not known); read negations and instructions in that language.",
   "Cite evidence by copying evidence_id values exactly; never invent ids, times, quotes or values.",
   "For found, copy into quotes the exact words of the cited evidence text that support the answer (a quote must appear in a cited evidence text); a found without such a quote is not kept.",
   "A number the evidence states (four pallets, ten minutes, 90 degrees) is a valid value; give its unit.",
@@ -102,8 +108,14 @@ export function rankSegments(ctx: AnswerContext): SentSegment[] {
       const spans = segment.evidence.filter((s) => ctx.requirement.kinds.has(s.kind));
       if (spans.length === 0) continue;
       const refs = distinctRefs(spans.map((s) => evidenceRef(v.video, segment, s)));
+      const languages = new Map(
+        spans.map((s) => [
+          evidenceRef(v.video, segment, s).evidence_id,
+          s.kind === "transcript" ? transcriptLanguage(v.video, s.source) : null,
+        ]),
+      );
       const { score } = bestProbe(matchText(segment, ctx.requirement), ctx.probes);
-      out.push({ videoIndex: v.index, video: v.video, segment, score, refs });
+      out.push({ videoIndex: v.index, video: v.video, segment, score, refs, languages });
     }
   }
   return out.sort(
@@ -113,6 +125,18 @@ export function rankSegments(ctx: AnswerContext): SentSegment[] {
       a.segment.start - b.segment.start ||
       a.segment.id.localeCompare(b.segment.id),
   );
+}
+
+/** One evidence span as a prompt lists it; `language` is null where it is not known. */
+export function promptEvidence(ref: EvidenceRef, languages: ReadonlyMap<string, string | null>) {
+  return {
+    evidence_id: ref.evidence_id,
+    kind: ref.kind,
+    start: ref.start_time,
+    end: ref.end_time,
+    language: languages.get(ref.evidence_id) ?? null,
+    text: ref.text,
+  };
 }
 
 /** The user message: instructions, the spec, and the segments in time order. */
@@ -130,6 +154,7 @@ export function userMessage(ctx: AnswerContext, segments: SentSegment[]): string
       description: spec.description ?? "",
       fields: spec.fields ?? [],
       accepted_evidence: ctx.requirement.groups.map((g) => g.type),
+      mode: specMode(spec, instructions, ctx.request.mode),
     },
     videos: ctx.request.videos.map((v) => ({
       video_id: v.id,
@@ -141,13 +166,7 @@ export function userMessage(ctx: AnswerContext, segments: SentSegment[]): string
       segment_id: s.segment.id,
       start: s.segment.start,
       end: s.segment.end,
-      evidence: s.refs.map((r) => ({
-        evidence_id: r.evidence_id,
-        kind: r.kind,
-        start: r.start_time,
-        end: r.end_time,
-        text: r.text,
-      })),
+      evidence: s.refs.map((r) => promptEvidence(r, s.languages)),
     })),
   });
 }
