@@ -3,7 +3,7 @@ import { type KindRequirement, kindRequirement, missingTypes } from "./evidence-
 import { type Inspection, inspect } from "./inspection";
 import { matchInspection, type SegmentMatch } from "./matching";
 import { buildProbes, type Probe } from "./probe";
-import type { Decision } from "./states";
+import { type AbsenceBasis, absenceBasis, type Decision } from "./states";
 import type { AnswerRequest } from "./types";
 
 /** mm:ss (h:mm:ss past an hour), for labels; the answer types import it from here. */
@@ -19,6 +19,16 @@ export interface AnswerContext {
   matches: SegmentMatch[];
   /** Video id → position in the request, for stable ordering. */
   videoOrder: Map<string, number>;
+  /**
+   * What an absence of matches shows, when a caller knows more than the probes: the production
+   * engine backs an absence with a model's reading of meaning (docs/answer-engine.md §8).
+   */
+  absence?: AbsenceBasis;
+}
+
+/** What an absence of matches shows for this answer: the caller's basis, else the probes'. */
+export function absenceOf(ctx: AnswerContext): AbsenceBasis {
+  return ctx.absence ?? absenceBasis(ctx.probes);
 }
 
 /**

@@ -189,6 +189,32 @@ function mismatchOf(mode: Probe["mode"], forms: SentenceMode[]): SegmentMatch["m
   return mode === "rule" ? "observation" : "instruction";
 }
 
+/** How one sentence reads towards a probe: its score, its polarity and its kind of statement. */
+export interface SentenceReading {
+  score: number;
+  polarity: "positive" | "negative" | "unclear";
+  form: SentenceMode;
+  /** The polarity the probe asks for: negative for a negated probe ("Was nobody hurt?"). */
+  wanted: "positive" | "negative";
+}
+
+/**
+ * One sentence read as the matcher reads it: `stems` are the words its negations and
+ * infinitives are judged against (the probe's, and any others a caller adds).
+ */
+export function readSentence(
+  text: string,
+  probe: Probe,
+  stems: ReadonlySet<string> = probeStems(probe),
+): SentenceReading {
+  return {
+    score: lexicalScore(probe.query, text),
+    polarity: polarityOf(text, stems),
+    form: sentenceMode(text, stems),
+    wanted: probe.negated ? "negative" : "positive",
+  };
+}
+
 /** Every match in the segments read, in source order then time order. */
 export function matchInspection(
   inspection: Inspection,

@@ -35,6 +35,12 @@ units(
   "gram grams kilogram kilograms kilo kilos kg tonne tonnes ton tons pound pounds lb lbs",
 );
 
+/** Seconds in one of a unit of time ("minutes" → 60), or undefined for any other unit. */
+export function secondsPerUnit(unit: string): number | undefined {
+  const known = UNITS[unit.trim().toLowerCase()];
+  return known?.[0] === "time" ? known[1] : undefined;
+}
+
 const ASKS: [RegExp, StatedAsk][] = [
   [/ (how many times|how often) /, { kind: "times" }],
   [/ (how long|for how long|how much time|duration of) /, { kind: "value", family: "time" }],

@@ -97,7 +97,7 @@ export function decideVideos(
 }
 
 // When several scopes share the deciding state, the most actionable reason is reported.
-const REASON_PRIORITY: ReasonCode[] = [
+export const REASON_PRIORITY: readonly ReasonCode[] = [
   "model_failed",
   "conflicting_evidence",
   "unclear_polarity",
@@ -115,6 +115,8 @@ const REASON_PRIORITY: ReasonCode[] = [
   "instruction_not_observation",
   "observation_not_instruction",
   "unclear_statement",
+  "paraphrase_unverified",
+  "unrelated_citation",
   "below_threshold",
   "insufficient_evidence",
   "no_probe_terms",

@@ -11,13 +11,14 @@ export interface EngineAnswer {
   answer_payload: AnswerPayload;
   reason_code?: string;
   /**
-   * Engine identity and model, for provenance. `method` says what `found` means: `lexical`
-   * (the probe's words in one sentence of the cited evidence) or `model-cited` (a model's
-   * judgement, kept only with citations that exist), or `none` for an answer never computed.
+   * Engine identity and model, for provenance. `method` says what a `found` or an absence rests
+   * on: `lexical` (the probe's words in one sentence of the cited evidence, read by the service
+   * in either engine), `model-judged` (production: an absence no word could show, taken from
+   * the model's reading of everything it was sent), or `none` for an answer never computed.
    */
   provenance: {
     engine: string;
-    method: "lexical" | "model-cited" | "none";
+    method: "lexical" | "model-judged" | "none";
     model?: string;
     rules?: string;
   };

@@ -97,6 +97,8 @@ export type ReasonCode =
   | "language_unsupported"
   | "quantity_not_stated"
   | "unsupported_citation"
+  | "unrelated_citation"
+  | "paraphrase_unverified"
   | "below_threshold"
   | "budget_exhausted"
   | "no_probe_terms"

@@ -1,10 +1,9 @@
 import type { AnswerItem } from "../../domain/answers";
-import { type AnswerContext, clock, plural, reasonSentence } from "../context";
+import { type AnswerContext, absenceOf, clock, plural, reasonSentence } from "../context";
 import type { VideoInspection } from "../inspection";
 import type { SegmentMatch } from "../matching";
 import type { AnswerDraft } from "../payload";
 import {
-  absenceBasis,
   aggregateAll,
   type Decision,
   decideScope,
@@ -80,7 +79,7 @@ export function scopesOf(ctx: AnswerContext): Scope[] {
 export function answerComparison(ctx: AnswerContext): AnswerDraft {
   const metric = metricOf(ctx.request.spec);
   const unit = METRIC_UNITS[metric];
-  const absence = absenceBasis(ctx.probes);
+  const absence = absenceOf(ctx);
   const sides = scopesOf(ctx).map((scope) => {
     const occurrences = occurrencesOf(scope.matches);
     let decision: Decision = decideScope(scope.matches, scope.check, absence);

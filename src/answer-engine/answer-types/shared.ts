@@ -1,10 +1,10 @@
 import type { AnswerAttribute, AnswerItem } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
-import { type AnswerContext, plural } from "../context";
+import { type AnswerContext, absenceOf, plural } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import type { VideoInspection } from "../inspection";
 import { isSupporting, type SegmentMatch } from "../matching";
-import { absenceBasis, aggregateAny, type Decision, decideVideos } from "../states";
+import { aggregateAny, type Decision, decideVideos } from "../states";
 
 /** Every ref the matches cite, without repeats. */
 export function refsOf(matches: SegmentMatch[]): EvidenceRef[] {
@@ -40,7 +40,8 @@ export function stateEvidence(state: Decision["state"], matches: SegmentMatch[])
 
 /** Per-video decisions of the context's matches, and their aggregate ("anywhere"). */
 export function videoDecisions(ctx: AnswerContext, matches = ctx.matches, probes = ctx.probes) {
-  const decisions = decideVideos(ctx.inspection.videos, matches, absenceBasis(probes));
+  const absence = probes === ctx.probes ? absenceOf(ctx) : absenceOf({ ...ctx, probes });
+  const decisions = decideVideos(ctx.inspection.videos, matches, absence);
   return { decisions, overall: aggregateAny(decisions) };
 }
 

@@ -1,17 +1,10 @@
-import { answerComparison } from "../../answer-engine/answer-types/comparison";
-import { answerEnumeration } from "../../answer-engine/answer-types/enumeration";
-import { answerMeasurement } from "../../answer-engine/answer-types/measurement";
-import { answerRetrieval } from "../../answer-engine/answer-types/retrieval";
-import { answerSynthesis } from "../../answer-engine/answer-types/synthesis";
-import { answerTimeline } from "../../answer-engine/answer-types/timeline";
-import { answerVerdict } from "../../answer-engine/answer-types/verdict";
-import { type AnswerContext, buildContext } from "../../answer-engine/context";
+import { draftAnswer } from "../../answer-engine/answer-types";
+import { buildContext } from "../../answer-engine/context";
 import { BORDERLINE_SCORE, STRONG_SCORE } from "../../answer-engine/matching";
 import { NEGATION_WINDOW } from "../../answer-engine/negation";
-import { type AnswerDraft, finishAnswer } from "../../answer-engine/payload";
+import { finishAnswer } from "../../answer-engine/payload";
 import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
 import { CUE_GAP_SECONDS } from "../../answer-engine/units";
-import type { AnswerType } from "../../domain/answers";
 import type { AnswerEngine } from "./port";
 
 /** Engine id of the local rules; bump the suffix whenever a rule or threshold changes. */
@@ -22,16 +15,6 @@ export const LOCAL_LANGUAGES = ["en"] as const;
 
 /** The rules and thresholds in force, recorded in every answer's provenance. */
 export const LOCAL_RULES = `strong>=${STRONG_SCORE} in-one-sentence sentence-form borderline>=${BORDERLINE_SCORE} negation-window=${NEGATION_WINDOW} cue-gap=${CUE_GAP_SECONDS}s stated-quantities lexical-absence-uncertain languages=${LOCAL_LANGUAGES.join(",")}`;
-
-const BY_TYPE: Record<AnswerType, (ctx: AnswerContext) => AnswerDraft> = {
-  verdict: answerVerdict,
-  measurement: answerMeasurement,
-  enumeration: answerEnumeration,
-  timeline: answerTimeline,
-  comparison: answerComparison,
-  retrieval: answerRetrieval,
-  synthesis: answerSynthesis,
-};
 
 /**
  * Deterministic answers from the video index alone (docs/answer-engine.md): segments are
@@ -50,7 +33,7 @@ export class LocalAnswerEngine implements AnswerEngine {
 /** The local engine's answer, synchronously (the class only satisfies the async port). */
 export function answerLocally(request: AnswerRequest): EngineAnswer {
   const ctx = buildContext(request, LOCAL_LANGUAGES);
-  const draft = BY_TYPE[request.spec.answer_type](ctx);
+  const draft = draftAnswer(ctx);
   return finishAnswer(
     {
       runId: request.run_id,

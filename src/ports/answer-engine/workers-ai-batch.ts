@@ -1,13 +1,8 @@
 import { type AnswerContext, buildContext } from "../../answer-engine/context";
-import type { AnswerDraft } from "../../answer-engine/payload";
 import { specMode } from "../../answer-engine/probe";
 import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
-import {
-  draftFromModel,
-  parseModelOutput,
-  reportedUsage,
-  type SendFacts,
-} from "./workers-ai-output";
+import { type Decided, decideFromReview, READ_LANGUAGES, readsLocale } from "./workers-ai-decide";
+import { parseModelOutput, reportedUsage, type SendFacts } from "./workers-ai-output";
 import {
   ANSWER_JSON_SCHEMA,
   ANSWER_MODEL,
@@ -18,6 +13,7 @@ import {
   type SentSegment,
   SYSTEM_PROMPT,
 } from "./workers-ai-prompt";
+import { reviewModelAnswer } from "./workers-ai-review";
 
 /** Most questions one call answers: their answers must fit the model's output as well. */
 export const MAX_QUESTIONS_PER_CALL = 8;
@@ -38,7 +34,7 @@ export interface BatchHost {
   single(request: AnswerRequest): Promise<EngineAnswer>;
   finish(
     ctx: AnswerContext,
-    draft: AnswerDraft,
+    decided: Decided,
     inputTokens: number,
     outputTokens: number,
     tokenCut: boolean,
@@ -88,9 +84,10 @@ export async function answerInBatches(
   const answers: (EngineAnswer | undefined)[] = new Array(requests.length);
   const questions: Question[] = [];
   for (const [index, request] of requests.entries()) {
-    const ctx = buildContext(request);
+    const ctx = buildContext(request, READ_LANGUAGES);
     const ranked = rankSegments(ctx);
-    if (ranked.length === 0) answers[index] = await host.single(request);
+    if (ranked.length === 0 || !readsLocale(request.locale))
+      answers[index] = await host.single(request);
     else questions.push({ index, ctx, ranked });
   }
   for (const group of groups(host, questions)) {
@@ -223,10 +220,14 @@ async function askTogether(host: BatchHost, group: Question[]): Promise<Map<numb
       unsent: mine.length === question.ranked.length ? "none" : selection.cut,
     };
     const outputTokens = estimateTokens(JSON.stringify(reply));
-    const draft = draftFromModel(question.ctx, model, facts);
+    const decided = decideFromReview(
+      question.ctx,
+      reviewModelAnswer(question.ctx, model, facts),
+      facts,
+    );
     const answer = host.finish(
       question.ctx,
-      draft,
+      decided,
       inputShare,
       outputTokens,
       facts.unsent === "budget",

@@ -1,16 +1,13 @@
-import { type AnswerContext, buildContext, reasonSentence } from "../../answer-engine/context";
-import { type AnswerDraft, type AnswerFrame, finishAnswer } from "../../answer-engine/payload";
-import { aggregateAny, type Decision, decideVideos } from "../../answer-engine/states";
+import { draftAnswer } from "../../answer-engine/answer-types";
+import { type AnswerContext, buildContext } from "../../answer-engine/context";
+import { type AnswerFrame, finishAnswer } from "../../answer-engine/payload";
 import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
 import { TransientModelError } from "../ai/model-calls";
+import { LOCAL_RULES } from "./local";
 import type { AnswerEngine, BatchAnswers } from "./port";
 import { answerInBatches } from "./workers-ai-batch";
-import {
-  draftFromModel,
-  parseModelOutput,
-  reportedUsage,
-  type SendFacts,
-} from "./workers-ai-output";
+import { type Decided, decideFromReview, READ_LANGUAGES, readsLocale } from "./workers-ai-decide";
+import { parseModelOutput, reportedUsage, type SendFacts } from "./workers-ai-output";
 import {
   ANSWER_MODEL,
   type AnswerAi,
@@ -20,9 +17,10 @@ import {
   rankSegments,
   type SentSegment,
 } from "./workers-ai-prompt";
+import { reviewModelAnswer } from "./workers-ai-review";
 
 /** Engine id of the production adapter; bump the suffix when the model or the rules change. */
-export const WORKERS_AI_ANSWER_ENGINE_ID = "workers-ai-answers@3";
+export const WORKERS_AI_ANSWER_ENGINE_ID = "workers-ai-answers@4";
 
 /** What the production answer engine needs, passed once when the consumer is built. */
 export interface WorkersAiAnswerDependencies {
@@ -88,7 +86,7 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
         maxOutputTokens: this.maxOutputTokens,
         ai,
         single: (request) => this.answerWith(ai, request),
-        finish: (ctx, draft, input, output, cut) => this.finish(ctx, draft, input, output, cut),
+        finish: (ctx, decided, input, output, cut) => this.finish(ctx, decided, input, output, cut),
       },
       requests,
     );
@@ -102,22 +100,29 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
   }
 
   private async answerWith(ai: AnswerAi, request: AnswerRequest): Promise<EngineAnswer> {
-    const ctx = buildContext(request);
+    const ctx = buildContext(request, READ_LANGUAGES);
     const ranked = rankSegments(ctx);
-    if (ranked.length === 0) return this.finish(ctx, noEvidence(ctx), 0, 0, false);
-
-    const selection = this.select(ctx, ranked);
-    if (selection.sent.length === 0) {
-      const decision: Decision = {
-        state: "not_checked",
-        reason: selection.unsent === "budget" ? "budget_exhausted" : "context_limit",
-      };
-      const draft = { ...emptyDraft(reasonSentence(ctx, decision)), decision };
-      return this.finish(ctx, draft, 0, 0, selection.unsent === "budget");
+    // A locale whose questions the service cannot read: no call is made.
+    if (!readsLocale(request.locale))
+      return this.finish(ctx, decideFromReview(ctx, null, NOTHING_SENT), 0, 0, false);
+    // Nothing of the accepted kinds was extracted where it was read: nothing could say it in
+    // other words either, so an absence over complete evidence is backed.
+    if (ranked.length === 0) {
+      const absence = ctx.probes.length > 0 ? "backed" : undefined;
+      const draft = draftAnswer(absence ? { ...ctx, absence } : ctx);
+      return this.finish(ctx, { draft, method: "lexical" }, 0, 0, false);
     }
 
+    const selection = this.select(ctx, ranked);
     const facts: SendFacts = { sent: selection.sent, unsent: selection.unsent };
     const tokenCut = selection.unsent === "budget";
+    if (selection.sent.length === 0) {
+      const why =
+        selection.unsent === "budget"
+          ? "The token budget left no room to ask the model."
+          : "Not even one segment fitted the prompt, so the model was not asked.";
+      return this.finish(ctx, decideFromReview(ctx, null, facts, why), 0, 0, tokenCut);
+    }
     let output: unknown;
     try {
       output = await ai.run(ANSWER_MODEL, selection.input);
@@ -126,9 +131,10 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
       if (error instanceof TransientModelError) throw error;
       // The call may have been billed: count the prompt, so the budget never under-counts.
       const message = error instanceof Error ? error.message : String(error);
+      const why = `The model call failed (${message.slice(0, 200)}); this is the service's own reading.`;
       return this.finish(
         ctx,
-        failed(`The model call failed: ${message.slice(0, 200)}`),
+        decideFromReview(ctx, null, facts, why),
         selection.promptTokens,
         0,
         tokenCut,
@@ -137,17 +143,13 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
     const usage = reportedUsage(output);
     const inputTokens = usage.input ?? selection.promptTokens;
     const outputTokens = usage.output ?? estimateTokens(rawText(output));
-    const model = parseModelOutput(output);
-    if (model === null) {
-      return this.finish(
-        ctx,
-        failed("The model's answer was not valid JSON of the answer schema."),
-        inputTokens,
-        outputTokens,
-        tokenCut,
-      );
-    }
-    return this.finish(ctx, draftFromModel(ctx, model, facts), inputTokens, outputTokens, tokenCut);
+    return this.finish(
+      ctx,
+      decideModelOutput(ctx, output, facts),
+      inputTokens,
+      outputTokens,
+      tokenCut,
+    );
   }
 
   /** The best-ranked segments that fit both the prompt cap and the token budget. */
@@ -175,14 +177,15 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
     return { sent, input, promptTokens: tokens, unsent };
   }
 
-  /** The answer from a draft, with this engine's provenance and the tokens it spent. */
+  /** The answer from a decision, with this engine's provenance and the tokens it spent. */
   finish(
     ctx: AnswerContext,
-    draft: AnswerDraft,
+    decided: Decided,
     inputTokens: number,
     outputTokens: number,
     tokenBudgetExhausted: boolean,
   ): EngineAnswer {
+    const { draft, method } = decided;
     const frame: AnswerFrame = {
       runId: ctx.request.run_id,
       answerKey: ctx.request.spec.answer_key,
@@ -190,8 +193,9 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
       videoOrder: ctx.videoOrder,
       provenance: {
         engine: WORKERS_AI_ANSWER_ENGINE_ID,
-        method: "model-cited",
+        method,
         model: ANSWER_MODEL,
+        rules: `${LOCAL_RULES} model-reviewed languages=${READ_LANGUAGES.join(",")}`,
       },
       tokens: { input_tokens: inputTokens, output_tokens: outputTokens, cached_input_tokens: 0 },
       tokenBudgetExhausted,
@@ -201,18 +205,20 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
   }
 }
 
-function emptyDraft(summary: string): Omit<AnswerDraft, "decision"> {
-  return { summary, items: [], contributing: [], eventCount: 0 };
-}
+/** Nothing was sent to the model. */
+const NOTHING_SENT: SendFacts = { sent: [], unsent: "none" };
 
-/** Nothing to send: the videos decide alone (not_checked when unextracted or unread). */
-function noEvidence(ctx: AnswerContext): AnswerDraft {
-  const decision = aggregateAny(decideVideos(ctx.inspection.videos, []));
-  return { ...emptyDraft(reasonSentence(ctx, decision)), decision };
-}
-
-function failed(summary: string): AnswerDraft {
-  return { ...emptyDraft(summary), decision: { state: "uncertain", reason: "model_failed" } };
+/** A model's raw output decided: parsed, reviewed, then decided by the service's reading. */
+export function decideModelOutput(ctx: AnswerContext, output: unknown, facts: SendFacts): Decided {
+  const model = parseModelOutput(output);
+  if (model === null)
+    return decideFromReview(
+      ctx,
+      null,
+      facts,
+      "The model's answer was not valid JSON of the answer schema; this is the service's own reading.",
+    );
+  return decideFromReview(ctx, reviewModelAnswer(ctx, model, facts), facts);
 }
 
 function rawText(output: unknown): string {

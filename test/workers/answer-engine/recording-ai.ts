@@ -20,7 +20,7 @@ export interface SentPrompt {
   segments: {
     segment_id: string;
     video_id: string;
-    evidence: { evidence_id: string; text: string }[];
+    evidence: { evidence_id: string; text: string; language: string | null }[];
   }[];
 }
 

@@ -59,10 +59,10 @@ describe("WorkersAiAnswerEngine: several questions in one call", () => {
     const batch = await engine.answerMany(requests(3));
     expect(ai.calls).toHaveLength(2);
     expect(batch.modelCalls).toBe(2);
-    expect(batch.answers.map((a) => a.provenance.method)).toEqual([
-      "model-cited",
-      "model-cited",
-      "model-cited",
+    expect(batch.answers.map((a) => a.provenance.engine)).toEqual([
+      "workers-ai-answers@4",
+      "workers-ai-answers@4",
+      "workers-ai-answers@4",
     ]);
   });
 

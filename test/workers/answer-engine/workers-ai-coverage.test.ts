@@ -9,14 +9,16 @@ import { request, silent, talk } from "./fixtures";
 import { jsonMode, modelAnswer, VEST_ID, vestsVerdict, world } from "./recording-ai";
 
 describe("WorkersAiAnswerEngine: budget and coverage", () => {
-  it("does not call when the token budget cannot cover the prompt", async () => {
+  it("does not call when the token budget cannot cover the prompt; the service still reads", async () => {
     const { ai, engine } = world(() => jsonMode(modelAnswer({ evidence_ids: [VEST_ID] })));
-    const a = await engine.answer(request(vestsVerdict(), [talk()], { tokens: 500 }));
+    const found = await engine.answer(request(vestsVerdict(), [talk()], { tokens: 500 }));
     expect(ai.calls).toHaveLength(0);
-    expect(a.result_state).toBe("not_checked");
-    expect(a.reason_code).toBe("budget_exhausted");
-    expect(a.budget_exhausted).toBe(true);
-    expect(a.usage.input_tokens).toBe(0);
+    expect(found).toMatchObject({ result_state: "found", budget_exhausted: true });
+    expect(found.usage.input_tokens).toBe(0);
+    const absent = await engine.answer(
+      request(vestsVerdict({ description: "hard hats" }), [talk()], { tokens: 500 }),
+    );
+    expect(absent).toMatchObject({ result_state: "uncertain", reason_code: "no_literal_match" });
   });
   it("sends what the token budget covers, and turns an absence over the rest into not_checked", async () => {
     const r = request(vestsVerdict({ description: "hard hats" }), [talk()]);
