@@ -1,7 +1,11 @@
 import { COMPLETE_SHARE } from "../domain/evidence";
+import { ENGLISH } from "./english";
 import { type KindRequirement, kindRequirement, missingTypes } from "./evidence-kinds";
+import { transcriptLanguage } from "./extent";
 import { type Inspection, inspect } from "./inspection";
-import { matchInspection, type SegmentMatch } from "./matching";
+import type { LanguageReading } from "./language-reading";
+import { readingFor } from "./languages";
+import { matchInspection, type ReadingOf, type SegmentMatch } from "./matching";
 import { buildProbes, type Probe } from "./probe";
 import { type AbsenceBasis, absenceBasis, type Decision } from "./states";
 import type { AnswerRequest } from "./types";
@@ -19,6 +23,10 @@ export interface AnswerContext {
   matches: SegmentMatch[];
   /** Video id → position in the request, for stable ordering. */
   videoOrder: Map<string, number>;
+  /** How the question is read: the run locale's language (English when it has no reading). */
+  reading: LanguageReading;
+  /** How a span is read: its transcript's language, else the question's. */
+  readingOf: ReadingOf;
   /**
    * What an absence of matches shows, when a caller knows more than the probes: the production
    * engine backs an absence with a model's reading of meaning (docs/answer-engine.md §8).
@@ -37,7 +45,11 @@ export function absenceOf(ctx: AnswerContext): AbsenceBasis {
  */
 export function buildContext(request: AnswerRequest, languages?: readonly string[]): AnswerContext {
   const requirement = kindRequirement(request.spec);
-  const probes = buildProbes(request.spec, request.instructions, request.mode);
+  const reading = readingFor(request.locale) ?? ENGLISH;
+  const readingOf: ReadingOf = (video, span) =>
+    (span.kind === "transcript" ? readingFor(transcriptLanguage(video, span.source)) : undefined) ??
+    reading;
+  const probes = buildProbes(request.spec, request.instructions, request.mode, reading);
   const inspection = inspect(
     request.videos,
     requirement,
@@ -50,8 +62,10 @@ export function buildContext(request: AnswerRequest, languages?: readonly string
     requirement,
     probes,
     inspection,
-    matches: matchInspection(inspection, probes, requirement),
+    matches: matchInspection(inspection, probes, requirement, readingOf),
     videoOrder: new Map(request.videos.map((v, i) => [v.id, i])),
+    reading,
+    readingOf,
   };
 }
 
@@ -79,7 +93,7 @@ export function reasonSentence(ctx: AnswerContext, decision: Decision): string {
     case "unclear_polarity":
       return "Matching sentences hold negations whose sense a word match cannot tell (a double negative, or a negation away from the words).";
     case "language_unsupported":
-      return `The engine reads questions and evidence only in English; this run's locale is ${ctx.request.locale}, so nothing was judged.`;
+      return `This engine does not read questions and evidence in the run's locale (${ctx.request.locale}): their negations and instructions cannot be told, so nothing was judged.`;
     case "no_literal_match":
       return "None of the words was found in the evidence read; a word match cannot tell whether the same thing was said or shown in other words, so no absence is claimed.";
     case "unclear_statement":

@@ -1,12 +1,13 @@
 import type { EvidenceRef } from "../domain/evidence";
 import { lexicalScore, stems } from "../lib/text/search-scoring";
 import { searchText } from "../lib/text/search-text";
+import { ENGLISH } from "./english";
 import { distinctRefs, evidenceRef } from "./evidence-ids";
 import type { KindRequirement } from "./evidence-kinds";
 import type { Inspection } from "./inspection";
+import { fitsMode, type LanguageReading, type SentenceMode } from "./language-reading";
 import { polarityOf } from "./negation";
 import { type Probe, probeStems } from "./probe";
-import { fitsMode, type SentenceMode, sentenceMode } from "./statement-mode";
 import type { EngineSegment, EngineVideo } from "./types";
 import { type TextUnit, textUnits } from "./units";
 
@@ -68,6 +69,9 @@ export interface SegmentMatch {
 
 type Span = EngineSegment["evidence"][number];
 
+/** How a span of a video is read: the reading of its language (a transcript's track or speech). */
+export type ReadingOf = (video: EngineVideo, span: Span) => LanguageReading;
+
 function acceptedSpans(segment: EngineSegment, requirement: KindRequirement): Span[] {
   return segment.evidence.filter((span) => requirement.kinds.has(span.kind));
 }
@@ -119,8 +123,10 @@ export function matchSegment(
   segment: EngineSegment,
   probes: Probe[],
   requirement: KindRequirement,
+  readingOf: ReadingOf = () => ENGLISH,
 ): SegmentMatch | null {
   const spans = acceptedSpans(segment, requirement);
+  const read = (span: Span | undefined) => (span ? readingOf(video, span) : ENGLISH);
   const units = textUnits(spans);
   const local = unitScores(units, probes);
   const spread = bestProbe(matchText(segment, requirement), probes);
@@ -134,11 +140,15 @@ export function matchSegment(
     .filter((span) => stems(span.text).some((s) => terms.has(s)))
     .sort((a, b) => a.start - b.start || a.end - b.end);
   if (cited.length === 0) return null;
-  const scored = units.map((unit) => ({
-    unit,
-    score: lexicalScore(probe.query, unit.text),
-    polarity: polarityOf(unit.text, terms),
-  }));
+  const scored = units.map((unit) => {
+    const reading = read(unit.spans[0]);
+    return {
+      unit,
+      reading,
+      score: lexicalScore(probe.query, unit.text),
+      polarity: polarityOf(unit.text, terms, reading.isNegationCue),
+    };
+  });
   const wanted = probe.negated ? "negative" : "positive";
   // Polarity is judged on the best sentences: those with every probe word when there are
   // any, else those at least borderline on their own, so "Nobody wore safety glasses" beside
@@ -148,12 +158,15 @@ export function matchSegment(
   const judged = (
     strongest.length > 0 ? strongest : scored.filter((u) => u.score >= BORDERLINE_SCORE)
   ).map((u) => u.polarity);
-  const polarities = judged.length > 0 ? judged : cited.map((span) => polarityOf(span.text, terms));
+  const polarities =
+    judged.length > 0
+      ? judged
+      : cited.map((span) => polarityOf(span.text, terms, read(span).isNegationCue));
   const against = polarities.filter((p) => p !== wanted);
   const ref = (span: Span) => evidenceRef(video, segment, span);
   const whole = scored
     .filter((u) => u.score >= STRONG_SCORE && u.polarity === wanted)
-    .map((u) => ({ ...u, form: sentenceMode(u.unit.text, terms) }));
+    .map((u) => ({ ...u, form: u.reading.sentenceMode(u.unit.text, terms) }));
   const strongUnits = whole
     .filter((u) => fitsMode(probe.mode, u.form))
     .map((u) => ({
@@ -206,11 +219,12 @@ export function readSentence(
   text: string,
   probe: Probe,
   stems: ReadonlySet<string> = probeStems(probe),
+  reading: LanguageReading = ENGLISH,
 ): SentenceReading {
   return {
     score: lexicalScore(probe.query, text),
-    polarity: polarityOf(text, stems),
-    form: sentenceMode(text, stems),
+    polarity: polarityOf(text, stems, reading.isNegationCue),
+    form: reading.sentenceMode(text, stems),
     wanted: probe.negated ? "negative" : "positive",
   };
 }
@@ -220,10 +234,11 @@ export function matchInspection(
   inspection: Inspection,
   probes: Probe[],
   requirement: KindRequirement,
+  readingOf?: ReadingOf,
 ): SegmentMatch[] {
   return inspection.videos.flatMap((v) =>
     v.read.flatMap((segment) => {
-      const match = matchSegment(v.video, v.index, segment, probes, requirement);
+      const match = matchSegment(v.video, v.index, segment, probes, requirement, readingOf);
       return match === null ? [] : [match];
     }),
   );

@@ -26,8 +26,12 @@ function sentences(text: string): string[] {
  * Whether a negation cue stands within NEGATION_WINDOW words before any word whose stem is in
  * `stems`, inside one sentence: "do not wear gloves" negates "wear" and "gloves".
  */
-export function negatedNear(text: string, stems: ReadonlySet<string>): boolean {
-  return polarityOf(text, stems) === "negative";
+export function negatedNear(
+  text: string,
+  stems: ReadonlySet<string>,
+  isCue: (token: string) => boolean = isNegationCue,
+): boolean {
+  return polarityOf(text, stems, isCue) === "negative";
 }
 
 /**
@@ -42,6 +46,7 @@ export function negatedNear(text: string, stems: ReadonlySet<string>): boolean {
 export function polarityOf(
   text: string,
   stems: ReadonlySet<string>,
+  isCue: (token: string) => boolean = isNegationCue,
 ): "positive" | "negative" | "unclear" {
   let cues = 0;
   let near = 0;
@@ -50,7 +55,7 @@ export function polarityOf(
     const hits = tokens.flatMap((t, i) => (stems.has(matchStem(t)) ? [i] : []));
     if (hits.length === 0) continue;
     tokens.forEach((token, j) => {
-      if (!isNegationCue(token)) return;
+      if (!isCue(token)) return;
       cues++;
       if (hits.some((i) => j < i && i - j <= NEGATION_WINDOW)) near++;
     });

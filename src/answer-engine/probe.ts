@@ -1,8 +1,9 @@
 import type { AnswerSpec } from "../domain/answers";
 import { type ParsedQuery, parseQuery } from "../lib/text/search-scoring";
-import { isStopword, tokenize } from "../lib/text/text-features";
-import { isNegationCue, negatedNear } from "./negation";
-import { isMentionCue, isRuleCue, type QuestionMode, questionMode } from "./statement-mode";
+import { tokenize } from "../lib/text/text-features";
+import { ENGLISH } from "./english";
+import { type LanguageReading, type QuestionMode, questionMode } from "./language-reading";
+import { negatedNear } from "./negation";
 
 /** One thing an answer looks for: a cleaned query, and whether it is itself negative. */
 export interface Probe {
@@ -17,33 +18,6 @@ export interface Probe {
   literal: boolean;
 }
 
-// Words that say what to do with the evidence (count it, say when, summarise), not what to
-// find in it. Left in, they would have to appear in the transcript for anything to match.
-const FRAMING_WORDS = new Set(
-  (
-    "video videos clip clips footage recording recordings segment segments speaker speakers " +
-    "presenter narrator someone anyone person people mention mentions mentioned mentioning " +
-    "say says said saying tell tells told talk talks talked discuss discusses discussed " +
-    "state states stated check checks checked whether show shows shown appear appears " +
-    "appeared occur occurs occurred happen happens happened list lists enumerate identify " +
-    "find return give count counts counted number numbers many much long duration total " +
-    "times time first last earliest latest final timestamp timestamps second seconds minute " +
-    "minutes compare comparison versus vs half halves summary summarise summarize summarises " +
-    "summarizes describe describes overview key main point points topic topics event events " +
-    "timeline moment moments look looks looking search see seen watch verify confirm ensure " +
-    "determine detect yes true false"
-  ).split(" "),
-);
-
-// Words naming what a measurement measures ("What temperature…", "What size…"): the number
-// and its unit answer them, the word itself need not be said.
-const MEASURE_WORDS = new Set(
-  (
-    "temperature temperatures size length distance height width depth weight speed amount " +
-    "quantity volume price cost value level reading"
-  ).split(" "),
-);
-
 const QUOTED = /"([^"]+)"/g;
 
 function normaliseQuotes(text: string): string {
@@ -51,26 +25,28 @@ function normaliseQuotes(text: string): string {
 }
 
 /**
- * A probe from free text, or null when nothing but framing words is left. Words asking for a
- * rule ("required", "mandatory") are left out too: the mode carries them.
+ * A probe from free text in the question's language, or null when nothing but framing words
+ * is left. Words asking for a rule ("required", "mandatory") are left out too: the mode
+ * carries them.
  */
 export function probeFrom(
   raw: string,
   mode: QuestionMode = "observation",
   measured = false,
+  reading: LanguageReading = ENGLISH,
 ): Probe | null {
   const text = normaliseQuotes(raw);
   const phrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? "").trim()).filter(Boolean);
   const loose = tokenize(text.replace(QUOTED, " ")).filter(
     (t) =>
-      !FRAMING_WORDS.has(t) &&
-      !isNegationCue(t) &&
-      !isRuleCue(t) &&
-      !isMentionCue(t) &&
-      !(measured && MEASURE_WORDS.has(t)),
+      !reading.isFramingWord(t) &&
+      !reading.isNegationCue(t) &&
+      !reading.isRuleCue(t) &&
+      !reading.isMentionCue(t) &&
+      !(measured && reading.isMeasureWord(t)),
   );
   // Function words alone ("Check the video." → "the") would match every segment.
-  const words = loose.filter((t) => !isStopword(t));
+  const words = loose.filter((t) => !reading.isFunctionWord(t));
   if (words.length === 0 && phrases.length === 0) return null;
   const cleaned = [...words, ...phrases.map((p) => `"${p}"`)].join(" ");
   const query = parseQuery(cleaned);
@@ -78,7 +54,7 @@ export function probeFrom(
   return {
     text: cleaned,
     query,
-    negated: negatedNear(text, new Set(query.terms)),
+    negated: negatedNear(text, new Set(query.terms), reading.isNegationCue),
     mode,
     literal: words.length === 0,
   };
@@ -128,18 +104,28 @@ export function probeSources(spec: AnswerSpec, instructions: string): string[] {
 }
 
 /** The mode of a spec's question: the caller's when it decides it, else from its sources. */
-export function specMode(spec: AnswerSpec, instructions: string, decided?: QuestionMode) {
-  return decided ?? questionMode(probeSources(spec, instructions), spec.answer_type);
+export function specMode(
+  spec: AnswerSpec,
+  instructions: string,
+  decided?: QuestionMode,
+  reading: LanguageReading = ENGLISH,
+) {
+  return decided ?? questionMode(probeSources(spec, instructions), spec.answer_type, reading);
 }
 
 /** Every distinct probe of a spec, in source order, all of the spec's mode. */
-export function buildProbes(spec: AnswerSpec, instructions: string, decided?: QuestionMode) {
+export function buildProbes(
+  spec: AnswerSpec,
+  instructions: string,
+  decided?: QuestionMode,
+  reading: LanguageReading = ENGLISH,
+) {
   const seen = new Set<string>();
   const probes: Probe[] = [];
-  const mode = specMode(spec, instructions, decided);
+  const mode = specMode(spec, instructions, decided, reading);
   const measured = spec.answer_type === "measurement";
   for (const source of probeSources(spec, instructions)) {
-    const probe = probeFrom(source, mode, measured);
+    const probe = probeFrom(source, mode, measured, reading);
     if (probe === null || seen.has(probe.text)) continue;
     seen.add(probe.text);
     probes.push(probe);

@@ -1,16 +1,6 @@
-import type { AnswerType } from "../domain/answers";
 import { tokenize } from "../lib/text/text-features";
+import type { SentenceMode } from "./language-reading";
 import { formOf } from "./sentence-form";
-
-/**
- * What a question asks for:
- * - `observation`: that something happened or is the case ("Do the workers wear hard hats?");
- *   a sentence stating a rule or intent ("Workers must wear hard hats") is no evidence of it;
- * - `rule`: that a rule or instruction exists ("Are operators required to wear vests?"); a
- *   sentence saying it happened is no evidence of the rule;
- * - `mention`: what is said ("Is the vest rule mentioned?"); any sentence saying it counts.
- */
-export type QuestionMode = "observation" | "rule" | "mention";
 
 // Question words that ask what is said, not what happened: speech-act verbs, a closed class
 // of English. They are framing too (probe.ts): what was said is looked for, not the verb.
@@ -78,14 +68,6 @@ function hasDirectiveCue(tokens: string[]): boolean {
 }
 
 /**
- * What a sentence does, as far as its form shows (`sentence-form.ts`): it states a rule,
- * request or intent (`directive`), reports what happened or is the case (`report`), or its
- * form does not tell (`unknown`). Only a report is evidence that something happened; when the
- * form does not tell, nothing is claimed.
- */
-export type SentenceMode = "directive" | "report" | "unknown";
-
-/**
  * The mode of a sentence towards the words whose stems are given: a directive when it holds a
  * modal or obligation cue, when a clause opens with a bare verb (whatever the verb: "Rinse the
  * cups", "Sweep up the glass"), or when the words stand in an infinitive after "to" ("reminded
@@ -102,22 +84,7 @@ export function isDirective(sentence: string, stems?: ReadonlySet<string>): bool
   return sentenceMode(sentence, stems) === "directive";
 }
 
-/**
- * The mode of a spec's question, from all of its probe sources: asking what is said wins, then
- * asking for a rule, else an observation. Retrieval and synthesis return passages, not claims
- * about what happened, so they always read as `mention`.
- */
-export function questionMode(sources: string[], answerType: AnswerType): QuestionMode {
-  if (answerType === "retrieval" || answerType === "synthesis") return "mention";
-  const tokens = sources.flatMap((s) => tokenize(s));
-  if (tokens.some((t) => MENTION_CUES.has(t))) return "mention";
-  if (tokens.some((t) => RULE_CUES.has(t))) return "rule";
-  if (tokens.some((t, i) => BEFORE_TO.has(t) && tokens[i + 1] === "to")) return "rule";
-  return "observation";
-}
-
-/** Whether a sentence of this mode can support an answer to a question of this mode. */
-export function fitsMode(mode: QuestionMode, sentence: SentenceMode): boolean {
-  if (mode === "mention") return true;
-  return sentence === (mode === "rule" ? "directive" : "report");
+/** Whether the words ask for a rule as "need to", "have to", "going to" do. */
+export function asksForRuleBeforeTo(tokens: string[]): boolean {
+  return tokens.some((t, i) => BEFORE_TO.has(t) && tokens[i + 1] === "to");
 }

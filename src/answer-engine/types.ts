@@ -1,6 +1,6 @@
 import type { AnswerPayload, AnswerSpec, AnswerUsage, ResultState } from "../domain/answers";
 import type { EvidenceKind, ExtractionCoverage, ExtractionExtent } from "../domain/evidence";
-import type { QuestionMode } from "./statement-mode";
+import type { QuestionMode } from "./language-reading";
 
 /** What the engine answers for one answer spec. */
 export interface EngineAnswer {

@@ -28,7 +28,7 @@ interface Candidate {
  */
 export function namedCandidates(ctx: AnswerContext): Candidate[] {
   const { spec, instructions } = ctx.request;
-  const mode = specMode(spec, instructions, ctx.request.mode);
+  const mode = specMode(spec, instructions, ctx.request.mode, ctx.reading);
   const quoted = [
     ...new Set(
       probeSources(spec, instructions).flatMap((s) =>
@@ -38,7 +38,7 @@ export function namedCandidates(ctx: AnswerContext): Candidate[] {
   ].filter(Boolean);
   if (quoted.length > 0) {
     return quoted.flatMap((phrase) => {
-      const probe = probeFrom(`"${phrase}"`, mode);
+      const probe = probeFrom(`"${phrase}"`, mode, false, ctx.reading);
       return probe ? [{ key: phrase.toLowerCase(), label: phrase, probes: [probe] }] : [];
     });
   }
@@ -47,7 +47,9 @@ export function namedCandidates(ctx: AnswerContext): Candidate[] {
   );
   if (fields.length < 2) return [];
   return fields.flatMap((f) => {
-    const probes = [f.label, f.description ?? ""].flatMap((t) => probeFrom(t, mode) ?? []);
+    const probes = [f.label, f.description ?? ""].flatMap(
+      (t) => probeFrom(t, mode, false, ctx.reading) ?? [],
+    );
     return probes.length > 0 ? [{ key: f.key, label: f.label, probes }] : [];
   });
 }
@@ -55,7 +57,7 @@ export function namedCandidates(ctx: AnswerContext): Candidate[] {
 /** Each named value decided like a verdict of its own. */
 function candidateItems(ctx: AnswerContext, candidates: Candidate[]) {
   return candidates.map((c) => {
-    const matches = matchInspection(ctx.inspection, c.probes, ctx.requirement);
+    const matches = matchInspection(ctx.inspection, c.probes, ctx.requirement, ctx.readingOf);
     const { overall } = videoDecisions(ctx, matches, c.probes);
     const item: AnswerItem = {
       item_id: c.key,
@@ -95,6 +97,8 @@ function derivedItems(ctx: AnswerContext): AnswerItem[] {
           add(tag, unit.evidence);
         }
       }
+      // Where every noun is capitalised (German), a capital letter does not mark a name.
+      if (ctx.reading.capitalisesNouns) continue;
       for (const m of unit.text.matchAll(NAME)) add((m[1] ?? "").trim(), unit.evidence);
     }
   }

@@ -1,5 +1,6 @@
 import { draftAnswer } from "../../answer-engine/answer-types";
 import { type AnswerContext, plural } from "../../answer-engine/context";
+import { READABLE_LANGUAGES } from "../../answer-engine/languages";
 import { matchText } from "../../answer-engine/matching";
 import type { AnswerDraft } from "../../answer-engine/payload";
 import { probeStems } from "../../answer-engine/probe";
@@ -8,12 +9,12 @@ import { OPPOSING_REASONS } from "../../answer-engine/states";
 import type { AnswerItem, ReasonCode } from "../../domain/answers";
 import { sameLanguage } from "../../lib/text/language";
 import { stems } from "../../lib/text/search-scoring";
-import { LOCAL_LANGUAGES } from "./local";
+
 import type { SendFacts } from "./workers-ai-output";
 import { type Review, refusalSentence } from "./workers-ai-review";
 
 /** The languages whose questions and evidence the service reads (negations, instructions). */
-export const READ_LANGUAGES: readonly string[] = LOCAL_LANGUAGES;
+export const READ_LANGUAGES: readonly string[] = READABLE_LANGUAGES;
 
 /** Whether the service reads questions asked in this locale. */
 export function readsLocale(locale: string): boolean {

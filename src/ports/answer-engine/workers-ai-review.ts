@@ -1,5 +1,6 @@
 import { type AnswerContext, clock, excerpt } from "../../answer-engine/context";
 import { distinctRefs, evidenceRef } from "../../answer-engine/evidence-ids";
+import { fitsMode, type LanguageReading } from "../../answer-engine/language-reading";
 import {
   BORDERLINE_SCORE,
   readSentence,
@@ -7,7 +8,6 @@ import {
   STRONG_SCORE,
 } from "../../answer-engine/matching";
 import { probeStems } from "../../answer-engine/probe";
-import { fitsMode } from "../../answer-engine/statement-mode";
 import { REASON_PRIORITY } from "../../answer-engine/states";
 import { type TextUnit, textUnits } from "../../answer-engine/units";
 import type { ReasonCode, ResultState } from "../../domain/answers";
@@ -70,7 +70,12 @@ function contains(haystack: string[], needle: string[]): boolean {
  * statement, and hold every word of the probe; sharing only some is the model's reading of
  * meaning (a paraphrase), which words cannot confirm.
  */
-function judge(ctx: AnswerContext, text: string, extra: ReadonlySet<string>): Outcome {
+function judge(
+  ctx: AnswerContext,
+  text: string,
+  extra: ReadonlySet<string>,
+  reading: LanguageReading,
+): Outcome {
   if (ctx.probes.length === 0) {
     const type = ctx.request.spec.answer_type;
     const open = type === "synthesis" || type === "retrieval" || type === "timeline";
@@ -78,26 +83,26 @@ function judge(ctx: AnswerContext, text: string, extra: ReadonlySet<string>): Ou
   }
   let best: { reading: SentenceReading; index: number } | undefined;
   ctx.probes.forEach((probe, index) => {
-    const reading = readSentence(text, probe, new Set([...probeStems(probe), ...extra]));
-    if (best === undefined || reading.score > best.reading.score) best = { reading, index };
+    const read = readSentence(text, probe, new Set([...probeStems(probe), ...extra]), reading);
+    if (best === undefined || read.score > best.reading.score) best = { reading: read, index };
   });
   if (best === undefined) return { ok: false, reason: "no_probe_terms" };
-  const { reading } = best;
+  const read = best.reading;
   const probe = ctx.probes[best.index];
-  if (reading.score < BORDERLINE_SCORE) return { ok: false, reason: "unrelated_citation" };
-  if (reading.polarity !== reading.wanted)
+  if (read.score < BORDERLINE_SCORE) return { ok: false, reason: "unrelated_citation" };
+  if (read.polarity !== read.wanted)
     return {
       ok: false,
-      reason: reading.polarity === "unclear" ? "unclear_polarity" : "conflicting_evidence",
+      reason: read.polarity === "unclear" ? "unclear_polarity" : "conflicting_evidence",
     };
-  if (probe !== undefined && !fitsMode(probe.mode, reading.form)) {
-    if (reading.form === "unknown") return { ok: false, reason: "unclear_statement" };
+  if (probe !== undefined && !fitsMode(probe.mode, read.form)) {
+    if (read.form === "unknown") return { ok: false, reason: "unclear_statement" };
     return {
       ok: false,
       reason: probe.mode === "rule" ? "observation_not_instruction" : "instruction_not_observation",
     };
   }
-  if (reading.score < STRONG_SCORE) return { ok: false, reason: "paraphrase_unverified" };
+  if (read.score < STRONG_SCORE) return { ok: false, reason: "paraphrase_unverified" };
   return { ok: true };
 }
 
@@ -144,7 +149,9 @@ export function reviewModelAnswer(
     const refs = distinctRefs(
       unit.spans.map((span) => evidenceRef(sent.video, sent.segment, span)),
     );
-    checked.push({ unit, refs, outcome: judge(ctx, unit.text, extra) });
+    const first = unit.spans[0];
+    const reading = first ? ctx.readingOf(sent.video, first) : ctx.reading;
+    checked.push({ unit, refs, outcome: judge(ctx, unit.text, extra, reading) });
   };
   const cited = distinctRefs([...answerRefs, ...itemRefs.flat()]);
   // The answer's support is its quotes, each sentence of a quote found in a cited sentence.

@@ -1,4 +1,4 @@
-import type { QuestionMode } from "../../answer-engine/statement-mode";
+import type { QuestionMode } from "../../answer-engine/language-reading";
 import type { AnswerRequest, EngineAnswer, EngineVideo } from "../../answer-engine/types";
 import { API_PREFIX } from "../../api-prefix";
 import type { FindingRow } from "../../db/repos/findings";

@@ -1,4 +1,6 @@
-import { type QuestionMode, questionMode } from "../../answer-engine/statement-mode";
+import { ENGLISH } from "../../answer-engine/english";
+import { type QuestionMode, questionMode } from "../../answer-engine/language-reading";
+import { readingFor } from "../../answer-engine/languages";
 import type { AnswerSpec, ResultState } from "../../domain/answers";
 import type { FindingSeverity, FindingType } from "../../domain/findings";
 import { type Rule, type RuleKind, ruleKindOf } from "../../domain/rulebooks";
@@ -23,7 +25,7 @@ export interface RuleQuestion {
  * occur?". The title and the description are separate things to look for (each may be
  * supported on its own); the rule's id is never a word to look for.
  */
-export function ruleQuestion(rule: Rule): RuleQuestion {
+export function ruleQuestion(rule: Rule, locale = "en"): RuleQuestion {
   const kind = ruleKindOf(rule);
   const description = rule.description.trim();
   const spec: AnswerSpec = {
@@ -35,7 +37,7 @@ export function ruleQuestion(rule: Rule): RuleQuestion {
       : { fields: [{ key: "description", label: description }] }),
     evidence: { required: true },
   };
-  const asked = questionMode([rule.title, description], "verdict");
+  const asked = questionMode([rule.title, description], "verdict", readingFor(locale) ?? ENGLISH);
   return { kind, spec, mode: asked === "mention" ? "mention" : "observation" };
 }
 

@@ -49,7 +49,7 @@ export async function workflowStep(
   if (!video) return { answers: [], findings: [] };
   const videoIndex = (await context.videoIds()).indexOf(video.id);
   const rules = context.rules.slice(step.first, step.first + step.count);
-  const questions = rules.map(ruleQuestion);
+  const questions = rules.map((rule) => ruleQuestion(rule, run.locale));
   const verdicts = await execution.answerAll(snapshot.playbook, questions, [video]);
   const answers: AnswerRow[] = [];
   const findings: FindingRow[] = [];

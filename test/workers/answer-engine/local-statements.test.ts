@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ENGLISH } from "../../../src/answer-engine/english";
+import { questionMode as modeIn } from "../../../src/answer-engine/language-reading";
 import { polarityOf } from "../../../src/answer-engine/negation";
-import { isDirective, questionMode } from "../../../src/answer-engine/statement-mode";
+import { isDirective } from "../../../src/answer-engine/statement-mode";
+
+const questionMode = (sources: string[], type: "verdict" | "retrieval") =>
+  modeIn(sources, type, ENGLISH);
+
 import type { AnswerSpec } from "../../../src/domain/answers";
 import { stems } from "../../../src/lib/text/search-scoring";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
