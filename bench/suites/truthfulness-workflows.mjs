@@ -57,6 +57,7 @@ export async function findingsOf({ api, headers }, videoId, workflow) {
       result_state: finding.result_state,
       reason_code: finding.reason_code,
       answer_payload: {},
+      evidence_ids: finding.evidence_ids ?? [],
       mismatch,
     });
   }

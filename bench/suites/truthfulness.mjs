@@ -1,209 +1,60 @@
-// The local answer engine over labelled questions on the media fixtures, in two parts: `tuned`
-// (truthfulness.json, whose words the engine's rules were written against) and `held-out`
-// (truthfulness-held-out.json, written from everyday words without looking at the engine, plus
-// workflow rules). Each group is one profile run over one video through the public API. Per
-// part and answer type: false `found` (including a found measurement with the wrong value),
-// unbacked negatives (not_found, false or zero where the truth is not an absence) and recall of
-// what is present.
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { ROOT } from "../../scripts/lib/local.mjs";
-import { benchClient, fmt, json, until, uploadFixture } from "../lib.mjs";
-import { findingsOf } from "./truthfulness-workflows.mjs";
+// Truthfulness of the answer engines over labelled questions on the media fixtures. The local
+// engine over both parts: `tuned` (truthfulness.json, whose words the rules were written
+// against) and `held-out` (truthfulness-held-out.json, written from everyday words without
+// looking at the engine, plus workflow rules). Then the held-out part through the production
+// adapters over the simulators, with the simulated answer model honest and then adversarial
+// (SIMULATE_ANSWERS), and what the adversary did against what the service stored. Per part
+// and answer type: false `found` (a found measurement with the wrong value included),
+// unbacked negatives (not_found, false or zero where the truth is not an absence), recall.
+import { startService } from "../lib.mjs";
+import { adversaryTable, answerErrors } from "./truthfulness-adversary.mjs";
+import { runLabelled } from "./truthfulness-judge.mjs";
 
 export const name = "truthfulness";
 
-const TYPES = [
-  "verdict",
-  "measurement",
-  "enumeration",
-  "timeline",
-  "comparison",
-  "retrieval",
-  "synthesis",
-  "workflow rule",
-];
-const PARTS = [
-  ["tuned", "truthfulness.json"],
-  ["held-out", "truthfulness-held-out.json"],
-];
+const TUNED = ["tuned", "truthfulness.json"];
+const HELD_OUT = ["held-out", "truthfulness-held-out.json"];
+const SEED = "1";
 
-function specOf(question) {
-  return {
-    answer_key: question.key,
-    answer_type: question.type,
-    ...(question.q === undefined ? {} : { description: question.q }),
-    ...(question.fields === undefined
-      ? {}
-      : { fields: question.fields.map((label, i) => ({ key: `f${i}`, label })) }),
-    evidence: { accepted_types: question.evidence ?? ["transcript"] },
-  };
-}
-
-async function answersOf(api, headers, videoId, group) {
-  const profile = await json(
-    await fetch(`${api}/profiles`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        name: group.name,
-        instructions: group.instructions,
-        answer_specs: group.questions.map(specOf),
-      }),
-    }),
-  );
-  const accepted = await json(
-    await fetch(`${api}/runs`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        source_ids: [videoId],
-        profile_id: profile.id,
-        locale: group.locale ?? "en",
-      }),
-    }),
-  );
-  const run = await until(
-    async () => json(await fetch(`${api}/runs/${accepted.id}`, { headers })),
-    (r) => ["completed", "failed", "canceled"].includes(r.status),
-  );
-  if (run.status !== "completed") throw new Error(`${group.name}: run ${run.status}`);
-  const page = await json(await fetch(`${api}/runs/${run.id}/answers?limit=100`, { headers }));
-  return new Map(page.data.map((a) => [a.key, a]));
-}
-
-/** What an answer claims: found, a known absence (not_found), or cannot tell. */
-function claimOf(answer) {
-  if (answer.result_state === "found") return "found";
-  if (answer.result_state === "not_found") return "not_found";
-  return "cannot_tell";
-}
-
-/** A negative the answer states: not_found, a false verdict or a zero. */
-function statesNegative(answer) {
-  const value = answer.answer_payload?.value;
-  return answer.result_state === "not_found" || value === false || value === 0;
-}
-
-const SECONDS_PER = {
-  second: 1,
-  seconds: 1,
-  s: 1,
-  minute: 60,
-  minutes: 60,
-  hour: 3600,
-  hours: 3600,
-};
-
-/** Whether a labelled value (`q.value` in `q.unit`) is the answer's; durations compare in seconds. */
-function valueHolds(answer, q) {
-  if (q.value === undefined) return true;
-  const { value, unit } = answer.answer_payload ?? {};
-  if (typeof q.value !== "number") return value === q.value;
-  if (typeof value !== "number") return false;
-  const expected = SECONDS_PER[q.unit];
-  if (expected !== undefined) {
-    const given = SECONDS_PER[unit];
-    return given !== undefined && Math.abs(value * given - q.value * expected) < 0.5;
+/** The held-out part through the production adapters with the simulated model in `mode`. */
+async function production(mode) {
+  const service = await startService({
+    adapters: "production",
+    env: { SIMULATE_ANSWERS: mode, SIMULATE_ANSWERS_SEED: SEED },
+  });
+  try {
+    const [part] = await runLabelled(service, [HELD_OUT], `bench truthfulness ${mode}`);
+    const errors = mode === "adversarial" ? await answerErrors(service) : [];
+    return { part, errors };
+  } finally {
+    await service.stop();
   }
-  return value === q.value;
-}
-
-/** One labelled case judged: adds it to the stats of its type and of `all`; a note if it disagrees. */
-function judge(stats, notes, type, q, answer, label) {
-  const claim = claimOf(answer);
-  const wrongValue = claim === "found" && q.truth === "found" && !valueHolds(answer, q);
-  const falseFound = claim === "found" && (q.truth !== "found" || wrongValue);
-  // A zero the label states (no change between two halves) is a value, not a negative.
-  const unbacked =
-    q.truth !== "not_found" && statesNegative(answer) && !(q.value === 0 && valueHolds(answer, q));
-  for (const t of [type, "all"]) {
-    const s = stats[t];
-    s.n += 1;
-    if (claim === q.truth && !wrongValue) s.agree += 1;
-    if (falseFound) s.falseFound += 1;
-    if (unbacked) s.unbacked += 1;
-    if (q.truth === "found") s.trueFound += 1;
-    if (q.truth === "found" && claim === "found" && !wrongValue) s.recalled += 1;
-    if (q.truth !== "cannot_tell" && claim === "cannot_tell") s.cautious += 1;
-  }
-  const value = answer.answer_payload?.value;
-  const shown = `${label} (${q.case}): truth ${q.truth}${q.value === undefined ? "" : ` ${q.value} ${q.unit ?? ""}`.trimEnd()}, engine ${answer.result_state}${answer.reason_code ? `/${answer.reason_code}` : ""}${typeof value === "number" ? ` ${value} ${answer.answer_payload.unit ?? ""}`.trimEnd() : ""}`;
-  if (wrongValue) notes.push(`WRONG VALUE ${shown}`);
-  else if (falseFound) notes.push(`FALSE FOUND ${shown}`);
-  else if (unbacked) notes.push(`UNBACKED NEGATIVE ${shown}`);
-  else if (claim !== q.truth) notes.push(shown);
-}
-
-function emptyStats() {
-  return Object.fromEntries(
-    [...TYPES, "all"].map((t) => [
-      t,
-      { n: 0, falseFound: 0, unbacked: 0, trueFound: 0, recalled: 0, agree: 0, cautious: 0 },
-    ]),
-  );
-}
-
-function table(stats) {
-  return [...TYPES, "all"]
-    .filter((t) => stats[t].n > 0)
-    .map((t) => {
-      const s = stats[t];
-      const recall = s.trueFound === 0 ? "–" : fmt(s.recalled / s.trueFound, 2);
-      return `| ${t} | ${s.n} | ${s.falseFound} | ${s.unbacked} | ${s.recalled}/${s.trueFound} = ${recall} | ${s.cautious} | ${fmt(s.agree / s.n, 2)} |`;
-    });
 }
 
 export async function run(service) {
-  const client = await benchClient(service, "bench truthfulness");
-  const { api, headers } = client;
-  const videoIds = {};
-  const video = async (file) => {
-    videoIds[file] ??= await uploadFixture(client, file);
-    return videoIds[file];
-  };
-  const sections = [];
-  for (const [part, file] of PARTS) {
-    const { groups, workflows = [] } = JSON.parse(
-      readFileSync(path.join(ROOT, "bench/suites", file), "utf8"),
-    );
-    const stats = emptyStats();
-    const notes = [];
-    for (const group of groups) {
-      const answers = await answersOf(api, headers, await video(group.video), group);
-      for (const q of group.questions) {
-        const answer = answers.get(q.key);
-        if (answer === undefined) throw new Error(`${group.name}: no answer for ${q.key}`);
-        judge(stats, notes, q.type, q, answer, `${group.video} ${q.key}`);
-      }
-    }
-    for (const workflow of workflows) {
-      const findings = await findingsOf(client, await video(workflow.video), workflow);
-      for (const rule of workflow.rules) {
-        const finding = findings.get(rule.id);
-        judge(stats, notes, "workflow rule", rule, finding, `${workflow.video} rule ${rule.id}`);
-        if (finding.mismatch) notes.push(`WRONG FINDING ${finding.mismatch}`);
-      }
-    }
-    const cases = stats.all.n;
-    sections.push(
-      `#### ${part}: ${cases} labelled cases over ${new Set(groups.map((g) => g.video)).size} fixtures (bench/suites/${file})`,
-      "",
-      "| type | n | false found | unbacked negatives | recall of what is present | cautious | agreement |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-      ...table(stats),
-      "",
-      notes.length === 0
-        ? "Every answer agreed with its label."
-        : `Disagreements (truth vs engine/reason): ${notes.join("; ")}.`,
-      "",
-    );
-  }
+  const local = await runLabelled(service, [TUNED, HELD_OUT], "bench truthfulness");
+  const honest = await production("honest");
+  const adversarial = await production("adversarial");
+  const recall = (p) => `${p.stats.all.recalled}/${p.stats.all.trueFound}`;
+  const localHeldOut = local.find((p) => p.part === "held-out");
   return [
-    "### Truthfulness of the local answer engine (labelled sets)",
+    "### Truthfulness of the answer engines (labelled sets)",
     "",
-    `Two labelled parts, each group one profile run over one processed fixture through the public API (fixtures from test/fixtures/media/make-truthfulness-fixtures.sh and make-held-out-fixtures.sh). \`tuned\` is the set the engine's rules were written against; \`held-out\` was written from everyday words (paraphrases, synonyms, stated numbers, everyday imperatives, reported requests, hazards, German) before the engine was changed for it, and adds workflow rules (a finding's state against whether the requirement was met or the hazard occurred). Truth is what a careful person says from the captions: found, not_found, or cannot tell (uncertain or not_checked). A found measurement must carry the labelled value (durations compared in seconds), else it counts as a false found. An unbacked negative is not_found, false or a zero where the truth is not an absence. Targets: 0 false found and 0 unbacked negatives in both parts; recall as high as a lexical engine can honestly reach. "Cautious" counts known truths answered "cannot tell": safe, but less than a person could say.`,
+    'Each group is one profile run over one processed fixture through the public API (fixtures from test/fixtures/media/make-truthfulness-fixtures.sh and make-held-out-fixtures.sh). `tuned` is the set the local engine\'s rules were written against; `held-out` was written from everyday words (paraphrases, synonyms, stated numbers, everyday imperatives, reported requests, hazards, German) before the engine was changed for it, and adds workflow rules (a finding\'s state against whether the requirement was met or the hazard occurred). Truth is what a careful person says from the captions: found, not_found, or cannot tell (uncertain or not_checked). A found measurement must carry the labelled value (durations compared in seconds), else it counts as a false found. An unbacked negative is not_found, false or a zero where the truth is not an absence. Targets: 0 false found and 0 unbacked negatives in every part and with either simulated model; recall through the production adapters with the honest model at least the local engine\'s. "Cautious" counts known truths answered "cannot tell": safe, but less than a person could say.',
     "",
-    ...sections,
+    "#### The local engine (`npm start`)",
+    "",
+    ...local.flatMap((p) => p.section),
+    `#### The production adapters over the simulators, honest model (\`ADAPTERS=production\`, \`SIMULATE_ANSWERS=honest\`)`,
+    "",
+    ...honest.part.section,
+    `#### The production adapters, adversarial model (\`SIMULATE_ANSWERS=adversarial\`, seed ${SEED})`,
+    "",
+    ...adversarial.part.section,
+    "What the adversarial model did, per kind of error (docs/simulators.md lists them), against what the service stored:",
+    "",
+    ...adversaryTable(adversarial.errors, adversarial.part.cases),
+    `Recall of the held-out part: local ${recall(localHeldOut)}, production with the honest model ${recall(honest.part)}, with the adversarial model ${recall(adversarial.part)}.`,
+    "",
   ].join("\n");
 }
