@@ -1,5 +1,6 @@
 import type { EvidenceRef } from "../../domain/evidence";
 import type { TemplateBlock } from "../../domain/report-templates";
+import type { PartialCoverage } from "./coverage";
 import { type DisplayContext, publicValue, stateText, valueText, verdictText } from "./display";
 import { citationLabel, formatRange, orderEvidence } from "./format";
 import type { Field, Paragraph, Section, SectionKind } from "./model";
@@ -16,6 +17,8 @@ export interface BlockContext {
   strings: ReportStrings;
   /** Whether this block is the first `heading` block, whose label is the report's title. */
   isTitle: boolean;
+  /** How much of the sources an answer read, when it did not read them all whole. */
+  partialOf: (answer: StoredAnswer) => PartialCoverage | undefined;
 }
 
 const TABLE_LAYOUTS: Record<string, TableLayout> = {
@@ -93,19 +96,29 @@ function field(key: string, block: TemplateBlock, ctx: DisplayContext, text: str
   return { key, label: labelFor(key, block, ctx.strings), text };
 }
 
-/** Fields, summary and table of one answer, laid out for the block's type. */
-function answerSection(block: TemplateBlock, answer: StoredAnswer, ctx: DisplayContext): Section {
+/**
+ * Fields, summary and table of one answer, laid out for the block's type. `partial` applies
+ * to the answer's own value and state; its items are shown as the engine decided each.
+ */
+function answerSection(
+  block: TemplateBlock,
+  answer: StoredAnswer,
+  itemsCtx: DisplayContext,
+  partial: PartialCoverage | undefined,
+): Section {
+  const ctx: DisplayContext = { ...itemsCtx, partial };
   const payload = answer.answer_payload;
   const state = answer.result_state;
   const base = emptySection(block, "listing", headingOf(block, ctx.strings));
-  // A verdict answer, or any answer in a verdict block, is a pass only when found and `true`.
+  // A verdict answer, or any answer in a verdict block, is a pass only when found and `true`
+  // over every source read whole.
   const verdictLike = answer.type === "verdict" || block.type === "verdict";
   const stateWords = stateText(state, ctx, payload.value, verdictLike);
   const section: Section = {
     ...base,
     answer: { id: answer.id, key: answer.key, type: answer.type, result_state: state },
     result_state_text: stateWords,
-    value: publicValue(payload.value, state),
+    value: publicValue(payload.value, state, verdictLike && partial !== undefined),
     unit: payload.unit ?? null,
     paragraphs: [summaryOf(answer, null)],
   };
@@ -132,7 +145,7 @@ function answerSection(block: TemplateBlock, answer: StoredAnswer, ctx: DisplayC
     return { ...section, kind: "measurement", fields };
   }
   const layout = lookup(TABLE_LAYOUTS, block.type);
-  const table = buildTable(itemRows(answer), block, layout ?? "items", ctx);
+  const table = buildTable(itemRows(answer), block, layout ?? "items", itemsCtx);
   const notice = table.groups.length === 0 ? ctx.strings.noItems : null;
   if (layout !== undefined) {
     return { ...section, kind: "table", fields: [resultField], table, notice };
@@ -154,7 +167,7 @@ function allAnswersSection(block: TemplateBlock, bctx: BlockContext, ctx: Displa
     const paragraphs = bctx.answers.map((answer) => summaryOf(answer, answer.key));
     return { ...emptySection(block, "narrative", heading), paragraphs };
   }
-  const table = buildTable(answerRows(bctx.answers), block, "overview", ctx);
+  const table = buildTable(answerRows(bctx.answers, bctx.partialOf), block, "overview", ctx);
   return { ...emptySection(block, "overview", heading), table };
 }
 
@@ -184,5 +197,5 @@ export function renderBlock(block: TemplateBlock, bctx: BlockContext): Section {
     const section = emptySection(block, "missing", headingOf(block, bctx.strings));
     return { ...section, notice: bctx.strings.missingAnswer(key) };
   }
-  return answerSection(block, answer, ctx);
+  return answerSection(block, answer, ctx, bctx.partialOf(answer));
 }

@@ -1,8 +1,11 @@
 import { answersByKey, renderBlock } from "./blocks";
+import { decidedOnPart, NOTHING_UNDERSTOOD, partialCoverage } from "./coverage";
 import { compareText, formatTime } from "./format";
-import type { ReportModel, Unanswered } from "./model";
+import type { ReportModel, ReportNotice, ReportSource } from "./model";
 import { lookup, type ReportStrings, stringsFor } from "./strings";
 import type { RenderInput, StoredAnswer } from "./types";
+
+type Limitation = ReportModel["limitations"][number];
 
 /** Answers by key, then id: the order of the store's rows must not change the bytes. */
 function reportOrder(answers: readonly StoredAnswer[]): StoredAnswer[] {
@@ -11,18 +14,34 @@ function reportOrder(answers: readonly StoredAnswer[]): StoredAnswer[] {
 
 const STATE_ORDER = ["found", "not_found", "uncertain", "not_checked"] as const;
 
-/** The answers counted by result state, in words, states with none left out. */
-function summaryOf(answers: readonly StoredAnswer[], strings: ReportStrings): string {
+/**
+ * The answers counted by result state, in words, states with none left out; then how many
+ * sources nothing was heard or seen of, and how many answers rest on part of the sources.
+ */
+function summaryOf(
+  answers: readonly StoredAnswer[],
+  unread: number,
+  sourceCount: number,
+  strings: ReportStrings,
+): string {
   const parts = STATE_ORDER.flatMap((state) => {
     const count = answers.filter((a) => a.result_state === state).length;
     return count === 0 ? [] : [`${count} ${strings.states[state].toLowerCase()}`];
   });
-  return strings.summaryText(parts, answers.length);
+  const onPart = answers.filter(decidedOnPart).length;
+  const notes = [
+    ...(unread > 0 ? [strings.unreadSummary(unread, sourceCount)] : []),
+    ...(onPart > 0 ? [strings.partialSummary(onPart)] : []),
+  ];
+  return strings.summaryText(parts, answers.length, notes);
 }
 
-/** Uncertain and not-checked answers counted, each state with its reasons in words. */
-function unansweredOf(answers: readonly StoredAnswer[], strings: ReportStrings): Unanswered[] {
-  return (["not_checked", "uncertain"] as const).flatMap((state) => {
+/**
+ * Uncertain and not-checked answers counted, each state with its reasons in words, then the
+ * answers decided on part of the sources: none of them is a pass.
+ */
+function unansweredOf(answers: readonly StoredAnswer[], strings: ReportStrings): Limitation[] {
+  const unanswered = (["not_checked", "uncertain"] as const).flatMap((state) => {
     const those = answers.filter((a) => a.result_state === state);
     if (those.length === 0) return [];
     const byReason = new Map<string, number>();
@@ -42,8 +61,56 @@ function unansweredOf(answers: readonly StoredAnswer[], strings: ReportStrings):
       answers.length,
       reasons,
     );
-    return [{ result_state: state, count: those.length, text }];
+    return [{ code: state, text }];
   });
+  const onPart = answers.filter(decidedOnPart).length;
+  if (onPart === 0) return unanswered;
+  const partial = { code: "partial_coverage", text: strings.partialText(onPart, answers.length) };
+  return [...unanswered, partial];
+}
+
+function sourcesOf(input: RenderInput): ReportSource[] {
+  return input.run.source_ids.map((videoId) => {
+    const video = input.videos.find((v) => v.id === videoId);
+    const duration = video !== undefined && Number.isFinite(video.duration) ? video.duration : null;
+    return {
+      video_id: videoId,
+      title: video === undefined || video.title === "" ? null : video.title,
+      duration,
+      duration_text: formatTime(duration ?? undefined),
+    };
+  });
+}
+
+/** The run's notices on its own sources, once per video, in `source_ids` order. */
+function noticesOf(input: RenderInput, sources: readonly ReportSource[]): ReportNotice[] {
+  const strings = stringsFor(input.template.language);
+  const seen = new Set<string>();
+  return sources.flatMap((source) => {
+    if (seen.has(source.video_id)) return [];
+    seen.add(source.video_id);
+    return input.notices
+      .filter((notice) => notice.video_id === source.video_id)
+      .map((notice) => ({
+        code: notice.code,
+        video_id: notice.video_id,
+        detail: strings.noticeText(notice, source.title ?? source.video_id),
+      }));
+  });
+}
+
+/**
+ * The sources an answer is about: a workflow verdict (`rule/video`) is about its one video,
+ * an analysis answer about every source of the run.
+ */
+function answerSources(
+  input: RenderInput,
+  answer: StoredAnswer,
+  sourceIds: ReadonlySet<string>,
+): ReadonlySet<string> {
+  if (input.run.kind !== "workflow") return sourceIds;
+  const videoId = answer.key.slice(answer.key.lastIndexOf("/") + 1);
+  return sourceIds.has(videoId) ? new Set([videoId]) : sourceIds;
 }
 
 /** Builds the format-neutral report of a run's stored answers; pure, no clock, no randomness. */
@@ -55,16 +122,14 @@ export function buildReport(input: RenderInput): ReportModel {
   const titleBlock = input.template.blocks[titleIndex];
   const untitled = input.run.kind === "workflow" ? strings.workflowTitle : strings.defaultTitle;
   const title = titleBlock?.label?.trim() ? titleBlock.label : untitled;
-  const sources = input.run.source_ids.map((videoId) => {
-    const video = input.videos.find((v) => v.id === videoId);
-    const duration = video !== undefined && Number.isFinite(video.duration) ? video.duration : null;
-    return {
-      video_id: videoId,
-      title: video === undefined || video.title === "" ? null : video.title,
-      duration,
-      duration_text: formatTime(duration ?? undefined),
-    };
-  });
+  const sources = sourcesOf(input);
+  const notices = noticesOf(input, sources);
+  const sourceIds = new Set(input.run.source_ids);
+  const unread = new Set(
+    notices.filter((n) => n.code === NOTHING_UNDERSTOOD).map((n) => n.video_id),
+  );
+  const partialOf = (answer: StoredAnswer) =>
+    partialCoverage(answer, answerSources(input, answer, sourceIds), unread);
   return {
     title,
     language: input.template.language,
@@ -74,14 +139,18 @@ export function buildReport(input: RenderInput): ReportModel {
     profile_kind: input.run.kind === "workflow" ? "rulebook" : "profile",
     execution_profile_ref: input.run.execution_profile_ref,
     sources,
-    limitations: input.run.limitations.map((code) => ({
-      code,
-      text: lookup(strings.limitationTexts, code) ?? code,
-    })),
-    summary: summaryOf(answers, strings),
-    unanswered: unansweredOf(answers, strings),
+    limitations: [
+      ...input.run.limitations.map((code) => ({
+        code,
+        text: lookup(strings.limitationTexts, code) ?? code,
+      })),
+      ...unansweredOf(answers, strings),
+      ...notices.map((notice) => ({ code: notice.code, text: notice.detail })),
+    ],
+    notices,
+    summary: summaryOf(answers, unread.size, sourceIds.size, strings),
     sections: input.template.blocks.map((block, index) =>
-      renderBlock(block, { answers, byKey, strings, isTitle: index === titleIndex }),
+      renderBlock(block, { answers, byKey, strings, isTitle: index === titleIndex, partialOf }),
     ),
   };
 }

@@ -1,6 +1,7 @@
 import { runBatch } from "../../db/client";
 import { insertEventStatement } from "../../db/repos/events";
 import { findReportTemplateVersion } from "../../db/repos/report-templates";
+import { rulesOfSets } from "../../db/repos/rulebooks";
 import {
   type AnswerRow,
   allAnswers,
@@ -11,6 +12,7 @@ import {
 } from "../../db/repos/runs";
 import type { AnswerType } from "../../domain/answers";
 import type { TemplateBlock } from "../../domain/report-templates";
+import type { Rule } from "../../domain/rulebooks";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
@@ -18,10 +20,12 @@ import { reportKey, reportManifestKey } from "../../lib/object-keys";
 import { nameAtVersion } from "../../lib/refs";
 import type { Deps } from "../deps";
 import { reportResource } from "../presenters/report";
+import { nothingUnderstoodNotices } from "../understanding";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
 import { renderModel } from "./render";
 import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
+import { workflowHeadings } from "./workflow-headings";
 
 /** The report formats of the spec's Report section. */
 export type ReportFormat = "json" | "markdown";
@@ -116,9 +120,23 @@ async function templateFor(
 interface ReportOptions {
   formats: ReportFormat[];
   inlineTemplate?: RenderTemplate;
-  /** Section headings by answer key for the default template (a workflow's rule titles). */
-  headings?: Record<string, string>;
+  /** A workflow run's frozen rules when the caller holds them; else read from its rule set. */
+  rules?: Rule[];
   requestId: string;
+}
+
+/** The run's sources as its input snapshot froze them. */
+interface SnapshotSource {
+  video_id: string;
+  title: string | null;
+  filename: string;
+  duration: number | null;
+}
+
+/** A workflow run's rules: the caller's, else its rule set version's (which never changes). */
+async function rulesOf(deps: Pick<Deps, "db">, run: RunRow, given: Rule[] | undefined) {
+  if (given !== undefined || run.ruleSetVersionId === null) return given ?? [];
+  return (await rulesOfSets(deps.db, [run.ruleSetVersionId])).get(run.ruleSetVersionId) ?? [];
 }
 
 /**
@@ -156,23 +174,25 @@ export async function renderReports(
   options: ReportOptions,
 ): Promise<ReportRow[]> {
   const { db } = deps;
-  const { template, ref } = await templateFor(
-    deps,
-    run,
-    answers,
-    options.inlineTemplate,
-    options.headings,
-  );
   const input = (await findSnapshots(db, run.id)).find((s) => s.kind === "input")?.content as
-    | {
-        sources?: {
-          video_id: string;
-          title: string | null;
-          filename: string;
-          duration: number | null;
-        }[];
-      }
+    | { sources?: SnapshotSource[] }
     | undefined;
+  const videos = (input?.sources ?? []).map((source) => ({
+    id: source.video_id,
+    title: source.title ?? source.filename,
+    duration: source.duration ?? 0,
+  }));
+  const headings =
+    run.kind === "workflow"
+      ? workflowHeadings(
+          await rulesOf(deps, run, options.rules),
+          answers.map((answer) => answer.key),
+          new Map(videos.map((video) => [video.id, video.title])),
+        )
+      : undefined;
+  const { template, ref } = await templateFor(deps, run, answers, options.inlineTemplate, headings);
+  // Stored state at report time, in `source_ids` order: the same run renders the same bytes.
+  const notices = await nothingUnderstoodNotices(db, run.workspaceId, run.sourceIds);
   const renderInput: RenderInput = {
     run: {
       id: run.id,
@@ -182,11 +202,8 @@ export async function renderReports(
       limitations: run.limitations,
       kind: run.kind,
     },
-    videos: (input?.sources ?? []).map((source) => ({
-      id: source.video_id,
-      title: source.title ?? source.filename,
-      duration: source.duration ?? 0,
-    })),
+    videos,
+    notices,
     answers: answers.map(storedAnswer),
     template,
   };

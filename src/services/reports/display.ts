@@ -1,4 +1,5 @@
 import type { ResultState } from "../../domain/answers";
+import type { PartialCoverage } from "./coverage";
 import { type RawValue, rawText } from "./format";
 import { lookup, PASS_WORDS, type ReportStrings } from "./strings";
 
@@ -6,6 +7,8 @@ import { lookup, PASS_WORDS, type ReportStrings } from "./strings";
 export interface DisplayContext {
   strings: ReportStrings;
   mapping: Record<string, string>;
+  /** Set for an answer that did not read every source whole: it is then never a pass. */
+  partial?: PartialCoverage | undefined;
 }
 
 function mapped(ctx: DisplayContext, raw: string): string | undefined {
@@ -15,14 +18,16 @@ function mapped(ctx: DisplayContext, raw: string): string | undefined {
 
 /** What a check that may not be shown as a pass says instead of its yes/no value. */
 function notPassText(state: ResultState, value: RawValue, ctx: DisplayContext): string {
-  if (state === "found") return value === false ? ctx.strings.fail : ctx.strings.states.found;
+  if (state === "found" && value === false) return ctx.strings.fail;
+  if (state === "found" && ctx.partial !== undefined) return ctx.strings.partialPass(ctx.partial);
+  if (state === "found") return ctx.strings.states.found;
   return state === "uncertain" ? ctx.strings.uncertainVerdict : ctx.strings.states[state];
 }
 
 /**
  * The last word on every displayed value: text reading as a pass survives only on a `found`
- * check whose value is not `false` (for a verdict: is `true`), whatever the mapping or the
- * engine's strings say.
+ * check whose value is not `false` (for a verdict: is `true`) and that read every source whole,
+ * whatever the mapping or the engine's strings say.
  */
 function guard(
   display: string,
@@ -31,7 +36,10 @@ function guard(
   ctx: DisplayContext,
   verdictLike = false,
 ): string {
-  const canPass = state === "found" && (verdictLike ? value === true : value !== false);
+  const canPass =
+    state === "found" &&
+    (verdictLike ? value === true : value !== false) &&
+    ctx.partial === undefined;
   if (canPass || !PASS_WORDS.has(display.trim().toLowerCase())) return display;
   return notPassText(state, value, ctx);
 }
@@ -72,6 +80,8 @@ export function valueText(
     // A yes needs `found`; a no needs a decided state (`found` or `not_found`).
     const decided = state === "found" || (state === "not_found" && !value);
     if (!decided) return notPassText(state, value, ctx);
+    // A pass over part of the sources is no pass, whatever the mapping calls one.
+    if (verdictLike && value && ctx.partial !== undefined) return notPassText(state, value, ctx);
     const word = verdictLike
       ? value
         ? ctx.strings.pass
@@ -89,7 +99,8 @@ export function valueText(
 }
 
 /**
- * A verdict's headline: Pass only when `found` and `true`; Fail when `false` and `found` or
+ * A verdict's headline: Pass only when `found` and `true` over every source read whole (over
+ * part of them it says how much was found and not checked); Fail when `false` and `found` or
  * `not_found`; otherwise the state in words (uncertain in its "not a pass" form).
  */
 export function verdictText(state: ResultState, value: RawValue, ctx: DisplayContext): string {
@@ -100,12 +111,21 @@ export function verdictText(state: ResultState, value: RawValue, ctx: DisplayCon
   return stateText(state, ctx, value, true);
 }
 
-/** The raw value a JSON report may carry: none where showing it could read as a pass. */
-export function publicValue(value: RawValue, state: ResultState): string | number | boolean | null {
+/**
+ * The raw value a JSON report may carry: none where showing it could read as a pass (`partial`:
+ * a verdict's `true` on part of the sources).
+ */
+export function publicValue(
+  value: RawValue,
+  state: ResultState,
+  partial = false,
+): string | number | boolean | null {
   if (value === undefined) return null;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value === "boolean") {
+    if (value && partial) return null;
     return state === "found" || (state === "not_found" && !value) ? value : null;
   }
-  return state !== "found" && PASS_WORDS.has(value.trim().toLowerCase()) ? null : value;
+  const couldPass = state === "found" && !partial;
+  return !couldPass && PASS_WORDS.has(value.trim().toLowerCase()) ? null : value;
 }

@@ -109,6 +109,7 @@ export function toJson(model: ReportModel): string {
         duration_text: s.duration_text,
       })),
       limitations: model.limitations.map((l) => ({ code: l.code, text: l.text })),
+      notices: model.notices.map((n) => ({ code: n.code, video_id: n.video_id, detail: n.detail })),
       sections: model.sections.map(sectionJson),
     },
   };

@@ -110,8 +110,9 @@ function headerChunks(model: ReportModel, strings: ReportStrings): string[] {
     lines.push(`  - ${escapeInline(s.title ?? strings.untitled)} (${details})`);
   }
   lines.push(item(strings.summary, escapeInline(model.summary)));
-  // "None" only when nothing limits the answers: not even one left uncertain or not checked.
-  const limits = [...model.limitations.map((l) => l.text), ...model.unanswered.map((u) => u.text)];
+  // "None" only when nothing limits the answers: not even one left uncertain or not checked,
+  // decided on part of the sources, or a source nothing was heard or seen of.
+  const limits = model.limitations.map((l) => l.text);
   if (limits.length === 0) {
     lines.push(item(strings.limitations, escapeInline(strings.none)));
   } else {

@@ -16,19 +16,26 @@ export interface ReportModel {
   profile_kind: "profile" | "rulebook";
   execution_profile_ref: string;
   sources: ReportSource[];
+  /**
+   * What limits the answers, in words: the run's limitations; how many answers are not
+   * checked, uncertain, or decided on part of the sources, and why; then the run's notices.
+   */
   limitations: { code: string; text: string }[];
-  /** The answers counted by result state, in words ("1 found, 2 not checked (3 answers)"). */
+  /** The run's notices, each in the report's language, in `source_ids` order. */
+  notices: ReportNotice[];
+  /**
+   * The answers counted by result state, in words ("1 found, 2 not checked (3 answers)"),
+   * then the sources nothing was understood of and the answers resting on part of them.
+   */
   summary: string;
-  /** Answers that are not a pass: how many are uncertain or not checked, and why. */
-  unanswered: Unanswered[];
   sections: Section[];
 }
 
-/** The answers of one result state that give no answer, with their reasons in words. */
-export interface Unanswered {
-  result_state: "uncertain" | "not_checked";
-  count: number;
-  text: string;
+/** A notice of the run as the report carries it (the run's `notices`, in the report's words). */
+export interface ReportNotice {
+  code: string;
+  video_id: string;
+  detail: string;
 }
 
 /** A source video of the run as the header lists it. */

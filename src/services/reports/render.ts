@@ -6,12 +6,14 @@
  * Rules (the full version, with examples, is in ./README.md):
  * - Header: title (label of the first `heading` block, else "Analysis report"/"分析レポート"),
  *   run id, sources in `source_ids` order with title and duration, profile ref, execution
- *   profile, template `id@version`, run limitations in words.
+ *   profile, template `id@version`, a summary by result state, and limitations in words: the
+ *   run's, answers not checked, uncertain or decided without everything read, the run's notices.
  * - One section per block, in template order. Answers are taken in (key, id) order. A block
  *   with `answer_key` renders that answer, or says it was not produced; a `narrative` block
  *   without one renders every answer's summary; any other block without one renders a table
  *   of all answers (key, result, value, summary, evidence).
- * - `verdict`: Pass/合格 only when the result state is `found` and the value is `true`;
+ * - `verdict`: Pass/合格 only when the result state is `found`, the value is `true` and the
+ *   coverage `complete` (else "Found in 1 of 2 videos; 1 not checked — not a pass…");
  *   Fail/不合格 for `false` when `found` or `not_found`; `uncertain` reads
  *   "Uncertain — not a pass"/"不確定（合格ではありません）"; else the state in words.
  *   `measurement`: value and unit, and the result state. `narrative`: the summary.

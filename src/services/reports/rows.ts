@@ -1,6 +1,7 @@
 import type { AnswerAttribute, AnswerItem, ResultState } from "../../domain/answers";
 import { RESULT_STATES } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
+import type { PartialCoverage } from "./coverage";
 import { type DisplayContext, stateText, valueText } from "./display";
 import {
   citationLabel,
@@ -24,6 +25,8 @@ export interface RowSource {
   state: ResultState;
   /** Yes/no values read as pass/fail (a verdict answer in an overview). */
   verdictLike: boolean;
+  /** A whole answer that did not read every source whole: its value is then never a pass. */
+  partial?: PartialCoverage | undefined;
   label: string;
   value: RawValue;
   unit: string | undefined;
@@ -99,7 +102,10 @@ export function itemRows(answer: StoredAnswer): RowSource[] {
 }
 
 /** One row per answer, for blocks that name no answer. */
-export function answerRows(answers: readonly StoredAnswer[]): RowSource[] {
+export function answerRows(
+  answers: readonly StoredAnswer[],
+  partialOf: (answer: StoredAnswer) => PartialCoverage | undefined,
+): RowSource[] {
   return answers.map((answer, index) => {
     const representative = answer.answer_payload.evidence_summary.representative;
     const bounds = evidenceBounds(representative);
@@ -109,6 +115,7 @@ export function answerRows(answers: readonly StoredAnswer[]): RowSource[] {
       answerId: answer.id,
       state: answer.result_state,
       verdictLike: answer.type === "verdict",
+      partial: partialOf(answer),
       label: answer.key,
       value: answer.answer_payload.value,
       unit: answer.answer_payload.unit,
@@ -138,8 +145,9 @@ function cite(row: RowSource, evidence: readonly EvidenceRef[] | undefined): Cel
 const NO_CITATIONS: Cell["citations"] = [];
 
 /** The cell of `key` for a row: a built-in field, a text field, or an item attribute. */
-export function cellOf(row: RowSource, key: string, ctx: DisplayContext): Cell {
+export function cellOf(row: RowSource, key: string, itemsCtx: DisplayContext): Cell {
   const plain = (text: string | null): Cell => ({ text, citations: NO_CITATIONS });
+  const ctx: DisplayContext = { ...itemsCtx, partial: row.partial };
   switch (key) {
     case "label":
       return plain(row.label === "" ? null : row.label);

@@ -1,4 +1,6 @@
 import type { ResultState } from "../../domain/answers";
+import { NOTHING_UNDERSTOOD, type PartialCoverage } from "./coverage";
+import type { RunNoticeInput } from "./types";
 
 /** The fixed strings of a report in one language. */
 export interface ReportStrings {
@@ -34,10 +36,20 @@ export interface ReportStrings {
   /** The title of a workflow run's report without a heading block. */
   workflowTitle: string;
   summary: string;
-  /** The counts by state, e.g. "1 found, 2 not checked (3 answers)". */
-  summaryText: (parts: string[], total: number) => string;
+  /** The counts by state, e.g. "1 found, 2 not checked (3 answers)", then further notes. */
+  summaryText: (parts: string[], total: number, notes: string[]) => string;
   /** "2 of 6 not checked: required evidence was not extracted (2)". */
   unansweredText: (state: string, count: number, total: number, reasons: string) => string;
+  /** A found `true` verdict on part of the sources: what it says instead of a bare pass. */
+  partialPass: (coverage: PartialCoverage) => string;
+  /** The summary's note on sources nothing was heard or seen of. */
+  unreadSummary: (count: number, total: number) => string;
+  /** The summary's note on answers decided on part of the sources. */
+  partialSummary: (count: number) => string;
+  /** The limitation of answers decided on part of the sources. */
+  partialText: (count: number, total: number) => string;
+  /** A run notice in the report's words; `name` is the video's title. */
+  noticeText: (notice: RunNoticeInput, name: string) => string;
   /** Reason codes in words; an unknown code is written with spaces. */
   reasonTexts: Record<string, string>;
 }
@@ -103,10 +115,25 @@ const EN: ReportStrings = {
   rulebook: "Rulebook",
   workflowTitle: "Workflow report",
   summary: "Summary",
-  summaryText: (parts, total) =>
-    `${parts.join(", ")} (${total} ${total === 1 ? "answer" : "answers"})`,
+  summaryText: (parts, total, notes) =>
+    [`${parts.join(", ")} (${total} ${total === 1 ? "answer" : "answers"})`, ...notes].join("; "),
   unansweredText: (state, count, total, reasons) =>
     `${count} of ${total} ${state.toLowerCase()}: ${reasons}`,
+  partialPass: ({ cited, total, unchecked }) => {
+    const tail = " — not a pass over all sources";
+    if (cited === 0 || total <= 1) return `Found, but not everything was read${tail}`;
+    const head = `Found in ${cited} of ${total} videos`;
+    if (unchecked > 0) return `${head}; ${unchecked} not checked${tail}`;
+    return `${head}; not all were read in full${tail}`;
+  },
+  unreadSummary: (count, total) =>
+    `nothing was heard or seen in ${count} of ${total} ${total === 1 ? "source" : "sources"}`,
+  partialSummary: (count) =>
+    `${count} ${count === 1 ? "answer" : "answers"} decided without everything read`,
+  partialText: (count, total) =>
+    `${count} of ${total} decided without everything read: not a pass over all sources`,
+  // The run's own words, so the report, GET /runs/{run_id} and `vas run` say the same.
+  noticeText: (notice) => notice.detail,
   reasonTexts: {
     required_evidence_not_extracted: "the evidence the rule needs was not extracted",
     no_literal_match: "the words were not found as written",
@@ -185,9 +212,26 @@ const JA: ReportStrings = {
   rulebook: "ルールブック",
   workflowTitle: "ワークフローレポート",
   summary: "概要",
-  summaryText: (parts, total) => `${parts.join("、")}（回答 ${total} 件）`,
+  summaryText: (parts, total, notes) =>
+    [`${parts.join("、")}（回答 ${total} 件）`, ...notes].join("。"),
   unansweredText: (state, count, total, reasons) =>
     `${total} 件中 ${count} 件が${state}: ${reasons}`,
+  partialPass: ({ cited, total, unchecked }) => {
+    const tail = "（すべてのソースについての合格ではありません）";
+    if (cited === 0 || total <= 1) return `検出、ただしすべては読み取れていません${tail}`;
+    const head = `${total} 本中 ${cited} 本で検出`;
+    if (unchecked > 0) return `${head}、${unchecked} 本は未確認${tail}`;
+    return `${head}、すべては読み取れていません${tail}`;
+  },
+  unreadSummary: (count, total) =>
+    `ソース ${total} 件中 ${count} 件では何も聞き取れず、何も見えませんでした`,
+  partialSummary: (count) => `${count} 件の回答はすべてを読み取らずに判断`,
+  partialText: (count, total) =>
+    `${total} 件中 ${count} 件はすべてを読み取らずに判断: すべてのソースについての合格ではありません`,
+  noticeText: (notice, name) =>
+    notice.code === NOTHING_UNDERSTOOD
+      ? `${name}：この動画では何も聞き取れず、何も見えませんでした。検索ではタイトルとタグでしか見つからず、この動画についての規則や回答はすべて未確認です。字幕トラックを付けて、もう一度アップロードしてください。`
+      : notice.detail,
   reasonTexts: {
     required_evidence_not_extracted: "必要な証拠が抽出されませんでした",
   },

@@ -24,6 +24,14 @@ export interface StoredAnswer {
   reason_code?: string;
 }
 
+/** A notice of the run (GET /runs/{run_id} `notices`): here, a video nothing was understood of. */
+export interface RunNoticeInput {
+  code: string;
+  video_id: string;
+  /** The run's own words (English), as GET /runs/{run_id} gives them. */
+  detail: string;
+}
+
 /** Everything a report is rendered from. Nothing time-dependent: same input, same bytes. */
 export interface RenderInput {
   run: {
@@ -37,6 +45,8 @@ export interface RenderInput {
     kind?: "analysis" | "workflow";
   };
   videos: { id: string; title: string; duration: number }[];
+  /** The run's notices as stored state gave them at report time, in `source_ids` order. */
+  notices: RunNoticeInput[];
   answers: StoredAnswer[];
   template: RenderTemplate;
 }

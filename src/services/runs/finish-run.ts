@@ -9,7 +9,6 @@ import {
   type RunRow,
 } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
-import type { Rule } from "../../domain/rulebooks";
 import { type RunUsage, runResultState } from "../../domain/runs";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -115,26 +114,6 @@ async function allAnswersPaged(deps: Pick<Deps, "db">, runId: string): Promise<A
 }
 
 /**
- * A workflow run's section headings: each verdict (`rule/video`) headed by its rule's title,
- * its severity when it has one, and the video it is about, never by ids.
- */
-function ruleHeadings(rules: Rule[], answers: AnswerRow[]): Record<string, string> {
-  const titles = new Map(
-    rules.map((rule) => [rule.id, rule.severity ? `${rule.title} (${rule.severity})` : rule.title]),
-  );
-  const headings: Record<string, string> = {};
-  for (const answer of answers) {
-    const cut = answer.key.lastIndexOf("/");
-    const title = titles.get(answer.key.slice(0, cut));
-    if (cut < 0 || title === undefined) continue;
-    const videoId = answer.key.slice(cut + 1);
-    const video = answer.payload.items.find((item) => item.item_id === videoId)?.label;
-    headings[answer.key] = video ? `${title} — ${video}` : title;
-  }
-  return headings;
-}
-
-/**
  * Renders the reports a run asked for (`formats`; a workflow's output modes) from its stored
  * answers before the run completes, so the completion commits them in its own batch and
  * `run.completed` can name the workflow run's report. A crash before the commit leaves only
@@ -152,7 +131,7 @@ async function withReports(
   const reports = await renderReports(deps, ended, answers, {
     formats: run.formats,
     requestId: run.requestId,
-    ...(context.kind === "workflow" ? { headings: ruleHeadings(context.rules, answers) } : {}),
+    ...(context.kind === "workflow" ? { rules: context.rules } : {}),
   });
   const chosen = reports.find((report) => report.format === "json") ?? reports[0];
   return run.kind === "workflow" && chosen

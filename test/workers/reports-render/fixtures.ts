@@ -53,6 +53,8 @@ export function answer(
     summary?: string;
     items?: AnswerItem[];
     representative?: EvidenceRef[];
+    /** `complete` unless given: what the engine read of the run's sources. */
+    coverage?: { state: string; scope: string };
   } = {},
 ): StoredAnswer {
   const representative = options.representative ?? [];
@@ -61,7 +63,7 @@ export function answer(
     key,
     type,
     result_state: state,
-    coverage: { state: "complete", scope: "video" },
+    coverage: options.coverage ?? { state: "complete", scope: "video" },
     event_count: options.items?.length ?? 0,
     evidence_count: representative.length,
     answer_payload: {
@@ -94,6 +96,7 @@ export function input(
       limitations: [],
     },
     videos: [{ id: "vid_dock", title: "Loading dock", duration: 3725.4 }],
+    notices: [],
     answers,
     template: { id: "tpl_safety", version: 3, language, blocks },
   };

@@ -10,8 +10,15 @@ import type { TemplateBlock } from "../../../src/domain/report-templates";
 import type { StoredAnswer } from "../../../src/services/reports/types";
 import { answer, ev, input, type JsonSection, json, text } from "./fixtures";
 
-// Words that may legitimately contain "pass"/"合格": the uncertain wording and the Japanese fail.
-const ALLOWED = ["Uncertain — not a pass", "不確定（合格ではありません）", "不合格"];
+// Words that may legitimately contain "pass"/"合格": the uncertain and partial wordings and the
+// Japanese fail.
+const ALLOWED = [
+  "Uncertain — not a pass",
+  "not a pass over all sources",
+  "不確定（合格ではありません）",
+  "すべてのソースについての合格ではありません",
+  "不合格",
+];
 
 function readsAsPass(shown: string): boolean {
   const rest = ALLOWED.reduce((s, allowed) => s.split(allowed).join(""), shown);
@@ -66,6 +73,7 @@ function answersArb(states: readonly ResultState[]) {
         value,
         items: fc.array(itemArb(states), { maxLength: 3 }),
         representative: fc.subarray(EVIDENCE),
+        coverage: fc.constantFrom("complete", "complete", "partial", "none"),
       }),
       { selector: (a) => a.key, maxLength: 4 },
     )
@@ -76,6 +84,7 @@ function answersArb(states: readonly ResultState[]) {
           summary: `the ${d.key} check`,
           representative: d.representative,
           items: d.items.map((i, n) => ({ ...i, item_id: `${d.key}_i${n}` })),
+          coverage: { state: d.coverage, scope: "1 of 2 videos" },
         }),
       ),
     );
@@ -116,7 +125,7 @@ function shownBy(section: JsonSection): string[] {
   return [...section.fields.map((f) => f.text), section.result_state_text ?? ""];
 }
 
-describe("an uncertain check is never reported as a pass", () => {
+describe("an uncertain check, or one over part of the sources, is never reported as a pass", () => {
   it("in any block type of a JSON report: sections, verdicts and table rows", () => {
     fc.assert(
       fc.property(
@@ -125,10 +134,16 @@ describe("an uncertain check is never reported as a pass", () => {
         languageArb,
         (answers, blocks, language) => {
           const { report } = json(input(blocks, answers, language));
+          // Answers that did not read every source whole: overview rows are keyed by answer id.
+          const onPart = new Set(
+            answers.filter((a) => a.coverage.state !== "complete").map((a) => a.id),
+          );
           for (const section of report.sections) {
+            const partial = onPart.has(section.answer_id ?? "");
             const notPassed =
               section.result_state !== null &&
               (section.result_state !== "found" ||
+                partial ||
                 (section.kind === "verdict" && section.value !== true));
             if (notPassed) {
               for (const shown of shownBy(section)) expect(readsAsPass(shown), shown).toBe(false);
@@ -138,12 +153,14 @@ describe("an uncertain check is never reported as a pass", () => {
               expect(section.value).not.toBe(true);
               if (section.result_state !== "not_found") expect(section.value).not.toBe(false);
             }
+            // A verdict's `true` over part of the sources is not carried as a raw yes.
+            if (partial && section.kind === "verdict") expect(section.value).not.toBe(true);
             for (const group of section.table?.groups ?? []) {
               if (group.rows.some((r) => r.result_state !== "found")) {
                 expect(readsAsPass(group.label ?? ""), group.label ?? "").toBe(false);
               }
               for (const row of group.rows) {
-                if (row.result_state === "found") continue;
+                if (row.result_state === "found" && !onPart.has(row.row_id)) continue;
                 for (const cell of row.cells)
                   expect(readsAsPass(cell ?? ""), cell ?? "").toBe(false);
               }

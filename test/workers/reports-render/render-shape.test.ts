@@ -72,6 +72,7 @@ describe("renderReport: JSON shape", () => {
       "execution_profile_ref",
       "sources",
       "limitations",
+      "notices",
       "sections",
     ]);
     expect(report.template).toEqual({ id: "tpl_safety", version: 3 });

@@ -104,6 +104,17 @@ async function reportContent(client: VasClient, runId: string, format: "json" | 
   throw new UsageError(`Run ${runId} has no ${format} report.`);
 }
 
+/**
+ * What a person must see beside a run's row: its notices (a video nothing was heard or seen
+ * of, so its answers are not checked) and its limitations.
+ */
+function runNotes(run: Run): string[] {
+  const notes = (run.notices ?? []).map((notice) => `Note: ${notice.detail}`);
+  const limitations = run.analysis?.limitations ?? [];
+  if (limitations.length > 0) notes.push(`Limitations: ${limitations.join(", ")}`);
+  return notes;
+}
+
 export async function run(
   client: VasClient,
   s: Settings,
@@ -117,11 +128,16 @@ export async function run(
   });
   if (flags.wait || report)
     current = await client.waitForRun(current.id, { timeoutMs: flags.timeout * 1000 });
+  const notes = runNotes(current);
+  if (report || s.json) {
+    // stdout stays the bare report or JSON, for files and scripts; the notes go to stderr.
+    for (const note of notes) process.stderr.write(`vas: ${note}\n`);
+  }
   if (report) {
     const content = await reportContent(client, current.id, report);
     process.stdout.write(content.endsWith("\n") ? content : `${content}\n`);
   } else if (s.json) printJson(current);
-  else
+  else {
     printTable([
       [
         current.id,
@@ -131,6 +147,8 @@ export async function run(
         ),
       ],
     ]);
+    for (const note of notes) process.stdout.write(`${note}\n`);
+  }
   return EXIT.ok;
 }
 
