@@ -142,8 +142,7 @@ function clauseForm(clause: string): SentenceMode | "subordinate" {
   if (all.length <= 4 && infinitiveLast && !NEGATION.has(w1.token)) {
     if (!(i === 0 && (ARTICLES.has(w1.token) || PRONOUNS.has(w1.token)))) return "directive";
   }
-  if (all.length <= 4 && NEGATION.has(all[0]?.token ?? "") && infinitiveLast)
-    return "directive";
+  if (all.length <= 4 && NEGATION.has(all[0]?.token ?? "") && infinitiveLast) return "directive";
   // A verb first with its object ("Trag den Helm", "Räumt die Halle auf").
   if (i === 0 && w2 !== undefined && (ARTICLES.has(w2.token) || isNumber(w2.token)))
     return "directive";

@@ -23,12 +23,12 @@ function summaryOf(
   unread: number,
   sourceCount: number,
   strings: ReportStrings,
+  onPart: number,
 ): string {
   const parts = STATE_ORDER.flatMap((state) => {
     const count = answers.filter((a) => a.result_state === state).length;
     return count === 0 ? [] : [`${count} ${strings.states[state].toLowerCase()}`];
   });
-  const onPart = answers.filter(decidedOnPart).length;
   const notes = [
     ...(unread > 0 ? [strings.unreadSummary(unread, sourceCount)] : []),
     ...(onPart > 0 ? [strings.partialSummary(onPart)] : []),
@@ -40,7 +40,11 @@ function summaryOf(
  * Uncertain and not-checked answers counted, each state with its reasons in words, then the
  * answers decided on part of the sources: none of them is a pass.
  */
-function unansweredOf(answers: readonly StoredAnswer[], strings: ReportStrings): Limitation[] {
+function unansweredOf(
+  answers: readonly StoredAnswer[],
+  strings: ReportStrings,
+  onPart: number,
+): Limitation[] {
   const unanswered = (["not_checked", "uncertain"] as const).flatMap((state) => {
     const those = answers.filter((a) => a.result_state === state);
     if (those.length === 0) return [];
@@ -63,7 +67,6 @@ function unansweredOf(answers: readonly StoredAnswer[], strings: ReportStrings):
     );
     return [{ code: state, text }];
   });
-  const onPart = answers.filter(decidedOnPart).length;
   if (onPart === 0) return unanswered;
   const partial = { code: "partial_coverage", text: strings.partialText(onPart, answers.length) };
   return [...unanswered, partial];
@@ -130,6 +133,7 @@ export function buildReport(input: RenderInput): ReportModel {
   );
   const partialOf = (answer: StoredAnswer) =>
     partialCoverage(answer, answerSources(input, answer, sourceIds), unread);
+  const onPart = answers.filter((a) => decidedOnPart(partialOf(a), a)).length;
   return {
     title,
     language: input.template.language,
@@ -144,11 +148,11 @@ export function buildReport(input: RenderInput): ReportModel {
         code,
         text: lookup(strings.limitationTexts, code) ?? code,
       })),
-      ...unansweredOf(answers, strings),
+      ...unansweredOf(answers, strings, onPart),
       ...notices.map((notice) => ({ code: notice.code, text: notice.detail })),
     ],
     notices,
-    summary: summaryOf(answers, unread.size, sourceIds.size, strings),
+    summary: summaryOf(answers, unread.size, sourceIds.size, strings, onPart),
     sections: input.template.blocks.map((block, index) =>
       renderBlock(block, { answers, byKey, strings, isTitle: index === titleIndex, partialOf }),
     ),

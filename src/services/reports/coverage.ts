@@ -9,7 +9,7 @@ export interface PartialCoverage {
   cited: number;
   /** The answer's distinct sources: the run's, or a workflow verdict's one video. */
   total: number;
-  /** Its sources nothing was heard or seen of (the run's notices) that it does not cite. */
+  /** Its sources left unchecked: nothing heard or seen of them, or its own item not checked. */
   unchecked: number;
 }
 
@@ -28,7 +28,12 @@ function citedVideos(answer: StoredAnswer): string[] {
   return refs.map((ref) => ref.video_id);
 }
 
-/** The answer's partial coverage over `sources`, or undefined when it read them all whole. */
+/**
+ * The answer's partial coverage over `sources` when a whole source went unchecked for it:
+ * nothing was heard or seen of it (the run's notices), or the answer's own item for it is not
+ * checked (its evidence was not extracted, or the budget stopped the reading). A source read in
+ * part (captions read, frames never seen) is no unchecked source: a found there stands.
+ */
 export function partialCoverage(
   answer: StoredAnswer,
   sources: ReadonlySet<string>,
@@ -36,12 +41,18 @@ export function partialCoverage(
 ): PartialCoverage | undefined {
   if (answer.coverage.state === "complete") return undefined;
   const cited = new Set(citedVideos(answer).filter((id) => sources.has(id)));
-  const unchecked = [...unread].filter((id) => sources.has(id) && !cited.has(id)).length;
-  return { cited: cited.size, total: sources.size, unchecked };
+  const unchecked = new Set([
+    ...[...unread].filter((id) => sources.has(id)),
+    ...answer.answer_payload.items
+      .filter((item) => item.result_state === "not_checked" && sources.has(item.item_id))
+      .map((item) => item.item_id),
+  ]);
+  if (unchecked.size === 0) return undefined;
+  return { cited: cited.size, total: sources.size, unchecked: unchecked.size };
 }
 
-/** Whether an answer decided something (found or not found) without everything read. */
-export function decidedOnPart(answer: StoredAnswer): boolean {
+/** Whether an answer decided something (found or not found) with a source left unchecked. */
+export function decidedOnPart(partial: PartialCoverage | undefined, answer: StoredAnswer): boolean {
   const decided = answer.result_state === "found" || answer.result_state === "not_found";
-  return decided && answer.coverage.state !== "complete";
+  return decided && partial !== undefined;
 }

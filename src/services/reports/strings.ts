@@ -122,9 +122,7 @@ const EN: ReportStrings = {
   partialPass: ({ cited, total, unchecked }) => {
     const tail = " — not a pass over all sources";
     if (cited === 0 || total <= 1) return `Found, but not everything was read${tail}`;
-    const head = `Found in ${cited} of ${total} videos`;
-    if (unchecked > 0) return `${head}; ${unchecked} not checked${tail}`;
-    return `${head}; not all were read in full${tail}`;
+    return `Found in ${cited} of ${total} videos; ${unchecked} not checked${tail}`;
   },
   unreadSummary: (count, total) =>
     `nothing was heard or seen in ${count} of ${total} ${total === 1 ? "source" : "sources"}`,
@@ -219,9 +217,7 @@ const JA: ReportStrings = {
   partialPass: ({ cited, total, unchecked }) => {
     const tail = "（すべてのソースについての合格ではありません）";
     if (cited === 0 || total <= 1) return `検出、ただしすべては読み取れていません${tail}`;
-    const head = `${total} 本中 ${cited} 本で検出`;
-    if (unchecked > 0) return `${head}、${unchecked} 本は未確認${tail}`;
-    return `${head}、すべては読み取れていません${tail}`;
+    return `${total} 本中 ${cited} 本で検出、${unchecked} 本は未確認${tail}`;
   },
   unreadSummary: (count, total) =>
     `ソース ${total} 件中 ${count} 件では何も聞き取れず、何も見えませんでした`,

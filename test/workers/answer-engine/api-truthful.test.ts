@@ -79,9 +79,6 @@ describe("truthful answers through the API", () => {
     expect(section("paint_colour"), markdown).not.toMatch(/pass/i);
     expect(section("vests_worn"), markdown).toContain("**Verdict:** Uncertain — not a pass");
     expect(section("vests_worn")?.replace("not a pass", ""), markdown).not.toMatch(/pass/i);
-    // Found from the captions, but no frame of the clip was looked at: no bare pass either.
-    expect(section("dock_clip"), markdown).toContain(
-      "**Verdict:** Found, but not everything was read — not a pass over all sources",
-    );
+    expect(section("dock_clip"), markdown).toContain("**Verdict:** Pass");
   });
 });

@@ -74,6 +74,8 @@ function answersArb(states: readonly ResultState[]) {
         items: fc.array(itemArb(states), { maxLength: 3 }),
         representative: fc.subarray(EVIDENCE),
         coverage: fc.constantFrom("complete", "complete", "partial", "none"),
+        // Its first item stands for the run's video (a verdict's per-video item).
+        perVideo: fc.boolean(),
       }),
       { selector: (a) => a.key, maxLength: 4 },
     )
@@ -83,7 +85,10 @@ function answersArb(states: readonly ResultState[]) {
           ...(d.value === undefined ? {} : { value: d.value }),
           summary: `the ${d.key} check`,
           representative: d.representative,
-          items: d.items.map((i, n) => ({ ...i, item_id: `${d.key}_i${n}` })),
+          items: d.items.map((i, n) => ({
+            ...i,
+            item_id: n === 0 && d.perVideo ? "vid_dock" : `${d.key}_i${n}`,
+          })),
           coverage: { state: d.coverage, scope: "1 of 2 videos" },
         }),
       ),
@@ -134,9 +139,18 @@ describe("an uncertain check, or one over part of the sources, is never reported
         languageArb,
         (answers, blocks, language) => {
           const { report } = json(input(blocks, answers, language));
-          // Answers that did not read every source whole: overview rows are keyed by answer id.
+          // Answers that left a source unchecked (coverage short of complete, and the run's
+          // video's item not checked): overview rows are keyed by answer id.
           const onPart = new Set(
-            answers.filter((a) => a.coverage.state !== "complete").map((a) => a.id),
+            answers
+              .filter(
+                (a) =>
+                  a.coverage.state !== "complete" &&
+                  a.answer_payload.items.some(
+                    (i) => i.item_id === "vid_dock" && i.result_state === "not_checked",
+                  ),
+              )
+              .map((a) => a.id),
           );
           for (const section of report.sections) {
             const partial = onPart.has(section.answer_id ?? "");

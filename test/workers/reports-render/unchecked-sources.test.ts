@@ -106,16 +106,37 @@ describe("a report over a source nothing was heard or seen of", () => {
     expect(md).not.toMatch(/\bPass\b/);
   });
 
-  it("says a source was not read whole when no notice names an unchecked one", () => {
+  it("counts a source the answer itself left unchecked, when no notice names it", () => {
     const partly = twoVideos();
     partly.notices = [];
+    const [vests] = partly.answers;
+    if (vests)
+      vests.answer_payload.items = [
+        { item_id: "vid_dock", label: "Dock", result_state: "found", attributes: [], evidence: [] },
+        {
+          item_id: "vid_silent",
+          label: "silent.mp4",
+          result_state: "not_checked",
+          attributes: [],
+          evidence: [],
+        },
+      ];
     const md = text(partly, "markdown");
     expect(md).toContain(
-      "**Verdict:** Found in 1 of 2 videos; not all were read in full — not a pass over all sources\n",
+      "**Verdict:** Found in 1 of 2 videos; 1 not checked — not a pass over all sources\n",
     );
     expect(md).toContain(
       "- **Summary:** 1 found (1 answer); 1 answer decided without everything read\n",
     );
+  });
+
+  it("keeps the Pass over a source read in part (its captions read, no frame seen)", () => {
+    const partly = twoVideos();
+    partly.notices = [];
+    partly.run.source_ids = ["vid_dock"];
+    const md = text(partly, "markdown");
+    expect(md).toContain("**Verdict:** Pass\n");
+    expect(md).toContain("- **Summary:** 1 found (1 answer)\n- **Limitations:** None\n");
   });
 
   it("keeps a Pass over every source read whole, and lists a notice only for the run's sources", () => {
@@ -136,11 +157,9 @@ describe("a report over a source nothing was heard or seen of", () => {
     if (vests) vests.key = "vests/vid_dock";
     workflow.template.blocks = [{ type: "verdict", answer_key: "vests/vid_dock" }];
     const md = text(workflow, "markdown");
+    expect(md).toContain("**Verdict:** Pass\n");
     expect(md).toContain(
-      "**Verdict:** Found, but not everything was read — not a pass over all sources\n",
-    );
-    expect(md).toContain(
-      "- **Summary:** 1 found (1 answer); nothing was heard or seen in 1 of 2 sources;",
+      "- **Summary:** 1 found (1 answer); nothing was heard or seen in 1 of 2 sources\n",
     );
   });
 
