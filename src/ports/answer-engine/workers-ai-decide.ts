@@ -6,7 +6,7 @@ import type { AnswerDraft } from "../../answer-engine/payload";
 import { probeStems } from "../../answer-engine/probe";
 import { secondsPerUnit } from "../../answer-engine/quantities";
 import { OPPOSING_REASONS } from "../../answer-engine/states";
-import type { AnswerItem, ReasonCode } from "../../domain/answers";
+import type { AnswerItem, AnswerType, ReasonCode } from "../../domain/answers";
 import { sameLanguage } from "../../lib/text/language";
 import { stems } from "../../lib/text/search-scoring";
 
@@ -20,6 +20,9 @@ export const READ_LANGUAGES: readonly string[] = READABLE_LANGUAGES;
 export function readsLocale(locale: string): boolean {
   return READ_LANGUAGES.some((l) => sameLanguage(l, locale));
 }
+
+/** The answer types whose absence a model's reading may back: a decision, not a listing. */
+const JUDGED_TYPES: ReadonlySet<AnswerType> = new Set(["verdict", "measurement", "comparison"]);
 
 /** The answer's draft and what its found or absence rests on. */
 export interface Decided {
@@ -102,7 +105,9 @@ export function decideFromReview(
     return { draft: note(own, failure ?? ""), method: "lexical" };
   }
   // An absence only the model's reading of meaning can show: no word of the question was read.
+  // A timeline, summary or list over evidence that exists is never empty on its word.
   const judgedAbsent =
+    JUDGED_TYPES.has(ctx.request.spec.answer_type) &&
     review.state === "not_found" &&
     !review.claimedFound &&
     own.decision.state !== "not_found" &&
