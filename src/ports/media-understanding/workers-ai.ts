@@ -42,7 +42,7 @@ import {
 } from "./windows";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
-export const WORKERS_AI_ENGINE_ID = "workers-ai@3";
+export const WORKERS_AI_ENGINE_ID = "workers-ai@4";
 
 /** Where the frame chosen as thumbnail is kept between the window that took it and assembly. */
 export interface FrameStore {
