@@ -1,6 +1,17 @@
 // npm run dev: migrations, then the Worker with local D1, R2, Durable Objects and Queues.
 // Honours PORT (8787), STATE_DIR (.wrangler/state), ADMIN_TOKEN (default: .dev.vars),
 // SWEEP_INTERVAL_SECONDS (60) and WORK_LEASE_SECONDS (900) for the crash sweep.
-import { launchLocal } from "./lib/local.mjs";
+import { adaptersBanner, healthOf } from "./lib/banner.mjs";
+import { launchLocal, waitForReady } from "./lib/local.mjs";
 
-await launchLocal();
+const { config, child } = await launchLocal();
+// Once it answers, say what runs: the adapters, and over simulators which services are simulated.
+waitForReady(config.baseUrl, child).then(
+  async () => {
+    const lines = adaptersBanner(await healthOf(config.baseUrl), config.secrets);
+    console.log(`\nVideo Analysis Service on ${config.baseUrl}\n${lines.join("\n")}\n`);
+  },
+  () => {
+    // It never came up; wrangler's own output says why.
+  },
+);

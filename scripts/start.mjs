@@ -2,6 +2,7 @@
 // the state folder) printed with the base URL.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { adaptersBanner, healthOf } from "./lib/banner.mjs";
 import { launchLocal, refuse, waitForReady } from "./lib/local.mjs";
 
 const { config, child } = await launchLocal((config) => {
@@ -57,12 +58,14 @@ if (!demo || !(await stillWorks(demo.key))) {
 }
 
 const base = `${config.baseUrl}/api/v1alpha1`;
+const adapters = adaptersBanner(await healthOf(config.baseUrl), config.secrets).join("\n");
 console.log(`
 Video Analysis Service is running.
   Base URL:   ${base}
   API docs:   ${config.baseUrl}/docs
   Demo key:   ${demo.key}
   Workspace:  ${demo.workspace_id}
+${adapters}
 
 Try: curl -H "Authorization: Bearer ${demo.key}" ${base}/videos
 `);

@@ -7,6 +7,7 @@ import { connect, createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { SIMULATOR_DEFAULTS } from "./banner.mjs";
 import { wranglerOutputFilter } from "./wrangler-output.mjs";
 
 /** The repository root. */
@@ -75,12 +76,7 @@ export function localConfig(env = process.env) {
 }
 
 /** What tunes the local simulators of the production platform (README, configuration). */
-const SIMULATOR_SETTINGS = [
-  "SIMULATE_MODEL_LATENCY_MS",
-  "SIMULATE_FAULT_RATE",
-  "SIMULATE_VISION",
-  "SIMULATE_VECTORIZE_DELAY_MS",
-];
+const SIMULATOR_SETTINGS = Object.keys(SIMULATOR_DEFAULTS);
 
 /** Prints one line to stderr and exits non-zero: a refusal, not a crash with a stack. */
 export function refuse(message) {

@@ -1,12 +1,12 @@
-import { ALL_FORMATS, BufferSource, Input } from "mediabunny";
-import { baseLanguage } from "../../src/lib/text/language";
 import { type Faults, simulatedLatency } from "../faults";
-import { parseCut } from "../media";
 import { jpegComment } from "../media/jpeg";
 import { answerFromPrompt } from "./answers";
-import { sourceCaptions } from "./captions";
 import { embed } from "./embeddings";
 import { ACCOUNT, callsStarted, type RateWindow, type Task } from "./rate-window";
+import { aiError, decodeBase64, transcribe } from "./speech";
+import { chatUsage } from "./usage";
+
+export { aiError } from "./speech";
 
 /** The models the service calls, with the task whose rate limit each counts against. */
 const MODELS: Record<string, Task> = {
@@ -19,17 +19,12 @@ const MODELS: Record<string, Task> = {
 /** How the simulated vision model treats a frame it cannot see (it sees no pixels). */
 export type VisionMode = "refuse" | "describe";
 
-/** An error as the binding throws it: the internal code leads the message (platform/errors). */
-export function aiError(code: number, status: number, message: string): Error {
-  return Object.assign(new Error(`${code}: ${message}`), { code, status });
-}
-
 /**
  * Workers AI without an account. It keeps the per-account rate limits (429 past them),
  * injects latency and transient faults as configured, validates inputs, and answers as the
- * models would only from what it can know: speech recognition hears a source's captions for
- * the span of the audio it is sent (and refuses audio of a source without captions, so
- * nothing is claimed as heard); the vision model cannot see pixels, so by default it refuses
+ * models would only from what it can know: speech recognition hears a source's captions where
+ * the audio it is sent holds sound (silence is heard as silence; audio with sound of a source
+ * without captions is refused, so nothing is claimed as heard); the vision model cannot see pixels, so by default it refuses
  * every frame (`describe` answers a description that says so, for benchmarks of coverage);
  * the answer model answers from the evidence in its prompt; embeddings hash words.
  */
@@ -60,58 +55,12 @@ export class SimulatedAi {
       throw aiError(3040, 429, "No more data centers to forward the request to (simulated)");
     switch (task) {
       case "speech-recognition":
-        return this.transcribe(inputs);
+        return transcribe(this.deps.bucket, inputs);
       case "text-embeddings":
         return embed(inputs);
       default:
         return model.includes("llama-4-scout") ? this.describe(inputs) : this.answer(inputs);
     }
-  }
-
-  private async transcribe(inputs: unknown): Promise<unknown> {
-    const audio = (inputs as { audio?: unknown } | null)?.audio;
-    if (typeof audio !== "string" || audio === "")
-      throw aiError(3003, 400, "Request is missing headers or body: audio");
-    const bytes = decodeBase64(audio);
-    const input = new Input({ formats: ALL_FORMATS, source: new BufferSource(bytes) });
-    let cut: ReturnType<typeof parseCut>;
-    let duration: number;
-    try {
-      if (!(await input.getPrimaryAudioTrack().catch(() => null)))
-        throw aiError(5004, 400, "Invalid data: the audio cannot be decoded");
-      duration = await input.computeDuration();
-      cut = parseCut((await input.getMetadataTags()).comment);
-    } finally {
-      input.dispose();
-    }
-    const captions = cut ? await sourceCaptions(this.deps.bucket, cut.cut_of) : null;
-    if (!cut || !captions || cut.start >= captions.until)
-      throw aiError(
-        3003,
-        400,
-        "the simulated speech recognition hears only a source's captions, and this audio has none",
-      );
-    const from = cut.start;
-    const to = from + duration;
-    const segments = captions.cues
-      .filter((c) => c.end > from && c.start < to)
-      .map((c) => ({
-        start: round(Math.max(0, c.start - from)),
-        end: round(Math.min(duration, c.end - from)),
-        text: ` ${c.text.replace(/\s+/g, " ").trim()}`,
-      }));
-    const text = segments
-      .map((s) => s.text)
-      .join("")
-      .trim();
-    const language = captions.language ? baseLanguage(captions.language) : "en";
-    return {
-      text,
-      word_count: text === "" ? 0 : text.split(/\s+/).length,
-      segments,
-      transcription_info: { language, language_probability: 1, duration },
-      vtt: "WEBVTT\n",
-    };
   }
 
   private describe(inputs: unknown): unknown {
@@ -130,20 +79,13 @@ export class SimulatedAi {
         visible_text: [],
       };
     });
-    return { response: JSON.stringify({ images }), usage: { total_tokens: 100 * uris.length } };
+    const response = JSON.stringify({ images });
+    return { response, usage: chatUsage(inputs, response) };
   }
 
   private answer(inputs: unknown): unknown {
     if (this.deps.faults.fails("json-mode")) throw new Error("JSON Mode couldn't be met");
     return answerFromPrompt(inputs);
-  }
-}
-
-function decodeBase64(value: string): Uint8Array {
-  try {
-    return Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
-  } catch {
-    throw aiError(5004, 400, "Invalid data type for base64 input");
   }
 }
 
@@ -157,8 +99,4 @@ function imageUris(inputs: unknown): string[] {
         )
       : [],
   );
-}
-
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

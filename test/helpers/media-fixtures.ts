@@ -1,12 +1,18 @@
 import audioOnlyMp4 from "../fixtures/media/audio-only.mp4?inline";
 import captionsWebm from "../fixtures/media/captions.webm?inline";
 import corruptMp4 from "../fixtures/media/corrupt.mp4?inline";
+import germanCaptionsMp4 from "../fixtures/media/german-captions.mp4?inline";
+import germanSpeechMp4 from "../fixtures/media/german-speech.mp4?inline";
 import minuteMp4 from "../fixtures/media/minute.mp4?inline";
 import moovAtEndMov from "../fixtures/media/moov-at-end.mov?inline";
 import notAVideoMp4 from "../fixtures/media/not-a-video.mp4?inline";
 import silentMp4 from "../fixtures/media/silent.mp4?inline";
 import subtitlesMkv from "../fixtures/media/subtitles.mkv?inline";
 import talkMp4 from "../fixtures/media/talk.mp4?inline";
+import voiceNoiseMp4 from "../fixtures/media/voice-noise.mp4?inline";
+import voiceSilenceMp4 from "../fixtures/media/voice-silence.mp4?inline";
+import voiceSpeechMp4 from "../fixtures/media/voice-speech.mp4?inline";
+import voiceToneMp4 from "../fixtures/media/voice-tone.mp4?inline";
 import zlibSubtitlesMkv from "../fixtures/media/zlib-subtitles.mkv?inline";
 import { dataUrlBytes } from "./data-url";
 
@@ -17,12 +23,18 @@ const DATA_URLS = {
   "audio-only.mp4": audioOnlyMp4,
   "captions.webm": captionsWebm,
   "corrupt.mp4": corruptMp4,
+  "german-captions.mp4": germanCaptionsMp4,
+  "german-speech.mp4": germanSpeechMp4,
   "minute.mp4": minuteMp4,
   "moov-at-end.mov": moovAtEndMov,
   "not-a-video.mp4": notAVideoMp4,
   "silent.mp4": silentMp4,
   "subtitles.mkv": subtitlesMkv,
   "talk.mp4": talkMp4,
+  "voice-noise.mp4": voiceNoiseMp4,
+  "voice-silence.mp4": voiceSilenceMp4,
+  "voice-speech.mp4": voiceSpeechMp4,
+  "voice-tone.mp4": voiceToneMp4,
   "zlib-subtitles.mkv": zlibSubtitlesMkv,
 } as const;
 

@@ -431,6 +431,20 @@ describe("npm run dev", () => {
     expect(kept).not.toContain("observability");
   });
 
+  it("says on start which adapters run, and over simulators which services are simulated", async () => {
+    const deadline = Date.now() + 10_000;
+    while (!service.output.includes("Adapters:") && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    if (ADAPTERS === "local") {
+      expect(service.output).toContain("Adapters:   local");
+      expect(service.output).not.toContain("Simulated:");
+    } else {
+      expect(service.output).toContain("Adapters:   production, over local simulators");
+      expect(service.output).toMatch(/Simulated: .*\(ai\).*\(media\).*\(vectorize\).*\(r2\)/);
+      expect(service.output).toContain("SIMULATE_VISION=");
+    }
+  });
+
   it("never prints the admin token or keys", () => {
     expect(service.output).not.toContain(ADMIN_TOKEN);
     expect(service.output).not.toMatch(/vas_[0-9a-f]{48}/);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AudioChunk } from "./edge-media";
+import { heardLanguage } from "./speech-language";
 import { normalizeTag } from "./tags";
 import { normalizeLanguage, type TimedText } from "./timed-text";
 
@@ -23,11 +24,18 @@ export interface AiLike {
 // Speech spans sort after every text track in a transcript.
 const SPEECH_GROUP = 1_000_000;
 
-/** Whisper's request for one base64 audio chunk; VAD and no carry-over curb hallucinated text. */
-export function whisperInput(audioBase64: string): Ai_Cf_Openai_Whisper_Large_V3_Turbo_Input {
+/**
+ * Whisper's request for one base64 audio chunk, in `language` when it is known (the model's
+ * documented default is English); VAD and no carry-over curb hallucinated text.
+ */
+export function whisperInput(
+  audioBase64: string,
+  language: string | null = null,
+): Ai_Cf_Openai_Whisper_Large_V3_Turbo_Input {
   return {
     audio: audioBase64,
     task: "transcribe",
+    ...(language === null ? {} : { language }),
     vad_filter: true,
     condition_on_previous_text: false,
   };
@@ -36,7 +44,12 @@ export function whisperInput(audioBase64: string): Ai_Cf_Openai_Whisper_Large_V3
 const WhisperOutputSchema = z.object({
   text: z.string(),
   segments: z.array(z.unknown()).optional(),
-  transcription_info: z.object({ language: z.string().optional() }).optional(),
+  transcription_info: z
+    .object({
+      language: z.string().optional(),
+      language_probability: z.number().optional().catch(undefined),
+    })
+    .optional(),
 });
 
 const WhisperSegmentSchema = z
@@ -50,11 +63,24 @@ export interface SpeechParse {
   malformed: boolean;
 }
 
-/** Validates Whisper's answer for a chunk; untimed or out-of-range parts are dropped, not guessed. */
-export function parseWhisper(raw: unknown, chunk: AudioChunk): SpeechParse {
+/**
+ * Validates Whisper's answer for a chunk sent in language `passed` (null: none was passed);
+ * untimed or out-of-range parts are dropped, not guessed. The language is the one the speech
+ * was heard in (`heardLanguage`), null when no speech was recognised.
+ */
+export function parseWhisper(
+  raw: unknown,
+  chunk: AudioChunk,
+  passed: string | null = null,
+): SpeechParse {
   const out = WhisperOutputSchema.safeParse(raw);
   if (!out.success) return { spans: [], language: null, malformed: true };
-  const language = normalizeLanguage(out.data.transcription_info?.language);
+  const info = out.data.transcription_info;
+  const language = heardLanguage(
+    passed,
+    normalizeLanguage(info?.language),
+    info?.language_probability,
+  );
   const source = `whisper${language ? `:${language}` : ""}`;
   const segments = out.data.segments ?? [];
   // Text with no timed segments cannot be placed in a segment, so it is not used.
@@ -80,7 +106,8 @@ export function parseWhisper(raw: unknown, chunk: AudioChunk): SpeechParse {
       group: SPEECH_GROUP,
     });
   }
-  return { spans, language, malformed };
+  // Audio without speech is in no language.
+  return { spans, language: spans.length > 0 ? language : null, malformed };
 }
 
 const VISION_SYSTEM_PROMPT = [

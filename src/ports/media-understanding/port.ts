@@ -121,7 +121,7 @@ export interface WindowOutcome extends PlannedWindow {
  * `assemble` builds the index from the probe and every window's result.
  */
 export interface MediaUnderstanding {
-  /** The engine's id, as stored with what it made (`local-media@2`, `workers-ai@3`). */
+  /** The engine's id, as stored with what it made (`local-media@2`, `workers-ai@4`). */
   readonly engine: string;
   /** The windows to understand, in order; none when the probe alone is enough. */
   plan(input: UnderstandInput): PlannedWindow[];

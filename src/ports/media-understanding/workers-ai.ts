@@ -23,6 +23,7 @@ import type {
   WindowOutcome,
 } from "./port";
 import { planSegments } from "./segmenter";
+import { speechLanguage } from "./speech-language";
 import { unique } from "./tags";
 import { captionSpans } from "./timed-text";
 import {
@@ -41,7 +42,7 @@ import {
 } from "./windows";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
-export const WORKERS_AI_ENGINE_ID = "workers-ai@3";
+export const WORKERS_AI_ENGINE_ID = "workers-ai@4";
 
 /** Where the frame chosen as thumbnail is kept between the window that took it and assembly. */
 export interface FrameStore {
@@ -88,7 +89,7 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     const cutter = scope ? scope.getOrOpen(`cutter:${input.objectKey}`, open) : open();
     try {
       return window.kind === "audio"
-        ? await this.hear(cutter, AudioPlanSchema.parse(window.plan))
+        ? await this.hear(cutter, AudioPlanSchema.parse(window.plan), speechLanguage(input.probe))
         : await this.look(cutter, input.videoId, FramesPlanSchema.parse(window.plan));
     } finally {
       if (!scope) cutter.dispose();
@@ -107,8 +108,12 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     return { frames: [], thumbnail: null, notes: ["vision-unavailable"] } satisfies FramesResult;
   }
 
-  /** One audio window: cut, heard, validated. */
-  private async hear(cutter: Cutter, plan: AudioPlan): Promise<AudioResult> {
+  /** One audio window: cut, heard in `language` (null: detected), validated. */
+  private async hear(
+    cutter: Cutter,
+    plan: AudioPlan,
+    language: string | null,
+  ): Promise<AudioResult> {
     const failed = (note: string): AudioResult => ({
       spans: [],
       language: null,
@@ -120,16 +125,17 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     if (cut.value === null) return { spans: [], language: null, heard: 0, notes: [] };
     const audio = cut.value;
     const raw = await permanent(() =>
-      this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes))),
+      this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes), language)),
     );
     if (!raw.ok) return failed("speech-recognition-failed");
     const chunk = { start: audio.start, length: audio.end - audio.start };
-    const parsed = parseWhisper(raw.value, chunk);
+    const parsed = parseWhisper(raw.value, chunk, language);
     return {
       spans: parsed.spans,
       language: parsed.language,
-      // A window whose output was malformed in part counts nothing as heard.
-      heard: parsed.malformed ? 0 : plan.end - plan.start,
+      // Heard: a window in which speech was recognised. One whose output was malformed in
+      // part counts nothing, and one without speech (silence, noise) no speech seconds.
+      heard: parsed.malformed || parsed.spans.length === 0 ? 0 : plan.end - plan.start,
       notes: parsed.malformed ? ["speech-output-malformed"] : [],
     };
   }

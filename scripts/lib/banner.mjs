@@ -1,0 +1,61 @@
+// What `npm run dev` and `npm start` say runs: the adapters behind the ports, as the started
+// service reports them on GET /healthz, and, over simulators, which platform services are
+// simulated and with which simulator settings.
+
+/** Each simulated service's name on /healthz, in words. */
+const SERVICES = {
+  ai: "Workers AI (speech, vision, answers, embeddings)",
+  media: "Media Transformations",
+  vectorize: "Vectorize",
+  r2: "R2's S3 API",
+};
+
+/** The simulator settings and their defaults (README, configuration). */
+export const SIMULATOR_DEFAULTS = {
+  SIMULATE_VISION: "refuse",
+  SIMULATE_FAULT_RATE: "0",
+  SIMULATE_MODEL_LATENCY_MS: "0",
+  SIMULATE_VECTORIZE_DELAY_MS: "1000",
+};
+
+/**
+ * The banner's lines about adapters, from the service's own `/healthz` answer (`adapters`,
+ * `simulated`) and the settings it was started with.
+ */
+export function adaptersBanner(health, settings = {}) {
+  const simulated = Array.isArray(health?.simulated) ? health.simulated : [];
+  if (health?.adapters !== "production")
+    return [
+      "  Adapters:   local (the local media and answer engines; no platform service is called)",
+    ];
+  if (simulated.length === 0) return ["  Adapters:   production (the platform's own services)"];
+  const lines = [
+    "  Adapters:   production, over local simulators: nothing here is a real model or service",
+    `  Simulated:  ${simulated.map((name) => `${SERVICES[name] ?? name} (${name})`).join(", ")}`,
+    "  Settings:   " +
+      Object.entries(SIMULATOR_DEFAULTS)
+        .map(([name, fallback]) => {
+          const value = settings[name];
+          return value === undefined || value === ""
+            ? `${name}=${fallback} (default)`
+            : `${name}=${value}`;
+        })
+        .join(", "),
+  ];
+  if (simulated.includes("ai"))
+    lines.push(
+      "  Heard:      the simulated Whisper hears a source's captions only where its audio",
+      "              has sound; the simulated vision model sees no pixels (docs/simulators.md)",
+    );
+  return lines;
+}
+
+/** Asks the started service what runs (GET /healthz); null when it does not answer. */
+export async function healthOf(baseUrl) {
+  try {
+    const res = await fetch(`${baseUrl}/healthz`);
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,71 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { SimulatedMedia } from "../../../simulators/media";
+import { SimulatedAi } from "../../../simulators/workers-ai";
+import { pacedAi } from "../../../src/ports/ai/model-calls";
+import { understandWhole } from "../../../src/ports/media-understanding/port";
+import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
+import { probeMedia } from "../../../src/services/media/probe";
+import { describeUnderstanding } from "../../../src/services/understanding";
+import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
+import { bytesSource } from "../../helpers/media-sources";
+import { understandInput } from "./probes";
+
+// The production adapter, unchanged, over the simulated Workers AI and Media Transformations:
+// what `ADAPTERS=production` runs, one video at a time.
+const calm = { delay: async () => undefined, fails: () => false };
+const instant = { limiter: { reserve: async () => 0 }, sleep: async () => undefined };
+
+async function understand(name: MediaFixture) {
+  const objectKey = `videos/vid_simspeech_${name.replace(/\W/g, "")}/source`;
+  const bytes = fixtureBytes(name);
+  await env.MEDIA_BUCKET.put(objectKey, bytes);
+  const ai = new SimulatedAi({ bucket: env.MEDIA_BUCKET, faults: calm, vision: "describe" });
+  const engine = new WorkersAiMediaUnderstanding({
+    ai: pacedAi(ai, instant),
+    media: new SimulatedMedia(calm),
+    frames: { put: async () => undefined, get: async () => null },
+  });
+  const source = bytesSource(bytes);
+  const probe = await probeMedia(source, { filename: name, contentType: "video/mp4" });
+  const u = await understandWhole(engine, understandInput(probe, { objectKey, source }));
+  const understood = describeUnderstanding(
+    { engine: u.engine, extent: u.extent, limitations: u.limitations },
+    probe.duration,
+  );
+  const speech = u.extent.transcript.filter((t) => t.origin === "speech");
+  const heard = u.segments.flatMap((s) => s.evidence.filter((e) => e.source.startsWith("whisper")));
+  return { u, understood, speech, heard };
+}
+
+describe("speech through the production adapter over the simulators", () => {
+  for (const name of ["german-captions.mp4", "german-speech.mp4"] as const) {
+    it(`transcribes ${name} as German, never as English`, async () => {
+      const { u, speech, heard } = await understand(name);
+      expect(speech.map((t) => [t.source, t.language])).toEqual([["whisper:de", "de"]]);
+      expect(heard.length).toBeGreaterThan(0);
+      for (const e of heard) expect(e.source).toBe("whisper:de");
+      expect(u.tags).not.toContain("lang:en");
+    });
+  }
+
+  it("hears no speech in a captioned video whose audio is silence, and says so", async () => {
+    const { u, understood, speech, heard } = await understand("voice-silence.mp4");
+    expect(speech).toEqual([]);
+    expect(heard).toEqual([]);
+    expect(u.limitations).toContain("no-speech-recognition");
+    // What was heard comes from the captions alone.
+    expect(understood?.heard_from).toEqual(["text-track:0:eng"]);
+    expect(understood?.summary).not.toContain("recognised speech");
+  });
+
+  it("hears the spoken cues of a video and not the one over silence", async () => {
+    const { understood, speech, heard } = await understand("voice-speech.mp4");
+    expect(heard.map((e) => e.text)).toEqual([
+      "The loading dock closes at six.",
+      "Wear a vest near the forklifts.",
+    ]);
+    expect(speech.map((t) => [t.source, t.share])).toEqual([["whisper:en", 1]]);
+    expect(understood?.heard_from).toContain("whisper:en");
+  });
+});
