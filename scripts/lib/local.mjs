@@ -80,6 +80,9 @@ const SIMULATOR_SETTINGS = [
   "SIMULATE_FAULT_RATE",
   "SIMULATE_VISION",
   "SIMULATE_VECTORIZE_DELAY_MS",
+  "SIMULATE_ANSWERS",
+  "SIMULATE_ANSWERS_SEED",
+  "SIMULATE_ANSWERS_RATES",
 ];
 
 /** Prints one line to stderr and exits non-zero: a refusal, not a crash with a stack. */

@@ -3,7 +3,9 @@ import { baseLanguage } from "../../src/lib/text/language";
 import { type Faults, simulatedLatency } from "../faults";
 import { parseCut } from "../media";
 import { jpegComment } from "../media/jpeg";
-import { answerFromPrompt } from "./answers";
+import { type AnswerModelSettings, HONEST_ANSWERS } from "./answer-errors";
+import { recordAnswerErrors } from "./answer-ledger";
+import { replyToPrompt } from "./answers";
 import { sourceCaptions } from "./captions";
 import { embed } from "./embeddings";
 import { ACCOUNT, callsStarted, type RateWindow, type Task } from "./rate-window";
@@ -31,7 +33,9 @@ export function aiError(code: number, status: number, message: string): Error {
  * the span of the audio it is sent (and refuses audio of a source without captions, so
  * nothing is claimed as heard); the vision model cannot see pixels, so by default it refuses
  * every frame (`describe` answers a description that says so, for benchmarks of coverage);
- * the answer model answers from the evidence in its prompt; embeddings hash words.
+ * the answer model answers from the evidence in its prompt as the local engine reads it, or
+ * with `answers.mode` adversarial errs as models do and records each error in the bucket;
+ * embeddings hash words.
  */
 export class SimulatedAi {
   constructor(
@@ -39,6 +43,8 @@ export class SimulatedAi {
       bucket: R2Bucket;
       faults: Faults;
       vision: VisionMode;
+      /** How the answer model answers (honest unless told). */
+      answers?: AnswerModelSettings;
       now?: () => number;
       /** The account's rate window (the isolate's own unless a test gives one). */
       rates?: RateWindow;
@@ -133,9 +139,11 @@ export class SimulatedAi {
     return { response: JSON.stringify({ images }), usage: { total_tokens: 100 * uris.length } };
   }
 
-  private answer(inputs: unknown): unknown {
+  private async answer(inputs: unknown): Promise<unknown> {
     if (this.deps.faults.fails("json-mode")) throw new Error("JSON Mode couldn't be met");
-    return answerFromPrompt(inputs);
+    const { output, errors } = replyToPrompt(inputs, this.deps.answers ?? HONEST_ANSWERS);
+    if (errors.length > 0) await recordAnswerErrors(this.deps.bucket, errors);
+    return output;
   }
 }
 
