@@ -163,9 +163,15 @@ function stats(): Response {
   });
 }
 
-/** The errors the adversarial answer model made (docs/simulators.md, the answer model). */
-async function answerErrors(env: SimulatorEnv): Promise<Response> {
-  return Response.json({ errors: await listAnswerErrors(env.MEDIA_BUCKET) });
+/**
+ * The simulators' own routes beside the service's (`/__simulator/…`), or null for a path that
+ * is not one: what they saw (stats) and the errors the adversarial answer model made.
+ */
+export async function simulatorRoute(pathname: string, bucket: R2Bucket): Promise<Response | null> {
+  if (pathname === "/__simulator/stats") return stats();
+  if (pathname === "/__simulator/answer-errors")
+    return Response.json({ errors: await listAnswerErrors(bucket) });
+  return null;
 }
 
 /** Runs one invocation of `kind` while counting its subrequests. */
@@ -179,11 +185,13 @@ async function counted<T>(kind: string, work: () => Promise<T>): Promise<T> {
 }
 
 export default {
-  fetch: (request, env, ctx) => {
+  fetch: async (request, env, ctx) => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith(`${R2_PATH}/`)) return serveR2(request, env);
-    if (pathname === "/__simulator/stats") return stats();
-    if (pathname === "/__simulator/answer-errors") return answerErrors(env);
+    const own = pathname.startsWith("/__simulator/")
+      ? await simulatorRoute(pathname, env.MEDIA_BUCKET)
+      : null;
+    if (own) return own;
     return counted("fetch", async () => service.default.fetch(request, simulated(env), ctx));
   },
   queue: (batch, env) =>

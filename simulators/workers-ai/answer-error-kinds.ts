@@ -1,7 +1,7 @@
 import type { ModelAnswer } from "../../src/ports/answer-engine/workers-ai-output";
 import type { PromptSpan } from "./answer-prompt";
 import { foundCiting, metricOfSituation, pick, related, type Situation } from "./answer-situation";
-import { isInstruction, isNegated, sentencesOf, standsIn } from "./statements";
+import { isInstruction, isNegated, negates, negations, sentencesOf, standsIn } from "./statements";
 
 /**
  * The errors the adversarial answer model makes, in the order they are tried: those that
@@ -31,11 +31,12 @@ const quoted = (text: string) => `Stated in the evidence: "${text}"`;
 /** A sentence that negates what was asked, cited and quoted as its support. */
 const negatedSupport: Make = (s) => {
   if (s.type !== "verdict" || s.negatedQuestion || s.mode === "mention" || found(s)) return null;
-  const chosen = pick(
+  // One negation: a double one ("No one was without a harness") may well say yes.
+  const negating = related(
     s,
-    "sentence",
-    related(s, (x) => isNegated(x.text)),
+    (x) => negations(x.text) === 1 && (s.crossLanguage || negates(x.text, s.stems)),
   );
+  const chosen = pick(s, "sentence", negating);
   return chosen
     ? foundCiting(s, [{ span: chosen.span, quote: chosen.text }], quoted(chosen.text))
     : null;
@@ -57,10 +58,14 @@ const instructionAsEvent: Make = (s) => {
 
 /** A prohibition judged met by the sentence that reports it broken. */
 const prohibitionMetByBreach: Make = (s) => {
-  if (s.type !== "verdict" || !s.negatedQuestion || found(s)) return null;
+  if (s.type !== "verdict" || s.prohibition === null || found(s)) return null;
+  const fewer = negations(s.prohibition) - 1;
   const breaches = related(
     s,
-    (x) => x.shared > 0 && !isNegated(x.text) && !isInstruction(x.text, x.span.language, s.stems),
+    (x) =>
+      x.shared > 0 &&
+      negations(x.text) === fewer &&
+      !isInstruction(x.text, x.span.language, s.stems),
   );
   const chosen = pick(s, "sentence", breaches);
   return chosen
@@ -196,24 +201,31 @@ const unlookedNegative: Make = (s) => {
   };
 };
 
-const AUXILIARY =
-  /^(?:was|were|is|are|did|does|do|has|have|had|can|could|will|wurde|wurden|ist|sind|hat|haben|wird|werden)\s+/i;
+// Question words and auxiliaries a question opens with, English and German.
+const QUESTION_OPENING =
+  /^(?:how many times|how many|how much|how long|how often|when|what|which|who|where|wie viele|wie lange|wann|welche[rsmn]?|was|were|is|are|did|does|do|has|have|had|can|could|will|wurde|wurden|ist|sind|hat|haben|wird|werden)\s+/i;
 
 /** Words a model might put in a quote: the question said as a statement. */
-function invented(s: Situation): string {
+function invented(s: Situation, cited: string[]): string | null {
   const { question } = s.honest;
   const asked = (question.description || question.fields[0]?.label || question.answer_key).trim();
-  const statement = asked.replace(/[?？]+$/u, "").replace(AUXILIARY, "");
-  return `${statement.charAt(0).toUpperCase()}${statement.slice(1)}, as the speaker confirms.`;
+  let statement = asked.replace(/[?？.!]+$/u, "");
+  for (let i = 0; i < 2; i++) statement = statement.replace(QUESTION_OPENING, "");
+  const said = `${statement.charAt(0).toUpperCase()}${statement.slice(1)}`;
+  // Said as written it may stand in the evidence; a model's embellishment then makes it false.
+  for (const quote of [`${said}.`, `${said}, as stated.`]) {
+    if (!cited.some((t) => standsIn(quote, t))) return quote;
+  }
+  return null;
 }
 
 /** A found citing a related span, quoting words that are not in it. */
 const inventedQuote: Make = (s) => {
   const honest = s.honest.answer;
-  const quote = invented(s);
   if (found(s)) {
     const texts = s.spans.filter((x) => honest.evidence_ids.includes(x.id)).map((x) => x.text);
-    return texts.some((t) => standsIn(quote, t)) ? null : { ...honest, quotes: [quote] };
+    const quote = invented(s, texts);
+    return quote === null ? null : { ...honest, quotes: [quote] };
   }
   if (s.type !== "verdict") return null;
   const doubt = s.spans.filter((x) => honest.evidence_ids.includes(x.id));
@@ -224,8 +236,8 @@ const inventedQuote: Make = (s) => {
       "sentence",
       related(s, () => true),
     )?.span;
-  if (!span || standsIn(quote, span.text)) return null;
-  return foundCiting(s, [{ span, quote }], `Stated in the evidence: "${quote}"`);
+  const quote = span ? invented(s, [span.text]) : null;
+  return span && quote ? foundCiting(s, [{ span, quote }], quoted(quote)) : null;
 };
 
 /** A found citing a real span that shares no word with the question, quoting it. */

@@ -8,10 +8,10 @@ export { ANSWER_ERROR_KINDS, type AnswerErrorKind } from "./answer-error-kinds";
 
 /** Chance of each kind where it applies (docs/simulators.md); tried in ANSWER_ERROR_KINDS order. */
 export const DEFAULT_ERROR_RATES: Readonly<Record<AnswerErrorKind, number>> = {
-  prohibition_met_by_breach: 0.6,
+  prohibition_met_by_breach: 1,
   negated_support: 0.4,
   instruction_as_event: 0.4,
-  skipped_items: 0.6,
+  skipped_items: 1,
   wrong_number: 0.5,
   found_false: 0.25,
   shifted_time: 0.25,

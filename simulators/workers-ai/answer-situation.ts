@@ -2,10 +2,11 @@ import { metricOf } from "../../src/answer-engine/answer-types/metrics";
 import { probeStems } from "../../src/answer-engine/probe";
 import type { QuestionMode } from "../../src/answer-engine/statement-mode";
 import type { AnswerType } from "../../src/domain/answers";
+import { sameLanguage } from "../../src/lib/text/language";
 import type { ModelAnswer } from "../../src/ports/answer-engine/workers-ai-output";
 import type { PromptReading, PromptSpan } from "./answer-prompt";
 import type { HonestReading } from "./honest-answer";
-import { isNegated, sentencesOf, sharedStems } from "./statements";
+import { askedStems, isNegated, isProhibition, sentencesOf, sharedStems } from "./statements";
 
 /** One sentence of a span the question may read. */
 export interface SpanSentence {
@@ -23,8 +24,15 @@ export interface Situation {
   mode: QuestionMode;
   /** Stems of the question's words (its probes). */
   stems: ReadonlySet<string>;
-  /** The question asks for something not to happen ("No smoking", "Was nobody without…"). */
+  /** The question holds a negation ("Was nobody without…", "Did he reverse without…"). */
   negatedQuestion: boolean;
+  /** What the question forbids, when it opens with its negation ("No smoking near the door"). */
+  prohibition: string | null;
+  /**
+   * No sentence sent shares a word with the question, and some is in another language than
+   * the run's: words cannot tell what relates to it then.
+   */
+  crossLanguage: boolean;
   /** Spans of kinds the question accepts, in prompt order. */
   spans: PromptSpan[];
   sentences: SpanSentence[];
@@ -39,20 +47,26 @@ export function situationOf(
   choose: Situation["choose"],
 ): Situation {
   const { ctx, question } = honest;
-  const stems = new Set(ctx.probes.flatMap((p) => [...probeStems(p)]));
+  const stems = askedStems(ctx.probes.flatMap((p) => [...probeStems(p)]));
   const spans = reading.spans.filter((s) => ctx.requirement.kinds.has(s.kind));
-  const asked = [question.description, ...question.fields.map((f) => f.label)].join(" ");
+  const texts = [question.description, ...question.fields.map((f) => f.label)];
+  const sentences = spans.flatMap((span) =>
+    sentencesOf(span.text).map((text) => ({ span, text, shared: sharedStems(text, stems) })),
+  );
+  const locale = reading.prompt.locale;
   return {
     honest,
     reading,
     type: question.answer_type,
     mode: question.mode ?? ctx.probes[0]?.mode ?? "observation",
     stems,
-    negatedQuestion: ctx.probes.some((p) => p.negated) || isNegated(asked),
+    negatedQuestion: ctx.probes.some((p) => p.negated) || texts.some(isNegated),
+    prohibition: texts.find(isProhibition) ?? null,
+    crossLanguage:
+      sentences.every((x) => x.shared === 0) &&
+      spans.some((x) => x.language !== null && !sameLanguage(x.language, locale)),
     spans,
-    sentences: spans.flatMap((span) =>
-      sentencesOf(span.text).map((text) => ({ span, text, shared: sharedStems(text, stems) })),
-    ),
+    sentences,
     choose,
   };
 }
@@ -63,13 +77,12 @@ export function metricOfSituation(s: Situation) {
 }
 
 /**
- * Sentences passing `test`, those holding most of the question's words first; when no span
- * shares a word with the question (it is asked in another language), any passing sentence.
+ * Sentences passing `test` that hold the most of the question's words; across languages,
+ * where words cannot tell, any passing sentence.
  */
 export function related(s: Situation, test: (sentence: SpanSentence) => boolean): SpanSentence[] {
   const passing = s.sentences.filter(test);
-  const anyShared = s.sentences.some((x) => x.shared > 0);
-  const pool = anyShared ? passing.filter((x) => x.shared > 0) : passing;
+  const pool = s.crossLanguage ? passing : passing.filter((x) => x.shared > 0);
   const best = Math.max(0, ...pool.map((x) => x.shared));
   return pool.filter((x) => x.shared === best);
 }

@@ -1,5 +1,7 @@
 import { isNegationCue } from "../../src/answer-engine/negation";
 import { isDirective } from "../../src/answer-engine/statement-mode";
+import { matchStem } from "../../src/lib/text/irregular-verbs";
+import { sameLanguage } from "../../src/lib/text/language";
 import { stems } from "../../src/lib/text/search-scoring";
 import { tokenize } from "../../src/lib/text/text-features";
 
@@ -31,9 +33,58 @@ export function sentencesOf(text: string): string[] {
     .filter((s) => s !== "");
 }
 
+// German words that say nothing of what is asked: kept out of the question's words, so "die"
+// in a question does not make every German sentence related to it.
+const GERMAN_FUNCTION_WORDS = new Set(
+  stems(
+    "der die das den dem des ein eine einer eines einem einen und oder aber im in am an auf aus bei mit nach von vor zu zur zum für über unter um ist sind war waren wird werden wurde wurden hat haben hatte es er sie wir ihr ich du man sich jemand",
+  ),
+);
+
+/** The stems that say what a question asks, without German function words. */
+export function askedStems(questionStems: Iterable<string>): Set<string> {
+  return new Set([...questionStems].filter((s) => !GERMAN_FUNCTION_WORDS.has(s)));
+}
+
+const isCue = (token: string) => isNegationCue(token) || GERMAN_NEGATIONS.has(token);
+
+/** How many negation cues, English or German, a text holds. */
+export function negations(text: string): number {
+  return tokenize(text).filter(isCue).length;
+}
+
 /** Whether a sentence holds a negation, English or German. */
 export function isNegated(sentence: string): boolean {
-  return tokenize(sentence).some((t) => isNegationCue(t) || GERMAN_NEGATIONS.has(t));
+  return negations(sentence) > 0;
+}
+
+/**
+ * Whether a negation bears on the given words: a cue at most four words before one of them,
+ * or two after (German puts "nicht" late: "Die Arbeiter tragen die Helme nicht").
+ */
+export function negates(sentence: string, about: ReadonlySet<string>): boolean {
+  const tokens = tokenize(sentence);
+  const hits = tokens.flatMap((t, i) => (about.has(matchStem(t)) ? [i] : []));
+  return tokens.some(
+    (t, j) => isCue(t) && hits.some((i) => (i > j && i - j <= 4) || (j > i && j - i <= 2)),
+  );
+}
+
+// Words a yes-no question or a rule may open with before what it is about.
+const OPENERS = new Set(
+  "was were is are did does do has have had can could will would should must shall may might there be been wurde wurden ist sind hat haben wird werden gibt es".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether a question or rule forbids something: a negation governs it from its opening ("No
+ * smoking near the door", "Was nobody without a helmet?", "Kein Rauchen"), so the sentence
+ * that breaks it holds one negation fewer ("Someone smoked by the door").
+ */
+export function isProhibition(text: string): boolean {
+  const first = tokenize(text).find((t) => !OPENERS.has(t));
+  return first !== undefined && isCue(first);
 }
 
 /**
@@ -45,7 +96,7 @@ export function isInstruction(
   language: string | null,
   about?: ReadonlySet<string>,
 ): boolean {
-  if (language?.toLowerCase().startsWith("de")) {
+  if (language !== null && sameLanguage(language, "de")) {
     return (
       tokenize(sentence).some((t) => GERMAN_MODALS.has(t)) ||
       GERMAN_IMPERATIVE.test(sentence.trim())
