@@ -15,8 +15,8 @@ export const ANSWER_ERROR_KINDS = [
   "skipped_items",
   "wrong_number",
   "found_false",
-  "shifted_time",
   "unlooked_negative",
+  "shifted_time",
   "invented_quote",
   "unrelated_span",
 ] as const;
@@ -155,7 +155,7 @@ function neighbour(
   return after[0] ?? before[0];
 }
 
-/** A found citing the span beside the true one (quotes kept), or a first or last time moved. */
+/** A found citing the spans beside the true ones (quotes kept), or a first or last time moved. */
 const shiftedTime: Make = (s) => {
   const honest = s.honest.answer;
   if (!found(s) || honest.evidence_ids.length === 0) return null;
@@ -172,7 +172,8 @@ const shiftedTime: Make = (s) => {
     const next = span ? neighbour(s, span, taken) : undefined;
     if (next) moved.set(id, next.id);
   }
-  if (moved.size === 0) return null;
+  // Every citation moves, so no true one is left to vouch for the answer.
+  if (moved.size < taken.size) return null;
   const shift = (ids: string[]) => [...new Set(ids.map((id) => moved.get(id) ?? id))];
   return {
     ...honest,
@@ -265,8 +266,8 @@ export const MAKE_ERROR: Record<AnswerErrorKind, Make> = {
   skipped_items: skippedItems,
   wrong_number: wrongNumber,
   found_false: foundFalse,
-  shifted_time: shiftedTime,
   unlooked_negative: unlookedNegative,
+  shifted_time: shiftedTime,
   invented_quote: inventedQuote,
   unrelated_span: unrelatedSpan,
 };

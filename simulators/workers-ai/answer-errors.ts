@@ -9,14 +9,14 @@ export { ANSWER_ERROR_KINDS, type AnswerErrorKind } from "./answer-error-kinds";
 /** Chance of each kind where it applies (docs/simulators.md); tried in ANSWER_ERROR_KINDS order. */
 export const DEFAULT_ERROR_RATES: Readonly<Record<AnswerErrorKind, number>> = {
   prohibition_met_by_breach: 1,
-  negated_support: 0.4,
-  instruction_as_event: 0.4,
+  negated_support: 0.8,
+  instruction_as_event: 0.35,
   skipped_items: 1,
   wrong_number: 0.5,
-  found_false: 0.25,
-  shifted_time: 0.25,
-  unlooked_negative: 0.25,
-  invented_quote: 0.2,
+  found_false: 0.4,
+  unlooked_negative: 0.3,
+  shifted_time: 0.45,
+  invented_quote: 0.15,
   unrelated_span: 0.2,
 };
 
@@ -157,6 +157,10 @@ export function answerSettingsFrom(env: {
   };
 }
 
+function isKind(name: string): name is AnswerErrorKind {
+  return ANSWER_ERROR_KINDS.some((kind) => kind === name);
+}
+
 function rate(raw: string, name: string): number {
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || value < 0)
@@ -174,9 +178,8 @@ function ratesFrom(raw: string): Record<AnswerErrorKind, number> {
   }
   for (const pair of raw.split(",")) {
     const [name = "", value = ""] = pair.split("=").map((p) => p.trim());
-    if (!(ANSWER_ERROR_KINDS as readonly string[]).includes(name))
-      throw new Error(`SIMULATE_ANSWERS_RATES names no kind of error: ${name}`);
-    rates[name as AnswerErrorKind] = Math.min(1, rate(value, name));
+    if (!isKind(name)) throw new Error(`SIMULATE_ANSWERS_RATES names no kind of error: ${name}`);
+    rates[name] = Math.min(1, rate(value, name));
   }
   return rates;
 }
