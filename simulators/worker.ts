@@ -16,6 +16,8 @@ import {
   type VectorizeSimulatorIndex,
 } from "./vectorize";
 import { SimulatedAi, type VisionMode } from "./workers-ai";
+import { answerSettingsFrom } from "./workers-ai/answer-errors";
+import { listAnswerErrors } from "./workers-ai/answer-ledger";
 import { ACCOUNT, callsStarted } from "./workers-ai/rate-window";
 
 export { VectorizeSimulatorIndex } from "./vectorize";
@@ -36,6 +38,12 @@ export interface SimulatorEnv extends Env {
   SIMULATE_VISION?: string;
   /** Milliseconds before a Vectorize write is visible (default 1,000). */
   SIMULATE_VECTORIZE_DELAY_MS?: string;
+  /** `honest` (default) or `adversarial`: how the simulated answer model answers. */
+  SIMULATE_ANSWERS?: string;
+  /** The adversarial model's seed (an integer, default 1). */
+  SIMULATE_ANSWERS_SEED?: string;
+  /** A factor on every default error rate, or `kind=rate` pairs (docs/simulators.md). */
+  SIMULATE_ANSWERS_RATES?: string;
 }
 
 function visionMode(raw: string | undefined): VisionMode {
@@ -106,6 +114,7 @@ function simulated(env: SimulatorEnv): Env {
         bucket: env.MEDIA_BUCKET,
         faults,
         vision: visionMode(env.SIMULATE_VISION),
+        answers: answerSettingsFrom(env),
       }),
     ),
     MEDIA: metered(new SimulatedMedia(faults)),
@@ -154,6 +163,17 @@ function stats(): Response {
   });
 }
 
+/**
+ * The simulators' own routes beside the service's (`/__simulator/…`), or null for a path that
+ * is not one: what they saw (stats) and the errors the adversarial answer model made.
+ */
+export async function simulatorRoute(pathname: string, bucket: R2Bucket): Promise<Response | null> {
+  if (pathname === "/__simulator/stats") return stats();
+  if (pathname === "/__simulator/answer-errors")
+    return Response.json({ errors: await listAnswerErrors(bucket) });
+  return null;
+}
+
 /** Runs one invocation of `kind` while counting its subrequests. */
 async function counted<T>(kind: string, work: () => Promise<T>): Promise<T> {
   const meter = beginInvocation(kind);
@@ -165,10 +185,13 @@ async function counted<T>(kind: string, work: () => Promise<T>): Promise<T> {
 }
 
 export default {
-  fetch: (request, env, ctx) => {
+  fetch: async (request, env, ctx) => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith(`${R2_PATH}/`)) return serveR2(request, env);
-    if (pathname === "/__simulator/stats") return stats();
+    const own = pathname.startsWith("/__simulator/")
+      ? await simulatorRoute(pathname, env.MEDIA_BUCKET)
+      : null;
+    if (own) return own;
     return counted("fetch", async () => service.default.fetch(request, simulated(env), ctx));
   },
   queue: (batch, env) =>

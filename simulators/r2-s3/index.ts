@@ -1,8 +1,8 @@
 import type { S3Credentials } from "../../src/ports/storage/sigv4";
+import { RESERVED_PREFIXES } from "../reserved-prefixes";
 import { authenticate } from "./auth";
 import type { S3Context } from "./context";
 import { type CorsRule, preflight, withCors } from "./cors";
-import { LEDGER_PREFIX } from "./ledger";
 import { R2_LIMITS } from "./limits";
 import {
   abortMultipartUpload,
@@ -43,7 +43,8 @@ function keyOf(url: URL, options: S3SimulatorOptions): string | null {
   if (key === "" || new TextEncoder().encode(key).length > R2_LIMITS.maxKeyBytes) {
     throw new S3Error("InvalidObjectName", "Object keys are 1 to 1,024 bytes long.");
   }
-  if (key.startsWith(LEDGER_PREFIX)) throw new S3Error("AccessDenied", "Access Denied");
+  if (RESERVED_PREFIXES.some((prefix) => key.startsWith(prefix)))
+    throw new S3Error("AccessDenied", "Access Denied");
   return key;
 }
 

@@ -1,6 +1,8 @@
 import { type Faults, simulatedLatency } from "../faults";
 import { jpegComment } from "../media/jpeg";
-import { answerFromPrompt } from "./answers";
+import { type AnswerModelSettings, HONEST_ANSWERS } from "./answer-errors";
+import { recordAnswerErrors } from "./answer-ledger";
+import { replyToPrompt } from "./answers";
 import { embed } from "./embeddings";
 import { ACCOUNT, callsStarted, type RateWindow, type Task } from "./rate-window";
 import { aiError, decodeBase64, transcribe } from "./speech";
@@ -26,7 +28,9 @@ export type VisionMode = "refuse" | "describe";
  * the audio it is sent holds sound (silence is heard as silence; audio with sound of a source
  * without captions is refused, so nothing is claimed as heard); the vision model cannot see pixels, so by default it refuses
  * every frame (`describe` answers a description that says so, for benchmarks of coverage);
- * the answer model answers from the evidence in its prompt; embeddings hash words.
+ * the answer model answers from the evidence in its prompt as the local engine reads it, or
+ * with `answers.mode` adversarial errs as models do and records each error in the bucket;
+ * embeddings hash words.
  */
 export class SimulatedAi {
   constructor(
@@ -34,6 +38,8 @@ export class SimulatedAi {
       bucket: R2Bucket;
       faults: Faults;
       vision: VisionMode;
+      /** How the answer model answers (honest unless told). */
+      answers?: AnswerModelSettings;
       now?: () => number;
       /** The account's rate window (the isolate's own unless a test gives one). */
       rates?: RateWindow;
@@ -83,9 +89,11 @@ export class SimulatedAi {
     return { response, usage: chatUsage(inputs, response) };
   }
 
-  private answer(inputs: unknown): unknown {
+  private async answer(inputs: unknown): Promise<unknown> {
     if (this.deps.faults.fails("json-mode")) throw new Error("JSON Mode couldn't be met");
-    return answerFromPrompt(inputs);
+    const { output, errors } = replyToPrompt(inputs, this.deps.answers ?? HONEST_ANSWERS);
+    if (errors.length > 0) await recordAnswerErrors(this.deps.bucket, errors);
+    return output;
   }
 }
 
