@@ -37,9 +37,8 @@ export interface HonestReading {
 }
 
 /**
- * The honest answer model: the local engine's reasoning over the segments of the prompt, in
- * any language (its English negation and instruction rules then misread others, as a model
- * may), said in the model's JSON. It reads every segment it was sent whole and knows nothing of
+ * The honest answer model: the local engine's reasoning over the segments of the prompt (each
+ * sentence read in its language where the engine has a reading), said in the model's JSON. It reads every segment it was sent whole and knows nothing of
  * extraction, so gaps are the service's to judge; it calls a thing absent only when the
  * segments sent span the videos (else `not_checked`).
  */

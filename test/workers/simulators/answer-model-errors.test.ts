@@ -270,7 +270,7 @@ describe("the adversarial answer model: each kind of error where it applies", ()
       quotes: [],
     });
     const [partial] = await promptsFor(
-      [request({ answer_type: "verdict", description: "Is a crane used?" }, [talk()])],
+      [request({ answer_type: "verdict", description: 'Is "crane" said?' }, [talk()])],
       { maxSegments: 1 },
     );
     if (!partial) throw new Error("no call");

@@ -31,8 +31,6 @@ beforeAll(async () => {
 
 /** What a model that read the segments would call the local engine's state. */
 function modelState(local: ReturnType<typeof answerLocally>): string {
-  if (local.result_state === "not_found" || local.reason_code === "no_literal_match")
-    return "not_found";
   return local.result_state;
 }
 
@@ -58,6 +56,7 @@ describe("the honest simulated answer model", () => {
         { answer_type: "verdict", description: "Does the loading dock close at six pm?" },
       ],
       [() => talk, { answer_type: "verdict", description: "Is a crane used?" }],
+      [() => talk, { answer_type: "verdict", description: 'Is "crane" mentioned?' }],
       [
         () => talk,
         { answer_type: "measurement", description: "How many times is a spill mentioned?" },
@@ -128,7 +127,7 @@ describe("the honest simulated answer model", () => {
     expect(answer.quotes).toEqual(["Forklift operators must", "wear vests."]);
   });
 
-  it("reads any language with the English rules, which misread German", async () => {
+  it("reads German as the service does: its reports, and its negations", async () => {
     const cues: [number, number, string][] = [
       [1, 4, "Der Fahrer hat drei Paletten gestapelt."],
       [5, 8, "Niemand trägt heute eine Schutzbrille."],
@@ -140,26 +139,24 @@ describe("the honest simulated answer model", () => {
       options,
     );
     const [first] = sent(stacked).segments.flatMap((s) => s.evidence);
-    // Read, and cited: the English sentence forms cannot tell what the German one reports.
     expect(onlyAnswer(ask(stacked))).toMatchObject({
-      result_state: "uncertain",
+      result_state: "found",
       evidence_ids: [first?.evidence_id],
+      quotes: ["Der Fahrer hat drei Paletten gestapelt."],
     });
-    // "Niemand" is no negation to the English rules, so the sentence reads as saying that
-    // someone "trägt heute eine Schutzbrille": the service's guards must catch this.
     const glasses = await promptOver(
       cues,
-      { answer_type: "verdict", description: "trägt heute eine Schutzbrille", answer_key: "said" },
-      { ...options, mode: "mention" },
+      { answer_type: "verdict", description: "Trägt jemand eine Schutzbrille?" },
+      options,
     );
     expect(onlyAnswer(ask(glasses))).toMatchObject({
-      result_state: "found",
-      quotes: ["Niemand trägt heute eine Schutzbrille."],
+      result_state: "uncertain",
+      reason_code: "conflicting_evidence",
     });
   });
 
   it("calls a thing absent only when the segments sent span the videos", async () => {
-    const crane = request({ answer_type: "verdict", description: "Is a crane used?" }, [talk]);
+    const crane = request({ answer_type: "verdict", description: 'Is "crane" said?' }, [talk]);
     const [all] = await promptsFor([crane]);
     const [one] = await promptsFor([crane], { maxSegments: 1 });
     if (!all || !one) throw new Error("no call");
