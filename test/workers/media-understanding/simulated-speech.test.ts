@@ -2,7 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SimulatedMedia } from "../../../simulators/media";
 import { SimulatedAi } from "../../../simulators/workers-ai";
+import type { EngineVideo } from "../../../src/answer-engine/types";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
+import { WorkersAiAnswerEngine } from "../../../src/ports/answer-engine/workers-ai";
 import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
@@ -35,7 +37,24 @@ async function understand(name: MediaFixture) {
   );
   const speech = u.extent.transcript.filter((t) => t.origin === "speech");
   const heard = u.segments.flatMap((s) => s.evidence.filter((e) => e.source.startsWith("whisper")));
-  return { u, understood, speech, heard };
+  const video: EngineVideo = {
+    id: `vid_${name.replace(/\W/g, "")}`,
+    title: name,
+    duration: probe.duration,
+    coverage: u.coverage,
+    extent: u.extent,
+    limitations: u.limitations,
+    segments: u.segments.map((s, i) => ({
+      id: `seg_${i}`,
+      start: s.start,
+      end: s.end,
+      transcript: s.transcript,
+      scene_description: s.sceneDescription,
+      tags: s.tags,
+      evidence: s.evidence,
+    })),
+  };
+  return { u, understood, speech, heard, video, ai };
 }
 
 describe("speech through the production adapter over the simulators", () => {
@@ -67,5 +86,42 @@ describe("speech through the production adapter over the simulators", () => {
     ]);
     expect(speech.map((t) => [t.source, t.share])).toEqual([["whisper:en", 1]]);
     expect(understood?.heard_from).toContain("whisper:en");
+  });
+
+  it("answers a German run over German speech as German, never as English", async () => {
+    const understood = await understand("german-speech.mp4");
+    const { ai } = understood;
+    // Only what was heard: the speech, read in the language Whisper was told.
+    const video: EngineVideo = {
+      ...understood.video,
+      segments: understood.video.segments.map((s) => ({
+        ...s,
+        evidence: s.evidence.filter((e) => e.source.startsWith("whisper")),
+      })),
+    };
+    const heard = video.segments.flatMap((s) => s.evidence);
+    expect(heard.length).toBeGreaterThan(0);
+    expect(new Set(heard.map((e) => e.source))).toEqual(new Set(["whisper:de"]));
+    const engine = new WorkersAiAnswerEngine({ ai: pacedAi(ai, instant) });
+    const ask = (description: string, locale: string) =>
+      engine.answer({
+        run_id: "run_german",
+        instructions: "",
+        spec: { answer_key: "q", answer_type: "verdict", description },
+        videos: [video],
+        locale,
+        budget: { media_seconds: 1000, tokens: 100_000 },
+      });
+    // Found in the German speech, and in nothing English: every cited span is German.
+    const closes = await ask("Schließt das Lager um sechs Uhr?", "de-DE");
+    expect(closes).toMatchObject({ result_state: "found", answer_payload: { value: true } });
+    const cited = closes.answer_payload.evidence_summary.representative;
+    expect(cited.map((r) => r.text)).toContain("Das Lager schließt um sechs Uhr.");
+    // "Tragt Westen …" is an instruction, read as German: no evidence that vests were worn.
+    const vests = await ask("Westen bei den Staplern getragen", "de-DE");
+    expect(vests.result_state).not.toBe("found");
+    // Under an English run, the German speech is no English transcript: no absence is claimed.
+    const english = await ask("Is a crane used?", "en");
+    expect(english.result_state).not.toBe("not_found");
   });
 });
