@@ -1,32 +1,14 @@
-import { answerComparison } from "../../src/answer-engine/answer-types/comparison";
-import {
-  answerEnumeration,
-  namedCandidates,
-} from "../../src/answer-engine/answer-types/enumeration";
-import { answerMeasurement } from "../../src/answer-engine/answer-types/measurement";
+import { draftAnswer } from "../../src/answer-engine/answer-types";
+import { namedCandidates } from "../../src/answer-engine/answer-types/enumeration";
 import { metricOf } from "../../src/answer-engine/answer-types/metrics";
-import { answerRetrieval } from "../../src/answer-engine/answer-types/retrieval";
-import { answerSynthesis } from "../../src/answer-engine/answer-types/synthesis";
-import { answerTimeline } from "../../src/answer-engine/answer-types/timeline";
-import { answerVerdict } from "../../src/answer-engine/answer-types/verdict";
 import { type AnswerContext, buildContext } from "../../src/answer-engine/context";
 import { isSupporting, matchInspection, type StrongUnit } from "../../src/answer-engine/matching";
 import type { AnswerDraft } from "../../src/answer-engine/payload";
-import type { AnswerItem, AnswerType, ResultState } from "../../src/domain/answers";
+import type { AnswerItem, ResultState } from "../../src/domain/answers";
 import type { EvidenceRef } from "../../src/domain/evidence";
 import type { ModelAnswer } from "../../src/ports/answer-engine/workers-ai-output";
 import { type PromptQuestion, type PromptReading, requestOf } from "./answer-prompt";
 import { sentencesOf } from "./statements";
-
-const BY_TYPE: Record<AnswerType, (ctx: AnswerContext) => AnswerDraft> = {
-  verdict: answerVerdict,
-  measurement: answerMeasurement,
-  enumeration: answerEnumeration,
-  timeline: answerTimeline,
-  comparison: answerComparison,
-  retrieval: answerRetrieval,
-  synthesis: answerSynthesis,
-};
 
 /** A question answered honestly: what the engine read, and the model's JSON of it. */
 export interface HonestReading {
@@ -51,7 +33,7 @@ export function answerHonestly(question: PromptQuestion, reading: PromptReading)
       videos: built.inspection.videos.map((v) => ({ ...v, extracted: true, gap: undefined })),
     },
   };
-  const draft = BY_TYPE[question.answer_type](ctx);
+  const draft = draftAnswer(ctx);
   return { question, ctx, draft, answer: modelAnswer(ctx, draft, reading) };
 }
 

@@ -54,7 +54,8 @@ export function parseQuery(query: string): ParsedQuery {
     : { terms, phrases: [tokens.map(matchStem)] };
 }
 
-function containsSequence(haystack: string[], needle: string[]): boolean {
+/** Whether `needle` stands in `haystack` as a run of consecutive items. */
+export function containsSequence(haystack: string[], needle: string[]): boolean {
   if (needle.length === 0) return false;
   outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
     for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;

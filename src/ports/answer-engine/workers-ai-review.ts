@@ -12,7 +12,7 @@ import { REASON_PRIORITY } from "../../answer-engine/states";
 import { type TextUnit, textUnits } from "../../answer-engine/units";
 import type { ReasonCode, ResultState } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
-import { stems } from "../../lib/text/search-scoring";
+import { containsSequence, stems } from "../../lib/text/search-scoring";
 import { tokenize } from "../../lib/text/text-features";
 import type { ModelAnswer, SendFacts } from "./workers-ai-output";
 import type { SentSegment } from "./workers-ai-prompt";
@@ -53,15 +53,6 @@ function unitsOf(ctx: AnswerContext, sent: SentSegment, ref: EvidenceRef): TextU
       (span) => evidenceRef(sent.video, sent.segment, span).evidence_id === ref.evidence_id,
     ),
   );
-}
-
-function contains(haystack: string[], needle: string[]): boolean {
-  if (needle.length === 0) return false;
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
 }
 
 /**
@@ -164,7 +155,7 @@ export function reviewModelAnswer(
         return sent === undefined
           ? []
           : unitsOf(ctx, sent, ref)
-              .filter((unit) => contains(tokenize(unit.text), words))
+              .filter((unit) => containsSequence(tokenize(unit.text), words))
               .map((unit) => ({ unit, sent }));
       });
       const extra = new Set(stems(piece));
