@@ -32,7 +32,8 @@ function carries(entry, answer) {
   const value = payloadOf(answer).value;
   switch (entry.kind) {
     case "wrong_number":
-      return value === claim.value;
+      // A wrong unit with the right number is carried only if the unit is stored too.
+      return value === claim.value && (claim.unit ?? null) === (payloadOf(answer).unit ?? null);
     case "found_false":
       return value === false;
     case "skipped_items":
@@ -48,6 +49,7 @@ function carries(entry, answer) {
 export function adversaryTable(entries, cases) {
   const kinds = new Map();
   const unmatched = [];
+  const carried = [];
   for (const entry of entries) {
     const one = cases.find(
       (c) =>
@@ -60,6 +62,13 @@ export function adversaryTable(entries, cases) {
     if (one === undefined) unmatched.push(`${entry.kind} on "${entry.description}"`);
     else {
       if (!carries(entry, one.answer)) row.caught += 1;
+      else
+        carried.push(
+          `${entry.kind} on "${entry.description}" (claimed ${entry.claimed?.result_state} ${entry.claimed?.value ?? ""} ${entry.claimed?.unit ?? ""}, stored ${one.answer.result_state} ${payloadOf(one.answer).value ?? ""} ${payloadOf(one.answer).unit ?? ""})`.replace(
+            /\s+\)/g,
+            ")",
+          ),
+        );
       if (one.falseFound) row.falseFound += 1;
       if (one.unbacked) row.unbacked += 1;
     }
@@ -86,6 +95,10 @@ export function adversaryTable(entries, cases) {
     unmatched.length === 0
       ? "Every error the model made was matched to its question."
       : `Errors not matched to a labelled question (workflow batches or questions asked twice): ${unmatched.join("; ")}.`,
+    "",
+    carried.length === 0
+      ? "No stored answer carries an error the model made."
+      : `Stored answers that carry the model's claim: ${carried.join("; ")}.`,
     "",
   ];
 }

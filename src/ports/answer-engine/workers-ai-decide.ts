@@ -5,7 +5,6 @@ import { matchText } from "../../answer-engine/matching";
 import type { AnswerDraft } from "../../answer-engine/payload";
 import { probeStems } from "../../answer-engine/probe";
 import { secondsPerUnit } from "../../answer-engine/quantities";
-import { OPPOSING_REASONS } from "../../answer-engine/states";
 import type { AnswerItem, AnswerType, ReasonCode } from "../../domain/answers";
 import { sameLanguage } from "../../lib/text/language";
 import { stems } from "../../lib/text/search-scoring";
@@ -62,6 +61,27 @@ function doubted(
   const { value: _value, ...rest } = draft;
   return { ...rest, decision: { state: "uncertain", reason }, summary, items };
 }
+
+/** The service's own reasons for doubting a sentence that holds the question's words. */
+const SENTENCE_REASONS: ReadonlySet<ReasonCode> = new Set([
+  "conflicting_evidence",
+  "unclear_polarity",
+  "instruction_not_observation",
+  "observation_not_instruction",
+  "unclear_statement",
+  "quantity_not_stated",
+]);
+
+/** Refusals about a sentence that bears on the question: worth an answer's doubt. */
+const RELATED_REFUSALS: ReadonlySet<ReasonCode> = new Set([
+  "paraphrase_unverified",
+  "conflicting_evidence",
+  "unclear_polarity",
+  "instruction_not_observation",
+  "observation_not_instruction",
+  "unclear_statement",
+  "unbacked_value",
+]);
 
 /** A draft whose absence could not be shown: not_checked, with no value. */
 function unchecked(draft: AnswerDraft, reason: ReasonCode, summary: string): AnswerDraft {
@@ -154,8 +174,13 @@ export function decideFromReview(
   if (refusal === undefined) return { draft: own, method: "lexical" };
   const sentence = refusalSentence(refusal);
   const reason = own.decision.reason;
-  // The service's reading already holds a negation or a doubt of its own: that is the reason.
-  if (own.decision.state === "uncertain" && reason !== undefined && OPPOSING_REASONS.has(reason))
+  // The service's own reading of a sentence (a negation, a rule, no stated number) says more
+  // than the model's refused claim; a claim about nothing related (an unrelated or unquoted
+  // citation) changes nothing the service's reading decided. Either way the summary says what
+  // was refused.
+  const ownReading =
+    own.decision.state === "uncertain" && reason !== undefined && SENTENCE_REASONS.has(reason);
+  if (ownReading || !RELATED_REFUSALS.has(refusal.reason))
     return { draft: note(own, sentence), method: "lexical" };
   const videos = new Set(refusal.refs.map((r) => r.video_id));
   const draft = doubted(own, refusal.reason, sentence, videos);

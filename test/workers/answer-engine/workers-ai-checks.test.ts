@@ -9,7 +9,10 @@ describe("WorkersAiAnswerEngine: what a model's found must show", () => {
       jsonMode(modelAnswer({ evidence_ids: [VEST_ID], value: false })),
     );
     const a = await engine.answer(request(observation, [talk()]));
-    expect(a).toMatchObject({ result_state: "uncertain", reason_code: "unbacked_value" });
+    expect(a).toMatchObject({
+      result_state: "uncertain",
+      reason_code: "instruction_not_observation",
+    });
     expect(a.answer_payload.value).toBeUndefined();
     expect(a.answer_payload.summary).toContain("value false");
   });
@@ -19,11 +22,14 @@ describe("WorkersAiAnswerEngine: what a model's found must show", () => {
     const a = await world(() =>
       jsonMode(modelAnswer({ evidence_ids: [DOCK_ID], quotes: ["wear high visibility vests"] })),
     ).engine.answer(request(observation, [talk()]));
-    expect(a).toMatchObject({ result_state: "uncertain", reason_code: "unsupported_citation" });
+    expect(a.result_state).toBe("uncertain");
+    expect(a.answer_payload.summary).toContain("no quote of its support stands");
+    // Where the service reads nothing of its own, the refused claim changes nothing either.
     const none = await world(() =>
       jsonMode(modelAnswer({ evidence_ids: [VEST_ID], quotes: [] })),
-    ).engine.answer(request(observation, [talk()]));
-    expect(none).toMatchObject({ result_state: "uncertain", reason_code: "unsupported_citation" });
+    ).engine.answer(request(vestsVerdict({ description: "Were hard hats worn?" }), [talk()]));
+    expect(none).toMatchObject({ result_state: "uncertain", reason_code: "no_literal_match" });
+    expect(none.answer_payload.summary).toContain("no quote of its support stands");
   });
 
   it("applies the instruction guard when the caller (a workflow) asks what happened", async () => {
