@@ -45,9 +45,25 @@ function carries(entry, answer) {
   }
 }
 
+/** The kinds of error the adversarial model makes (docs/simulators.md), each shown, met or not. */
+const KINDS = [
+  "prohibition_met_by_breach",
+  "negated_support",
+  "instruction_as_event",
+  "skipped_items",
+  "wrong_number",
+  "found_false",
+  "unlooked_negative",
+  "shifted_time",
+  "invented_quote",
+  "unrelated_span",
+];
+
 /** The per-kind table of what the model did and what was stored. */
 export function adversaryTable(entries, cases) {
-  const kinds = new Map();
+  const kinds = new Map(
+    KINDS.map((kind) => [kind, { made: 0, caught: 0, falseFound: 0, unbacked: 0 }]),
+  );
   const unmatched = [];
   const carried = [];
   for (const entry of entries) {
