@@ -104,6 +104,8 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
     state: "pending",
     result: null,
     claimedUntil: null,
+    claimedBy: null,
+    parts: null,
     updatedAt: createdAt,
   }));
   // The windows and the probed facts land together, so a video past `probed` has its plan.

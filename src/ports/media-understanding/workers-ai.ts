@@ -1,29 +1,24 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaBindingLike } from "../../env";
-import { type CallEnvironment, callModel, classifyModelError } from "../ai/model-calls";
-import { assemble, type FrameImage, type FrameScene, finalLimitations } from "./assemble";
-import { type ByteBudget, isolateCutBudget } from "./byte-budget";
-import { type Cutter, openCutter, UncuttableError } from "./cut";
-import { extractFrame, mapLimit, toBase64 } from "./edge-media";
+import type { CallEnvironment } from "../ai/model-calls";
+import { assemble, type FrameScene, finalLimitations } from "./assemble";
+import type { ByteBudget } from "./byte-budget";
+import { type Cutter, openCutter } from "./cut";
+import { toBase64 } from "./edge-media";
 import { captionExtents, seenExtent, speechExtents, transcriptComplete } from "./extent";
-import {
-  type AiLike,
-  parseVision,
-  parseWhisper,
-  VISION_MODEL,
-  visionInput,
-  WHISPER_MODEL,
-  whisperInput,
-} from "./model-outputs";
+import { type FrameStore, lookAtFrames } from "./frames-window";
+import { type AiLike, parseWhisper, WHISPER_MODEL, whisperInput } from "./model-outputs";
 import type {
   MediaUnderstanding,
   PlannedWindow,
   UnderstandInput,
   VideoUnderstanding,
   WindowOutcome,
+  WindowParts,
 } from "./port";
 import { planSegments } from "./segmenter";
 import { speechLanguage } from "./speech-language";
+import { permanent } from "./step-outcome";
 import { unique } from "./tags";
 import { captionSpans } from "./timed-text";
 import {
@@ -32,23 +27,17 @@ import {
   type AudioResult,
   AudioResultSchema,
   DEFAULT_WINDOW_SETTINGS,
-  type FramesPlan,
   FramesPlanSchema,
   type FramesResult,
   FramesResultSchema,
   planWindows,
-  standsFor,
   type WindowSettings,
 } from "./windows";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
 export const WORKERS_AI_ENGINE_ID = "workers-ai@4";
 
-/** Where the frame chosen as thumbnail is kept between the window that took it and assembly. */
-export interface FrameStore {
-  put(videoId: string, frame: FrameImage): Promise<void>;
-  get(videoId: string): Promise<FrameImage | null>;
-}
+export type { FrameStore } from "./frames-window";
 
 /** What the production adapter needs, passed once when the ports are built. */
 export interface WorkersAiDependencies {
@@ -82,7 +71,11 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     return planWindows(input.probe, this.settings);
   }
 
-  async understandWindow(input: UnderstandInput, window: PlannedWindow): Promise<unknown> {
+  async understandWindow(
+    input: UnderstandInput,
+    window: PlannedWindow,
+    parts?: WindowParts,
+  ): Promise<unknown> {
     const { scope } = input;
     // Windows of one video in one invocation share the opened source: its index is read once.
     const open = () => openCutter(input.source, input.objectKey, input.clusterIndex);
@@ -90,7 +83,13 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     try {
       return window.kind === "audio"
         ? await this.hear(cutter, AudioPlanSchema.parse(window.plan), speechLanguage(input.probe))
-        : await this.look(cutter, input.videoId, FramesPlanSchema.parse(window.plan));
+        : await lookAtFrames(
+            { ...this.deps, settings: this.settings },
+            cutter,
+            input.videoId,
+            FramesPlanSchema.parse(window.plan),
+            parts,
+          );
     } finally {
       if (!scope) cutter.dispose();
     }
@@ -138,67 +137,6 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       heard: parsed.malformed || parsed.spans.length === 0 ? 0 : plan.end - plan.start,
       notes: parsed.malformed ? ["speech-output-malformed"] : [],
     };
-  }
-
-  /**
-   * One frames window: each frame cut, extracted and described, frame by frame (a cut's bytes
-   * are held against the isolate's budget only until its frame is extracted, and a window's
-   * calls keep the rate busy rather than waiting on a whole phase); the first frame extracted
-   * may be kept as the thumbnail.
-   */
-  private async look(cutter: Cutter, videoId: string, plan: FramesPlan): Promise<FramesResult> {
-    const s = this.settings;
-    const notes = new Set<string>();
-    const looked = await mapLimit(plan.cells, s.concurrency, async (cell) => {
-      const extracted = await this.extract(cutter, cell.at);
-      if (extracted !== "none" && !extracted.ok) notes.add("frame-extraction-failed");
-      if (extracted === "none" || !extracted.ok) return null;
-      const image = extracted.value;
-      const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
-      const raw = await permanent(() => this.deps.ai.run(VISION_MODEL, visionInput([uri])));
-      if (!raw.ok) {
-        notes.add("vision-failed");
-        return { image, seen: null };
-      }
-      const parsed = parseVision(raw.value, 1);
-      if (parsed.malformed) notes.add("vision-output-malformed");
-      const seen = parsed.frames.get(0);
-      const stretch = standsFor(cell, image.time, s.frameIntervalSeconds);
-      return { image, seen: seen && stretch ? { time: image.time, ...stretch, ...seen } : null };
-    });
-    const first = looked.find((l) => l !== null)?.image;
-    let thumbnail: FramesResult["thumbnail"] = null;
-    if (plan.thumbnail && first) {
-      await this.deps.frames.put(videoId, first);
-      thumbnail = { time: first.time, contentType: first.contentType };
-    }
-    const frames = looked.flatMap((l) => (l?.seen ? [l.seen] : []));
-    return { frames, thumbnail, notes: [...notes] };
-  }
-
-  /**
-   * The frame at `time`, cut and extracted while its cut's bytes are held against the budget;
-   * the cut is let go before the frame is described. "none" when the source has no video.
-   */
-  private async extract(
-    cutter: Cutter,
-    time: number,
-  ): Promise<"none" | { ok: true; value: FrameImage } | { ok: false }> {
-    const s = this.settings;
-    const limits = { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes };
-    const span = await permanent(() => cutter.frameSpan(time, limits));
-    if (!span.ok) return span;
-    if (span.value === null) return "none";
-    const found = span.value;
-    return (this.deps.cutBudget ?? isolateCutBudget).use(found.bytes, async () => {
-      const cut = await permanent(() => cutter.cutFrame(found));
-      if (!cut.ok) return cut;
-      return permanent(() =>
-        callModel(this.deps.mediaRetries ?? {}, "media-transformations", () =>
-          extractFrame(this.deps.media, cut.value, s.frameBoxPixels),
-        ),
-      );
-    });
   }
 
   async assemble(
@@ -272,23 +210,5 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       extent,
       limitations: finalLimitations([...built.limitations, ...notes]),
     };
-  }
-}
-
-/**
- * Runs one media or model step. A failure that can pass (a model still failing at its
- * deadline, storage or the edge unavailable) is thrown on, so the window is tried again later;
- * a failure for good (a codec that cannot be cut, input a model refuses) is answered as
- * `ok: false`, to be named as a limitation instead of inventing a result.
- */
-async function permanent<T>(
-  call: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false }> {
-  try {
-    return { ok: true, value: await call() };
-  } catch (error) {
-    if (!(error instanceof UncuttableError) && classifyModelError(error).transient) throw error;
-    console.error(JSON.stringify({ media_step_failed: String(error) }));
-    return { ok: false };
   }
 }
