@@ -5,9 +5,10 @@ import {
   extendClaimStatement,
   findWindow,
   keepWindowPart,
-  listWindows,
   type MediaWindowRow,
   releaseClaim,
+  WINDOWS_PER_PAGE,
+  windowOutcomes,
   windowProgress,
   windowProgressStatement,
 } from "../db/repos/media-windows";
@@ -108,10 +109,20 @@ export async function abandonVideoWindow(
 export async function assembleVideo(deps: Deps, message: AssembleVideoMessage): Promise<void> {
   const found = await processingVideo(deps, message);
   if (!found || found.video.progress >= PROCESSING_PROGRESS.understood) return;
-  const windows = await listWindows(deps.db, found.video.id);
-  if (windows.some((w) => w.state !== "done")) return;
-  const outcomes = windows.map((w) => ({ kind: w.kind, plan: w.plan, result: w.result }));
-  await assembleIndex(deps, found.video, found.input, outcomes);
+  const { total, done } = await windowProgress(deps.db, found.video.id);
+  if (done < total) return;
+  await assembleIndex(deps, found.video, found.input, storedOutcomes(deps, found.video.id));
+}
+
+/** A video's window outcomes in plan order, read a page at a time as assembly takes them. */
+async function* storedOutcomes(deps: Pick<Deps, "db">, videoId: string) {
+  for (let after = -1; ; ) {
+    const page = await windowOutcomes(deps.db, videoId, after);
+    for (const w of page) yield { kind: w.kind, plan: w.plan, result: w.result };
+    const last = page.at(-1);
+    if (!last || page.length < WINDOWS_PER_PAGE) return;
+    after = last.position;
+  }
 }
 
 async function processingVideo(

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../client";
 import { insertJsonRowsStatements } from "../insert-json";
@@ -143,25 +143,54 @@ export async function windowProgress(
   return { total: rows[0]?.total ?? 0, done: Number(rows[0]?.done ?? 0) };
 }
 
-/** The position and kind of each of a video's windows not done yet, in order. */
+/**
+ * Windows read or written at once: a page of results stays a few MB (a result is a few KB:
+ * 30 s of transcript or eight frame descriptions), far under D1's 50 MB result limit.
+ */
+export const WINDOWS_PER_PAGE = 500;
+
+/**
+ * The position and kind of a page of a video's windows not done yet, in order, after
+ * position `after` (-1: from the start).
+ */
 export async function pendingWindows(
   db: Database,
   videoId: string,
+  after = -1,
+  limit = WINDOWS_PER_PAGE,
 ): Promise<Pick<MediaWindowRow, "position" | "kind">[]> {
   return db
     .select({ position: mediaWindows.position, kind: mediaWindows.kind })
     .from(mediaWindows)
-    .where(and(eq(mediaWindows.videoId, videoId), eq(mediaWindows.state, "pending")))
-    .orderBy(asc(mediaWindows.position));
+    .where(
+      and(
+        eq(mediaWindows.videoId, videoId),
+        eq(mediaWindows.state, "pending"),
+        gt(mediaWindows.position, after),
+      ),
+    )
+    .orderBy(asc(mediaWindows.position))
+    .limit(limit);
 }
 
-/** Every window of a video in plan order, results included (what assembly reads). */
-export async function listWindows(db: Database, videoId: string): Promise<MediaWindowRow[]> {
+/** A page of a video's windows in plan order after position `after`, results included. */
+export async function windowOutcomes(
+  db: Database,
+  videoId: string,
+  after = -1,
+  limit = WINDOWS_PER_PAGE,
+): Promise<Pick<MediaWindowRow, "position" | "kind" | "plan" | "result">[]> {
   return db
-    .select()
+    .select({
+      position: mediaWindows.position,
+      kind: mediaWindows.kind,
+      plan: mediaWindows.plan,
+      result: mediaWindows.result,
+    })
     .from(mediaWindows)
-    .where(eq(mediaWindows.videoId, videoId))
-    .orderBy(asc(mediaWindows.position));
+    .where(and(eq(mediaWindows.videoId, videoId), gt(mediaWindows.position, after)))
+    .orderBy(asc(mediaWindows.position))
+    .limit(limit);
 }
 
 /**

@@ -127,6 +127,12 @@ export interface WindowOutcome extends PlannedWindow {
 }
 
 /**
+ * A video's windows in plan order, as a list or read page by page (a long video has thousands,
+ * so assembly takes each as it comes and keeps only what the index is built from).
+ */
+export type WindowOutcomes = Iterable<WindowOutcome> | AsyncIterable<WindowOutcome>;
+
+/**
  * Turns a probed video into segments with descriptions, tags and evidence, in three steps so
  * that no invocation nears the platform's limits whatever the video's length: `plan` splits
  * the work into windows, each window is understood on its own (fanned out over a queue), and
@@ -154,5 +160,5 @@ export interface MediaUnderstanding {
    */
   abandoned(window: PlannedWindow): unknown;
   /** Builds the understanding from the probe and the windows' results, in plan order. */
-  assemble(input: UnderstandInput, windows: readonly WindowOutcome[]): Promise<VideoUnderstanding>;
+  assemble(input: UnderstandInput, windows: WindowOutcomes): Promise<VideoUnderstanding>;
 }

@@ -13,7 +13,7 @@ import type {
   PlannedWindow,
   UnderstandInput,
   VideoUnderstanding,
-  WindowOutcome,
+  WindowOutcomes,
   WindowParts,
 } from "./port";
 import { planSegments } from "./segmenter";
@@ -31,6 +31,7 @@ import {
   type FramesResult,
   FramesResultSchema,
   planWindows,
+  type SeenFrame,
   type WindowSettings,
 } from "./windows";
 
@@ -139,32 +140,43 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     };
   }
 
-  async assemble(
-    input: UnderstandInput,
-    windows: readonly WindowOutcome[],
-  ): Promise<VideoUnderstanding> {
+  async assemble(input: UnderstandInput, windows: WindowOutcomes): Promise<VideoUnderstanding> {
     const { probe } = input;
-    const heard: AudioResult[] = [];
-    const looked: FramesResult[] = [];
-    for (const w of windows) {
-      if (w.kind === "audio") heard.push(AudioResultSchema.parse(w.result));
-      else looked.push(FramesResultSchema.parse(w.result));
+    // What the index is built from, taken from each window as it comes: a long video's
+    // results are read page by page, never all at once.
+    const notes = new Set<string>();
+    const speech: AudioResult["spans"] = [];
+    const heard: { seconds: number; language: string | null }[] = [];
+    const languages: string[] = [];
+    const frames: SeenFrame[] = [];
+    let thumbnailKept = false;
+    let heardSeconds = 0;
+    for await (const w of windows) {
+      if (w.kind === "audio") {
+        const result = AudioResultSchema.parse(w.result);
+        for (const note of result.notes) notes.add(note);
+        for (const span of result.spans) speech.push(span);
+        if (result.language) languages.push(result.language);
+        if (result.heard > 0) heard.push({ seconds: result.heard, language: result.language });
+        heardSeconds += result.heard;
+      } else {
+        const result = FramesResultSchema.parse(w.result);
+        for (const note of result.notes) notes.add(note);
+        for (const frame of result.frames) frames.push(frame);
+        thumbnailKept ||= result.thumbnail !== null;
+      }
     }
-    const notes = new Set([...heard, ...looked].flatMap((r) => r.notes));
     if (!probe.audio) notes.add("no-audio-track");
     if (!probe.video) notes.add("no-video-track");
 
     const captions = captionSpans(probe);
-    const speech = heard.flatMap((r) => r.spans);
     const bounds = planSegments({
       duration: probe.duration,
       keyframes: probe.keyframes,
       spans: [...captions.spans, ...speech],
     });
-    const frames = looked.flatMap((r) => r.frames);
     const scenes: FrameScene[] = frames.map((f) => ({ ...f, source: "vision" }));
-    const kept = looked.find((r) => r.thumbnail !== null)?.thumbnail;
-    const frameThumbnail = kept ? await this.deps.frames.get(input.videoId) : null;
+    const frameThumbnail = thumbnailKept ? await this.deps.frames.get(input.videoId) : null;
     const built = assemble({
       input,
       bounds,
@@ -174,22 +186,15 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       frameThumbnail,
       emptyNote: "No captions, recognised speech or frame description for this segment",
       detectedTags: frames.flatMap((f) => f.tags),
-      speechLanguages: unique(heard.flatMap((r) => (r.language ? [r.language] : []))),
+      speechLanguages: unique(languages),
     });
-    const heardSeconds = heard.reduce((sum, r) => sum + r.heard, 0);
     if (probe.audio && heardSeconds === 0) notes.add("no-speech-recognition");
     if (frames.length === 0) notes.add("no-visual-analysis");
     if (frames.length === 0) notes.add("no-ocr");
 
     const seen = seenExtent(frames, probe.duration);
     const extent = {
-      transcript: [
-        ...captionExtents(probe, captions),
-        ...speechExtents(
-          heard.filter((r) => r.heard > 0).map((r) => ({ seconds: r.heard, language: r.language })),
-          probe.duration,
-        ),
-      ],
+      transcript: [...captionExtents(probe, captions), ...speechExtents(heard, probe.duration)],
       scene: seen,
       // On-screen text is read from the same frames the scenes come from.
       ocr: seen,
