@@ -50,3 +50,14 @@ export function namedRefusal(
     return `speech-recognition-refused:${named}`;
   return null;
 }
+
+/** A step's own limitation code and, when the failure names a codec or a quota, that too. */
+export function withRefusal(
+  note: string,
+  step: RefusedStep,
+  error: unknown,
+  codec: string | null,
+): string[] {
+  const refusal = namedRefusal(step, error, codec);
+  return refusal ? [note, refusal] : [note];
+}

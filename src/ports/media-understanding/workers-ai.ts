@@ -22,7 +22,7 @@ import type {
   VideoUnderstanding,
   WindowOutcome,
 } from "./port";
-import { namedRefusal, type RefusedStep } from "./refusals";
+import { type RefusedStep, withRefusal } from "./refusals";
 import { planSegments } from "./segmenter";
 import { speechLanguage } from "./speech-language";
 import { unique } from "./tags";
@@ -125,7 +125,7 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       spans: [],
       language: null,
       heard: 0,
-      notes: named(note, step, error, codec),
+      notes: withRefusal(note, step, error, codec),
     });
     const cut = await permanent(() => cutter.audio(plan.start, plan.end));
     if (!cut.ok) return failed("audio-extraction-failed", "cut", cut.error);
@@ -162,7 +162,7 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     const s = this.settings;
     const notes = new Set<string>();
     const fail = (note: string, step: RefusedStep, error: unknown) => {
-      for (const n of named(note, step, error, codec)) notes.add(n);
+      for (const n of withRefusal(note, step, error, codec)) notes.add(n);
     };
     const looked = await mapLimit(plan.cells, s.concurrency, async (cell) => {
       const extracted = await this.extract(cutter, cell.at);
@@ -292,12 +292,6 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       limitations: finalLimitations([...built.limitations, ...notes]),
     };
   }
-}
-
-/** A step's own limitation code and, when the failure names a codec or a quota, that too. */
-function named(note: string, step: RefusedStep, error: unknown, codec: string | null): string[] {
-  const refusal = namedRefusal(step, error, codec);
-  return refusal ? [note, refusal] : [note];
 }
 
 /**
