@@ -7,7 +7,8 @@ import type { Cutter } from "./cut";
 import { extractFrame, mapLimit, toBase64 } from "./edge-media";
 import { type AiLike, parseVision, VISION_MODEL, visionInput } from "./model-outputs";
 import type { WindowParts } from "./port";
-import { permanent, type StepOutcome } from "./step-outcome";
+import { type RefusedStep, withRefusal } from "./refusals";
+import { permanent } from "./step-outcome";
 import {
   type FramesPlan,
   type FramesResult,
@@ -44,6 +45,9 @@ export const FramePartSchema = z.object({
 });
 export type FramePart = z.infer<typeof FramePartSchema>;
 
+/** A step that failed for good, and which step it was. */
+type Refused = { ok: false; error: unknown; step: RefusedStep };
+
 /** A frame looked at: its part, and its bytes while this delivery holds them. */
 interface Looked {
   part: FramePart;
@@ -62,13 +66,13 @@ export async function lookAtFrames(
   cutter: Cutter,
   videoId: string,
   plan: FramesPlan,
-  parts?: WindowParts,
+  { parts, codec }: { parts?: WindowParts; codec: string | null },
 ): Promise<FramesResult> {
   const kept = keptFrames(parts);
   const looked = await mapLimit(plan.cells, deps.settings.concurrency, async (cell, i) => {
     const earlier = kept.get(i);
     if (earlier) return { part: earlier, image: null };
-    const frame = await lookAt(deps, cutter, cell);
+    const frame = await lookAt(deps, cutter, cell, codec);
     await parts?.keep(String(i), frame.part);
     // Only a thumbnail window needs a frame's bytes past its description.
     return plan.thumbnail ? frame : { part: frame.part, image: null };
@@ -97,17 +101,22 @@ async function lookAt(
   deps: FramesWindowDeps,
   cutter: Cutter,
   cell: FramesPlan["cells"][number],
+  codec: string | null,
 ): Promise<Looked> {
   const extracted = await extractAt(deps, cutter, cell.at);
   if (extracted === "none") return { part: { seen: null, notes: [], image: null }, image: null };
   if (!extracted.ok) {
-    return { part: { seen: null, notes: ["frame-extraction-failed"], image: null }, image: null };
+    const notes = withRefusal("frame-extraction-failed", extracted.step, extracted.error, codec);
+    return { part: { seen: null, notes, image: null }, image: null };
   }
   const image = extracted.value;
   const ref = { time: image.time, contentType: image.contentType };
   const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
   const raw = await permanent(() => deps.ai.run(VISION_MODEL, visionInput([uri])));
-  if (!raw.ok) return { part: { seen: null, notes: ["vision-failed"], image: ref }, image };
+  if (!raw.ok) {
+    const notes = withRefusal("vision-failed", "vision", raw.error, codec);
+    return { part: { seen: null, notes, image: ref }, image };
+  }
   const parsed = parseVision(raw.value, 1);
   const seen = parsed.frames.get(0);
   const stretch = standsFor(cell, image.time, deps.settings.frameIntervalSeconds);
@@ -154,20 +163,21 @@ async function extractAt(
   deps: FramesWindowDeps,
   cutter: Cutter,
   time: number,
-): Promise<"none" | StepOutcome<FrameImage>> {
+): Promise<"none" | { ok: true; value: FrameImage } | Refused> {
   const s = deps.settings;
   const limits = { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes };
   const span = await permanent(() => cutter.frameSpan(time, limits));
-  if (!span.ok) return span;
+  if (!span.ok) return { ...span, step: "cut" };
   if (span.value === null) return "none";
   const found = span.value;
   return (deps.cutBudget ?? isolateCutBudget).use(found.bytes, async () => {
     const cut = await permanent(() => cutter.cutFrame(found));
-    if (!cut.ok) return cut;
-    return permanent(() =>
+    if (!cut.ok) return { ...cut, step: "cut" as const };
+    const frame = await permanent(() =>
       callModel(deps.mediaRetries ?? {}, "media-transformations", () =>
         extractFrame(deps.media, cut.value, s.frameBoxPixels),
       ),
     );
+    return frame.ok ? frame : { ...frame, step: "frame" as const };
   });
 }

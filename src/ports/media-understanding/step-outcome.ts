@@ -2,7 +2,7 @@ import { classifyModelError } from "../ai/model-calls";
 import { UncuttableError } from "./cut";
 
 /** A media or model step's outcome: its value, or a failure for good. */
-export type StepOutcome<T> = { ok: true; value: T } | { ok: false };
+export type StepOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
  * Runs one media or model step. A failure that can pass (a model still failing at its
@@ -16,6 +16,6 @@ export async function permanent<T>(call: () => Promise<T>): Promise<StepOutcome<
   } catch (error) {
     if (!(error instanceof UncuttableError) && classifyModelError(error).transient) throw error;
     console.error(JSON.stringify({ media_step_failed: String(error) }));
-    return { ok: false };
+    return { ok: false, error };
   }
 }

@@ -16,6 +16,7 @@ import type {
   WindowOutcomes,
   WindowParts,
 } from "./port";
+import { type RefusedStep, withRefusal } from "./refusals";
 import { planSegments } from "./segmenter";
 import { speechLanguage } from "./speech-language";
 import { permanent } from "./step-outcome";
@@ -82,14 +83,18 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     const open = () => openCutter(input.source, input.objectKey, input.clusterIndex);
     const cutter = scope ? scope.getOrOpen(`cutter:${input.objectKey}`, open) : open();
     try {
+      const { audio, video } = input.probe;
       return window.kind === "audio"
-        ? await this.hear(cutter, AudioPlanSchema.parse(window.plan), speechLanguage(input.probe))
+        ? await this.hear(cutter, AudioPlanSchema.parse(window.plan), {
+            language: speechLanguage(input.probe),
+            codec: audio?.codec ?? null,
+          })
         : await lookAtFrames(
             { ...this.deps, settings: this.settings },
             cutter,
             input.videoId,
             FramesPlanSchema.parse(window.plan),
-            parts,
+            { parts, codec: video?.codec ?? null },
           );
     } finally {
       if (!scope) cutter.dispose();
@@ -112,22 +117,22 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
   private async hear(
     cutter: Cutter,
     plan: AudioPlan,
-    language: string | null,
+    { language, codec }: { language: string | null; codec: string | null },
   ): Promise<AudioResult> {
-    const failed = (note: string): AudioResult => ({
+    const failed = (note: string, step: RefusedStep, error: unknown): AudioResult => ({
       spans: [],
       language: null,
       heard: 0,
-      notes: [note],
+      notes: withRefusal(note, step, error, codec),
     });
     const cut = await permanent(() => cutter.audio(plan.start, plan.end));
-    if (!cut.ok) return failed("audio-extraction-failed");
+    if (!cut.ok) return failed("audio-extraction-failed", "cut", cut.error);
     if (cut.value === null) return { spans: [], language: null, heard: 0, notes: [] };
     const audio = cut.value;
     const raw = await permanent(() =>
       this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes), language)),
     );
-    if (!raw.ok) return failed("speech-recognition-failed");
+    if (!raw.ok) return failed("speech-recognition-failed", "speech", raw.error);
     const chunk = { start: audio.start, length: audio.end - audio.start };
     const parsed = parseWhisper(raw.value, chunk, language);
     return {
