@@ -43,6 +43,8 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   ADMIN_TOKEN: "test-admin-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdef",
+                  // Uploads of the windows contention test; `npm run bench` asks for more.
+                  CONTENTION_UPLOADS: process.env.CONTENTION_UPLOADS ?? "",
                 },
               },
             }),

@@ -19,6 +19,7 @@ import * as soak from "./suites/soak.mjs";
 import * as truthfulness from "./suites/truthfulness.mjs";
 import * as uploads from "./suites/uploads.mjs";
 import * as webhooks from "./suites/webhooks.mjs";
+import * as windowContention from "./suites/window-contention.mjs";
 import * as workflows from "./suites/workflows.mjs";
 
 const SUITES = [
@@ -36,12 +37,14 @@ const SUITES = [
   workflows,
   productionSim,
   longRuns,
+  windowContention,
 ];
 /**
- * Run only when named: seeding a million segments takes several minutes, and a 2-hour video
- * or a long workflow run through the simulated production platform takes longer.
+ * Run only when named: seeding a million segments takes several minutes, and a 2-hour video,
+ * a long workflow run or 100 uploads' windows through the simulated production platform
+ * take longer.
  */
-const ON_REQUEST = new Set([searchLatencyMillion, productionSim, longRuns]);
+const ON_REQUEST = new Set([searchLatencyMillion, productionSim, longRuns, windowContention]);
 const wanted = process.argv.slice(2);
 const suites =
   wanted.length === 0

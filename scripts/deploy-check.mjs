@@ -1,12 +1,14 @@
 // npm run deploy:check: what `npm run deploy` would ship, checked offline (npm test runs
 // it): the dry-run bundle and its size, the bundled workerd starting it with production's
-// date and flags without --experimental, a URL, its own name, Workers Logs, the secrets and
-// the bucket's CORS rule. One line per check; a failure names what is wrong, exit 1.
+// date and flags without --experimental, a URL, its own name, Workers Logs, each consumer's
+// max_concurrency, the secrets and the bucket's CORS rule. One line per check; a failure
+// names what is wrong, exit 1.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { checkConsumerConcurrency } from "./lib/consumer-concurrency.mjs";
 import {
   checkBundleSize,
   checkCors,
@@ -81,6 +83,11 @@ try {
   record("url", checkReachable(production), reach && `${reach.kind} ${reach.host ?? ""}`.trim());
   record("name", checkDistinctName(production, local), `${production.name} (local: ${local.name})`);
   record("logs", checkObservability(production), "Workers Logs on");
+  record(
+    "concurrency",
+    checkConsumerConcurrency(production) ?? checkConsumerConcurrency(local),
+    "every queue consumer's max_concurrency derived from the model rate it spends",
+  );
   const source = (file) => readFileSync(path.join(ROOT, file), "utf8");
   record(
     "secrets",

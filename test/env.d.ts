@@ -7,6 +7,8 @@ declare global {
     interface Env extends Secrets {
       TEST_MIGRATIONS: D1Migration[];
       ADMIN_TOKEN: string;
+      /** Uploads of the windows contention test ("": its own 20; the bench asks for more). */
+      CONTENTION_UPLOADS: string;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { getTableColumns, is, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 /**
@@ -34,17 +34,27 @@ function driverValue(column: Column, value: unknown): unknown {
   throw new TypeError(`${column.name}: ${typeof stored} cannot travel as a JSON row`);
 }
 
+/** How rows are written besides being inserted. */
+export interface JsonRowsOptions {
+  /** Each statement writes only while this holds when it runs (a video still processing). */
+  where?: SQL;
+  /** A row whose `replace` key is taken replaces the row there instead of being skipped. */
+  replace?: SQLiteColumn;
+}
+
 /**
  * Statements that insert many rows, each statement carrying its rows as one bound JSON array
  * that SQL unpacks (`json_each`): bound one value a cell, D1's 100 parameters a statement take
  * 4 to 7 rows, so thousands of rows would take hundreds of statements; here they take a few.
  * Each row is stored as drizzle's insert stores it; a row that conflicts is skipped
- * (`ON CONFLICT DO NOTHING`), so storing the same rows again adds nothing.
+ * (`ON CONFLICT DO NOTHING`), so storing the same rows again adds nothing, or with `replace`
+ * takes the place of the one there.
  */
 export function insertJsonRowsStatements<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: readonly T["$inferInsert"][],
+  options: JsonRowsOptions = {},
 ): BatchItem<"sqlite">[] {
   // The columns drizzle's insert names, in its order.
   const columns = Object.entries(getTableColumns(table)).filter(
@@ -54,17 +64,27 @@ export function insertJsonRowsStatements<T extends SQLiteTable>(
     columns.map((_, i) => sql.raw(`json_extract(value, '$[${i}]')`)),
     sql`, `,
   );
+  const replace = options.replace;
+  // Every column but the key takes the incoming row's value (SQLite's `excluded`).
+  const replaced = Object.fromEntries(
+    columns
+      .filter(([, column]) => column !== replace)
+      .map(([key, column]) => [key, sql.raw(`excluded."${column.name}"`)]),
+  ) as SQLiteUpdateSetSource<T>;
+  const where = options.where ?? sql`true`;
   const statements: BatchItem<"sqlite">[] = [];
   let slice: string[] = [];
   let bytes = 2;
   const flush = () => {
     if (slice.length === 0) return;
     const json = `[${slice.join(",")}]`;
+    const insert = db
+      .insert(table)
+      .select(sql`select ${cells} from json_each(${json}) where ${where}`);
     statements.push(
-      db
-        .insert(table)
-        .select(sql`select ${cells} from json_each(${json}) where true`)
-        .onConflictDoNothing(),
+      replace
+        ? insert.onConflictDoUpdate({ target: replace, set: replaced })
+        : insert.onConflictDoNothing(),
     );
     slice = [];
     bytes = 2;

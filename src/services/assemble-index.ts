@@ -1,19 +1,30 @@
 import { runBatch } from "../db/client";
-import { replaceSegmentsStatements, type SegmentRow } from "../db/repos/segments";
+import {
+  type SegmentRow,
+  storeSegmentsStatements,
+  trimSegmentsStatement,
+} from "../db/repos/segments";
 import { updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
 import type { MediaProbe } from "../domain/media";
 import type { VideoMedia } from "../domain/video";
 import { PROCESSING_PROGRESS } from "../domain/video";
+import { chunks } from "../lib/chunks";
 import { nowIso } from "../lib/clock";
 import { indexKey, thumbnailKeyOf } from "../lib/object-keys";
 import type { IndexVideoMessage } from "../lib/queue-messages";
 import type {
   UnderstandInput,
   VideoUnderstanding,
-  WindowOutcome,
+  WindowOutcomes,
 } from "../ports/media-understanding/port";
 import type { Deps } from "./deps";
 import { PROCESSING } from "./video-states";
+
+/**
+ * Statements of segments per D1 batch: each carries up to 1 MB of JSON rows, so a batch stays
+ * a few MB and far inside the 30 s D1 gives a whole batch, however long the video.
+ */
+const STATEMENTS_PER_BATCH = 4;
 
 /** Stable segment ids: the same video and position always give the same id. */
 function segmentId(videoId: string, position: number): string {
@@ -45,15 +56,17 @@ function mediaFacts(
 
 /**
  * Builds and stores a video's index from its probe and its windows' results: thumbnail and
- * index document in R2, segments and measured facts in D1 (one batch, replacing earlier
- * segments), then hands the video to the search indexer. Guarded like every write of
- * processing: a copy that ends after the video completed changes nothing.
+ * index document in R2, segments and measured facts in D1 (segments a few MB a batch, each
+ * replacing the one at its id; the last batch drops any earlier segment past the new ones and
+ * moves the video to `understood`), then hands the video to the search indexer. Guarded like
+ * every write of processing: a copy that ends after the video completed changes nothing, and
+ * two copies at once store the same segments, never removing one the other wrote.
  */
 export async function assembleIndex(
   deps: Deps,
   video: VideoRow,
   input: UnderstandInput,
-  windows: readonly WindowOutcome[],
+  windows: WindowOutcomes,
 ): Promise<void> {
   const { db } = deps;
   const { probe } = input;
@@ -102,8 +115,13 @@ export async function assembleIndex(
     tags: understanding.tags,
     title: understanding.title,
   };
+  const guard = videoIsIn(video.id, PROCESSING);
+  const stored = chunks(storeSegmentsStatements(db, rows, guard), STATEMENTS_PER_BATCH);
+  const last = stored.pop() ?? [];
+  for (const statements of stored) await runBatch(db, statements);
   await runBatch(db, [
-    ...replaceSegmentsStatements(db, video.id, rows, videoIsIn(video.id, PROCESSING)),
+    ...last,
+    trimSegmentsStatement(db, video.id, rows.length, guard),
     updateVideoStatement(
       db,
       video.id,

@@ -4,8 +4,11 @@ import {
   completeWindowStatement,
   extendClaimStatement,
   findWindow,
-  listWindows,
+  keepWindowPart,
   type MediaWindowRow,
+  releaseClaim,
+  WINDOWS_PER_PAGE,
+  windowOutcomes,
   windowProgress,
   windowProgressStatement,
 } from "../db/repos/media-windows";
@@ -14,7 +17,7 @@ import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
 import type { AssembleVideoMessage, UnderstandWindowMessage } from "../lib/queue-messages";
-import type { InvocationScope } from "../ports/media-understanding/port";
+import type { InvocationScope, WindowParts } from "../ports/media-understanding/port";
 import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
 import { CLAIM_MS, withLeaseHeartbeat } from "./lease-heartbeat";
@@ -43,24 +46,47 @@ export async function understandVideoWindow(
   if (!window) return;
   if (window.state === "pending") {
     const now = deps.clock.now();
-    if (!(await claimWindow(deps.db, window, nowIso(now), nowIso(now + CLAIM_MS)))) {
+    const by = crypto.randomUUID();
+    const claimed = await claimWindow(deps.db, window, by, nowIso(now), nowIso(now + CLAIM_MS));
+    if (!claimed) {
       // Another delivery holds it: look again once its claim would have run out.
       throw new WindowBusyError(`window ${message.position} of ${video.id} is being worked on`);
     }
-    const result = await withLeaseHeartbeat(
-      deps,
-      { subjectId: video.id, kind: "video" },
-      () =>
-        deps.ports.understanding.understandWindow(input, { kind: window.kind, plan: window.plan }),
-      (until) => extendClaimStatement(deps.db, window, until),
-    );
-    await storeWindowResult(deps, window, result);
+    try {
+      const result = await withLeaseHeartbeat(
+        deps,
+        { subjectId: video.id, kind: "video" },
+        () =>
+          deps.ports.understanding.understandWindow(
+            input,
+            { kind: window.kind, plan: window.plan },
+            windowParts(deps, claimed),
+          ),
+        (until) => extendClaimStatement(deps.db, window, by, until),
+      );
+      await storeWindowResult(deps, window, result);
+    } catch (error) {
+      // Given back at once: the message's retry claims the window instead of meeting this
+      // claim until it runs out (and spending its retries on WindowBusyError).
+      await releaseClaim(deps.db, window, by).catch((release: unknown) =>
+        console.error(JSON.stringify({ window_claim_kept: String(release) })),
+      );
+      throw error;
+    }
   }
   await assembleWhenComplete(deps, video);
 }
 
 /** A delivery found its window claimed by another; the message is retried later. */
 export class WindowBusyError extends Error {}
+
+/** The window's kept parts, as this delivery found them, and where it keeps more. */
+function windowParts(deps: Pick<Deps, "db">, window: MediaWindowRow): WindowParts {
+  return {
+    kept: window.parts ?? {},
+    keep: (key, part) => keepWindowPart(deps.db, window, key, part),
+  };
+}
 
 /**
  * A window that failed every retry (its dead letter): its result records the failure, so the
@@ -83,10 +109,20 @@ export async function abandonVideoWindow(
 export async function assembleVideo(deps: Deps, message: AssembleVideoMessage): Promise<void> {
   const found = await processingVideo(deps, message);
   if (!found || found.video.progress >= PROCESSING_PROGRESS.understood) return;
-  const windows = await listWindows(deps.db, found.video.id);
-  if (windows.some((w) => w.state !== "done")) return;
-  const outcomes = windows.map((w) => ({ kind: w.kind, plan: w.plan, result: w.result }));
-  await assembleIndex(deps, found.video, found.input, outcomes);
+  const { total, done } = await windowProgress(deps.db, found.video.id);
+  if (done < total) return;
+  await assembleIndex(deps, found.video, found.input, storedOutcomes(deps, found.video.id));
+}
+
+/** A video's window outcomes in plan order, read a page at a time as assembly takes them. */
+async function* storedOutcomes(deps: Pick<Deps, "db">, videoId: string) {
+  for (let after = -1; ; ) {
+    const page = await windowOutcomes(deps.db, videoId, after);
+    for (const w of page) yield { kind: w.kind, plan: w.plan, result: w.result };
+    const last = page.at(-1);
+    if (!last || page.length < WINDOWS_PER_PAGE) return;
+    after = last.position;
+  }
 }
 
 async function processingVideo(

@@ -1,27 +1,21 @@
-import { and, asc, count, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { chunks } from "../../lib/chunks";
 import type { Database } from "../client";
-import { GUARD_PARAMETERS } from "../insert-where";
+import { insertJsonRowsStatements } from "../insert-json";
 import { mediaWindows, videos } from "../schema";
 
 /** A window row. */
 export type MediaWindowRow = typeof mediaWindows.$inferSelect;
 
-/** 8 columns per row, so that one insert stays under D1's 100 bound parameters. */
-const ROWS_PER_INSERT = Math.floor((100 - GUARD_PARAMETERS) / 8);
-
 /**
- * Statements that record a video's planned windows, keeping any already recorded (a
- * redelivered plan must not reset windows that are done).
+ * Statements that record planned windows, keeping any already recorded (a redelivered plan
+ * must not reset windows that are done): a few statements of JSON rows, however many windows.
  */
 export function insertWindowsStatements(
   db: Database,
-  rows: MediaWindowRow[],
+  rows: readonly MediaWindowRow[],
 ): BatchItem<"sqlite">[] {
-  return chunks(rows, ROWS_PER_INSERT).map((slice) =>
-    db.insert(mediaWindows).values(slice).onConflictDoNothing(),
-  );
+  return insertJsonRowsStatements(db, mediaWindows, rows);
 }
 
 /** One window of a video. */
@@ -38,71 +32,100 @@ export async function findWindow(
   return rows[0] ?? null;
 }
 
+/** Which window a statement is about. */
+type WindowKey = { videoId: string; position: number };
+
+function windowIs(window: WindowKey): SQL | undefined {
+  return and(eq(mediaWindows.videoId, window.videoId), eq(mediaWindows.position, window.position));
+}
+
 /**
- * Claims a pending window for one delivery until `until`; false when it is done or another
- * delivery's claim still holds (that delivery is working on it, or will be found stale).
+ * Claims a pending window for the delivery `by` until `until` and answers it as claimed (the
+ * parts kept so far included); null when it is done or another delivery's claim still holds
+ * (that delivery is working on it, or will be found stale).
  */
 export async function claimWindow(
   db: Database,
-  window: { videoId: string; position: number },
+  window: WindowKey,
+  by: string,
   now: string,
   until: string,
-): Promise<boolean> {
+): Promise<MediaWindowRow | null> {
   const claimed = await db
     .update(mediaWindows)
-    .set({ claimedUntil: until })
+    .set({ claimedUntil: until, claimedBy: by })
     .where(
       and(
-        eq(mediaWindows.videoId, window.videoId),
-        eq(mediaWindows.position, window.position),
+        windowIs(window),
         eq(mediaWindows.state, "pending"),
         or(isNull(mediaWindows.claimedUntil), lt(mediaWindows.claimedUntil, now)),
       ),
     )
-    .returning({ position: mediaWindows.position });
-  return claimed.length > 0;
+    .returning();
+  return claimed[0] ?? null;
 }
 
-/** Extends a claim while its delivery is still working on the window. */
-export function extendClaimStatement(
-  db: Database,
-  window: { videoId: string; position: number },
-  until: string,
-) {
+/** Extends the claim of `by` while it is still working on the window (never another's). */
+export function extendClaimStatement(db: Database, window: WindowKey, by: string, until: string) {
   return db
     .update(mediaWindows)
     .set({ claimedUntil: until })
     .where(
-      and(
-        eq(mediaWindows.videoId, window.videoId),
-        eq(mediaWindows.position, window.position),
-        eq(mediaWindows.state, "pending"),
-      ),
+      and(windowIs(window), eq(mediaWindows.state, "pending"), eq(mediaWindows.claimedBy, by)),
     );
 }
 
 /**
+ * Gives back the claim of `by` (its work failed), so the next delivery claims the window at
+ * once instead of waiting for the claim to run out. A claim another delivery took over stays.
+ */
+export async function releaseClaim(db: Database, window: WindowKey, by: string): Promise<void> {
+  await db
+    .update(mediaWindows)
+    .set({ claimedUntil: null, claimedBy: null })
+    .where(
+      and(windowIs(window), eq(mediaWindows.state, "pending"), eq(mediaWindows.claimedBy, by)),
+    );
+}
+
+/** A key of a window part: what the engine names it by (a frame's index). */
+const PART_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Keeps one part of a pending window's work (set under `key`, beside the parts kept before),
+ * so a later delivery finds it done. Keeping a part again replaces it with the same value.
+ */
+export async function keepWindowPart(
+  db: Database,
+  window: WindowKey,
+  key: string,
+  part: unknown,
+): Promise<void> {
+  if (!PART_KEY.test(key)) throw new RangeError(`window part key ${key}`);
+  await db
+    .update(mediaWindows)
+    .set({
+      parts: sql`json_set(coalesce(${mediaWindows.parts}, '{}'), ${`$."${key}"`}, json(${JSON.stringify(part)}))`,
+    })
+    .where(and(windowIs(window), eq(mediaWindows.state, "pending")));
+}
+
+/**
  * Stores a window's result, once: only a pending window becomes done, and only while
- * `guard` holds (the video is still processing), so a late duplicate changes nothing.
+ * `guard` holds (the video is still processing), so a late duplicate changes nothing. Its
+ * kept parts are let go: the result holds them.
  */
 export function completeWindowStatement(
   db: Database,
-  window: { videoId: string; position: number },
+  window: WindowKey,
   result: unknown,
   updatedAt: string,
   guard: SQL,
 ) {
   return db
     .update(mediaWindows)
-    .set({ state: "done", result, claimedUntil: null, updatedAt })
-    .where(
-      and(
-        eq(mediaWindows.videoId, window.videoId),
-        eq(mediaWindows.position, window.position),
-        eq(mediaWindows.state, "pending"),
-        guard,
-      ),
-    );
+    .set({ state: "done", result, claimedUntil: null, claimedBy: null, parts: null, updatedAt })
+    .where(and(windowIs(window), eq(mediaWindows.state, "pending"), guard));
 }
 
 /** How many windows a video has, and how many are done. */
@@ -120,25 +143,54 @@ export async function windowProgress(
   return { total: rows[0]?.total ?? 0, done: Number(rows[0]?.done ?? 0) };
 }
 
-/** The position and kind of each of a video's windows not done yet, in order. */
+/**
+ * Windows read or written at once: a page of results stays a few MB (a result is a few KB:
+ * 30 s of transcript or eight frame descriptions), far under D1's 50 MB result limit.
+ */
+export const WINDOWS_PER_PAGE = 500;
+
+/**
+ * The position and kind of a page of a video's windows not done yet, in order, after
+ * position `after` (-1: from the start).
+ */
 export async function pendingWindows(
   db: Database,
   videoId: string,
+  after = -1,
+  limit = WINDOWS_PER_PAGE,
 ): Promise<Pick<MediaWindowRow, "position" | "kind">[]> {
   return db
     .select({ position: mediaWindows.position, kind: mediaWindows.kind })
     .from(mediaWindows)
-    .where(and(eq(mediaWindows.videoId, videoId), eq(mediaWindows.state, "pending")))
-    .orderBy(asc(mediaWindows.position));
+    .where(
+      and(
+        eq(mediaWindows.videoId, videoId),
+        eq(mediaWindows.state, "pending"),
+        gt(mediaWindows.position, after),
+      ),
+    )
+    .orderBy(asc(mediaWindows.position))
+    .limit(limit);
 }
 
-/** Every window of a video in plan order, results included (what assembly reads). */
-export async function listWindows(db: Database, videoId: string): Promise<MediaWindowRow[]> {
+/** A page of a video's windows in plan order after position `after`, results included. */
+export async function windowOutcomes(
+  db: Database,
+  videoId: string,
+  after = -1,
+  limit = WINDOWS_PER_PAGE,
+): Promise<Pick<MediaWindowRow, "position" | "kind" | "plan" | "result">[]> {
   return db
-    .select()
+    .select({
+      position: mediaWindows.position,
+      kind: mediaWindows.kind,
+      plan: mediaWindows.plan,
+      result: mediaWindows.result,
+    })
     .from(mediaWindows)
-    .where(eq(mediaWindows.videoId, videoId))
-    .orderBy(asc(mediaWindows.position));
+    .where(and(eq(mediaWindows.videoId, videoId), gt(mediaWindows.position, after)))
+    .orderBy(asc(mediaWindows.position))
+    .limit(limit);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
+import { insertJsonRowsStatements } from "../insert-json";
 import { GUARD_PARAMETERS, insertWhere } from "../insert-where";
 import { videoSegments } from "../schema";
 
@@ -30,6 +31,30 @@ export function replaceSegmentsStatements(
     );
   }
   return statements;
+}
+
+/**
+ * Statements that store segments as they are now, a few MB of JSON rows each: a segment whose
+ * id is taken replaces the one there, and each writes only while `guard` holds. Storing the
+ * same segments twice, even at once, leaves them as they were; run `trimSegmentsStatement`
+ * after the last, so no segment of an earlier, longer list stays.
+ */
+export function storeSegmentsStatements(
+  db: Database,
+  rows: readonly SegmentRow[],
+  guard: SQL,
+): BatchItem<"sqlite">[] {
+  return insertJsonRowsStatements(db, videoSegments, rows, {
+    where: guard,
+    replace: videoSegments.id,
+  });
+}
+
+/** Removes a video's segments from position `count` on, while `guard` holds. */
+export function trimSegmentsStatement(db: Database, videoId: string, count: number, guard: SQL) {
+  return db
+    .delete(videoSegments)
+    .where(and(eq(videoSegments.videoId, videoId), gte(videoSegments.position, count), guard));
 }
 
 /** A video's segments in time order. */

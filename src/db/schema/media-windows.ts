@@ -25,6 +25,17 @@ export const mediaWindows = sqliteTable(
      * delivery of the same window leaves it alone until then, so no model call is paid twice.
      */
     claimedUntil: text("claimed_until"),
+    /**
+     * Which delivery holds the claim (a random id per delivery): only that delivery extends or
+     * gives back its claim, never one a later delivery took over once it ran out.
+     */
+    claimedBy: text("claimed_by"),
+    /**
+     * Parts of the window already done by earlier deliveries (JSON, the engine's own, by key:
+     * a frames window's described frames), so a retry pays only for what is missing; null when
+     * none, and once the window is done.
+     */
+    parts: text("parts", { mode: "json" }).$type<Record<string, unknown>>(),
     updatedAt: text("updated_at").notNull(),
   },
   (table) => [

@@ -39,18 +39,32 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Maps with at most `limit` calls in flight; results keep the input order. */
+/**
+ * Maps with at most `limit` calls in flight; results keep the input order. After a call fails
+ * no other starts, and the failure is thrown once the calls in flight have ended, so nothing
+ * of the work outlives the map (a retry could otherwise pay for it a second time).
+ */
 export async function mapLimit<T, R>(
   items: readonly T[],
   limit: number,
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
+  // Set by a worker: the type keeps TypeScript from taking it for null after the awaits.
+  let failure = null as { error: unknown } | null;
   // One shared iterator: each worker pulls the next item when it is free.
   const queue = items.entries();
   const worker = async () => {
-    for (const [i, item] of queue) results[i] = await fn(item, i);
+    for (const [i, item] of queue) {
+      if (failure) return;
+      try {
+        results[i] = await fn(item, i);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (failure) throw failure.error;
   return results;
 }

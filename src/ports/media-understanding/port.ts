@@ -109,10 +109,28 @@ export interface PlannedWindow {
   plan: unknown;
 }
 
+/**
+ * What earlier deliveries of a window kept of its work, and where a delivery keeps more: a
+ * window whose work fails part way is retried as a whole, and the parts kept are not paid for
+ * again. Deliveries are at least once, so a part may be kept twice; the later replaces it.
+ */
+export interface WindowParts {
+  /** The parts kept so far, by the engine's own keys (`[A-Za-z0-9_-]`, at most 64). */
+  readonly kept: Readonly<Record<string, unknown>>;
+  /** Keeps one part for every later delivery of the window. */
+  keep(key: string, part: unknown): Promise<void>;
+}
+
 /** A window as stored: its plan and, once understood, its result. */
 export interface WindowOutcome extends PlannedWindow {
   result: unknown;
 }
+
+/**
+ * A video's windows in plan order, as a list or read page by page (a long video has thousands,
+ * so assembly takes each as it comes and keeps only what the index is built from).
+ */
+export type WindowOutcomes = Iterable<WindowOutcome> | AsyncIterable<WindowOutcome>;
 
 /**
  * Turns a probed video into segments with descriptions, tags and evidence, in three steps so
@@ -128,14 +146,19 @@ export interface MediaUnderstanding {
   /**
    * Understands one window and answers its result (JSON). Throws only when the window must be
    * tried again later (a transient platform failure); whatever cannot be extracted for good is
-   * recorded in the result, never thrown.
+   * recorded in the result, never thrown. With `parts`, what earlier deliveries kept is used
+   * as it is, and what this one does is kept as it goes.
    */
-  understandWindow(input: UnderstandInput, window: PlannedWindow): Promise<unknown>;
+  understandWindow(
+    input: UnderstandInput,
+    window: PlannedWindow,
+    parts?: WindowParts,
+  ): Promise<unknown>;
   /**
    * The result of a window that could not be understood after every retry: it records the
    * failure (a limitation), so the video completes with what the other windows found.
    */
   abandoned(window: PlannedWindow): unknown;
   /** Builds the understanding from the probe and the windows' results, in plan order. */
-  assemble(input: UnderstandInput, windows: readonly WindowOutcome[]): Promise<VideoUnderstanding>;
+  assemble(input: UnderstandInput, windows: WindowOutcomes): Promise<VideoUnderstanding>;
 }

@@ -1,30 +1,25 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaBindingLike } from "../../env";
-import { type CallEnvironment, callModel, classifyModelError } from "../ai/model-calls";
-import { assemble, type FrameImage, type FrameScene, finalLimitations } from "./assemble";
-import { type ByteBudget, isolateCutBudget } from "./byte-budget";
-import { type Cutter, openCutter, UncuttableError } from "./cut";
-import { extractFrame, mapLimit, toBase64 } from "./edge-media";
+import type { CallEnvironment } from "../ai/model-calls";
+import { assemble, type FrameScene, finalLimitations } from "./assemble";
+import type { ByteBudget } from "./byte-budget";
+import { type Cutter, openCutter } from "./cut";
+import { toBase64 } from "./edge-media";
 import { captionExtents, seenExtent, speechExtents, transcriptComplete } from "./extent";
-import {
-  type AiLike,
-  parseVision,
-  parseWhisper,
-  VISION_MODEL,
-  visionInput,
-  WHISPER_MODEL,
-  whisperInput,
-} from "./model-outputs";
+import { type FrameStore, lookAtFrames } from "./frames-window";
+import { type AiLike, parseWhisper, WHISPER_MODEL, whisperInput } from "./model-outputs";
 import type {
   MediaUnderstanding,
   PlannedWindow,
   UnderstandInput,
   VideoUnderstanding,
-  WindowOutcome,
+  WindowOutcomes,
+  WindowParts,
 } from "./port";
 import { type RefusedStep, withRefusal } from "./refusals";
 import { planSegments } from "./segmenter";
 import { speechLanguage } from "./speech-language";
+import { permanent } from "./step-outcome";
 import { unique } from "./tags";
 import { captionSpans } from "./timed-text";
 import {
@@ -33,23 +28,18 @@ import {
   type AudioResult,
   AudioResultSchema,
   DEFAULT_WINDOW_SETTINGS,
-  type FramesPlan,
   FramesPlanSchema,
   type FramesResult,
   FramesResultSchema,
   planWindows,
-  standsFor,
+  type SeenFrame,
   type WindowSettings,
 } from "./windows";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
 export const WORKERS_AI_ENGINE_ID = "workers-ai@4";
 
-/** Where the frame chosen as thumbnail is kept between the window that took it and assembly. */
-export interface FrameStore {
-  put(videoId: string, frame: FrameImage): Promise<void>;
-  get(videoId: string): Promise<FrameImage | null>;
-}
+export type { FrameStore } from "./frames-window";
 
 /** What the production adapter needs, passed once when the ports are built. */
 export interface WorkersAiDependencies {
@@ -83,7 +73,11 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     return planWindows(input.probe, this.settings);
   }
 
-  async understandWindow(input: UnderstandInput, window: PlannedWindow): Promise<unknown> {
+  async understandWindow(
+    input: UnderstandInput,
+    window: PlannedWindow,
+    parts?: WindowParts,
+  ): Promise<unknown> {
     const { scope } = input;
     // Windows of one video in one invocation share the opened source: its index is read once.
     const open = () => openCutter(input.source, input.objectKey, input.clusterIndex);
@@ -95,9 +89,13 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
             language: speechLanguage(input.probe),
             codec: audio?.codec ?? null,
           })
-        : await this.look(cutter, input.videoId, FramesPlanSchema.parse(window.plan), {
-            codec: video?.codec ?? null,
-          });
+        : await lookAtFrames(
+            { ...this.deps, settings: this.settings },
+            cutter,
+            input.videoId,
+            FramesPlanSchema.parse(window.plan),
+            { parts, codec: video?.codec ?? null },
+          );
     } finally {
       if (!scope) cutter.dispose();
     }
@@ -147,105 +145,43 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     };
   }
 
-  /**
-   * One frames window: each frame cut, extracted and described, frame by frame (a cut's bytes
-   * are held against the isolate's budget only until its frame is extracted, and a window's
-   * calls keep the rate busy rather than waiting on a whole phase); the first frame extracted
-   * may be kept as the thumbnail.
-   */
-  private async look(
-    cutter: Cutter,
-    videoId: string,
-    plan: FramesPlan,
-    { codec }: { codec: string | null },
-  ): Promise<FramesResult> {
-    const s = this.settings;
-    const notes = new Set<string>();
-    const fail = (note: string, step: RefusedStep, error: unknown) => {
-      for (const n of withRefusal(note, step, error, codec)) notes.add(n);
-    };
-    const looked = await mapLimit(plan.cells, s.concurrency, async (cell) => {
-      const extracted = await this.extract(cutter, cell.at);
-      if (extracted !== "none" && !extracted.ok)
-        fail("frame-extraction-failed", extracted.step, extracted.error);
-      if (extracted === "none" || !extracted.ok) return null;
-      const image = extracted.value;
-      const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
-      const raw = await permanent(() => this.deps.ai.run(VISION_MODEL, visionInput([uri])));
-      if (!raw.ok) {
-        fail("vision-failed", "vision", raw.error);
-        return { image, seen: null };
-      }
-      const parsed = parseVision(raw.value, 1);
-      if (parsed.malformed) notes.add("vision-output-malformed");
-      const seen = parsed.frames.get(0);
-      const stretch = standsFor(cell, image.time, s.frameIntervalSeconds);
-      return { image, seen: seen && stretch ? { time: image.time, ...stretch, ...seen } : null };
-    });
-    const first = looked.find((l) => l !== null)?.image;
-    let thumbnail: FramesResult["thumbnail"] = null;
-    if (plan.thumbnail && first) {
-      await this.deps.frames.put(videoId, first);
-      thumbnail = { time: first.time, contentType: first.contentType };
-    }
-    const frames = looked.flatMap((l) => (l?.seen ? [l.seen] : []));
-    return { frames, thumbnail, notes: [...notes] };
-  }
-
-  /**
-   * The frame at `time`, cut and extracted while its cut's bytes are held against the budget;
-   * the cut is let go before the frame is described. "none" when the source has no video.
-   */
-  private async extract(
-    cutter: Cutter,
-    time: number,
-  ): Promise<
-    "none" | { ok: true; value: FrameImage } | { ok: false; error: unknown; step: RefusedStep }
-  > {
-    const s = this.settings;
-    const limits = { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes };
-    const span = await permanent(() => cutter.frameSpan(time, limits));
-    if (!span.ok) return { ...span, step: "cut" };
-    if (span.value === null) return "none";
-    const found = span.value;
-    return (this.deps.cutBudget ?? isolateCutBudget).use(found.bytes, async () => {
-      const cut = await permanent(() => cutter.cutFrame(found));
-      if (!cut.ok) return { ...cut, step: "cut" as const };
-      const frame = await permanent(() =>
-        callModel(this.deps.mediaRetries ?? {}, "media-transformations", () =>
-          extractFrame(this.deps.media, cut.value, s.frameBoxPixels),
-        ),
-      );
-      return frame.ok ? frame : { ...frame, step: "frame" as const };
-    });
-  }
-
-  async assemble(
-    input: UnderstandInput,
-    windows: readonly WindowOutcome[],
-  ): Promise<VideoUnderstanding> {
+  async assemble(input: UnderstandInput, windows: WindowOutcomes): Promise<VideoUnderstanding> {
     const { probe } = input;
-    const heard: AudioResult[] = [];
-    const looked: FramesResult[] = [];
-    for (const w of windows) {
-      if (w.kind === "audio") heard.push(AudioResultSchema.parse(w.result));
-      else looked.push(FramesResultSchema.parse(w.result));
+    // What the index is built from, taken from each window as it comes: a long video's
+    // results are read page by page, never all at once.
+    const notes = new Set<string>();
+    const speech: AudioResult["spans"] = [];
+    const heard: { seconds: number; language: string | null }[] = [];
+    const languages: string[] = [];
+    const frames: SeenFrame[] = [];
+    let thumbnailKept = false;
+    let heardSeconds = 0;
+    for await (const w of windows) {
+      if (w.kind === "audio") {
+        const result = AudioResultSchema.parse(w.result);
+        for (const note of result.notes) notes.add(note);
+        for (const span of result.spans) speech.push(span);
+        if (result.language) languages.push(result.language);
+        if (result.heard > 0) heard.push({ seconds: result.heard, language: result.language });
+        heardSeconds += result.heard;
+      } else {
+        const result = FramesResultSchema.parse(w.result);
+        for (const note of result.notes) notes.add(note);
+        for (const frame of result.frames) frames.push(frame);
+        thumbnailKept ||= result.thumbnail !== null;
+      }
     }
-    const notes = new Set([...heard, ...looked].flatMap((r) => r.notes));
     if (!probe.audio) notes.add("no-audio-track");
     if (!probe.video) notes.add("no-video-track");
 
     const captions = captionSpans(probe);
-    const speech = heard.flatMap((r) => r.spans);
     const bounds = planSegments({
       duration: probe.duration,
       keyframes: probe.keyframes,
       spans: [...captions.spans, ...speech],
     });
-    const frames = looked.flatMap((r) => r.frames);
     const scenes: FrameScene[] = frames.map((f) => ({ ...f, source: "vision" }));
-    const kept = looked.find((r) => r.thumbnail !== null)?.thumbnail;
-    const frameThumbnail = kept ? await this.deps.frames.get(input.videoId) : null;
+    const frameThumbnail = thumbnailKept ? await this.deps.frames.get(input.videoId) : null;
     const built = assemble({
       input,
       bounds,
@@ -255,22 +191,15 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       frameThumbnail,
       emptyNote: "No captions, recognised speech or frame description for this segment",
       detectedTags: frames.flatMap((f) => f.tags),
-      speechLanguages: unique(heard.flatMap((r) => (r.language ? [r.language] : []))),
+      speechLanguages: unique(languages),
     });
-    const heardSeconds = heard.reduce((sum, r) => sum + r.heard, 0);
     if (probe.audio && heardSeconds === 0) notes.add("no-speech-recognition");
     if (frames.length === 0) notes.add("no-visual-analysis");
     if (frames.length === 0) notes.add("no-ocr");
 
     const seen = seenExtent(frames, probe.duration);
     const extent = {
-      transcript: [
-        ...captionExtents(probe, captions),
-        ...speechExtents(
-          heard.filter((r) => r.heard > 0).map((r) => ({ seconds: r.heard, language: r.language })),
-          probe.duration,
-        ),
-      ],
+      transcript: [...captionExtents(probe, captions), ...speechExtents(heard, probe.duration)],
       scene: seen,
       // On-screen text is read from the same frames the scenes come from.
       ocr: seen,
@@ -291,23 +220,5 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       extent,
       limitations: finalLimitations([...built.limitations, ...notes]),
     };
-  }
-}
-
-/**
- * Runs one media or model step. A failure that can pass (a model still failing at its
- * deadline, storage or the edge unavailable) is thrown on, so the window is tried again later;
- * a failure for good (a codec that cannot be cut, input a model refuses) is answered as
- * `ok: false`, to be named as a limitation instead of inventing a result.
- */
-async function permanent<T>(
-  call: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  try {
-    return { ok: true, value: await call() };
-  } catch (error) {
-    if (!(error instanceof UncuttableError) && classifyModelError(error).transient) throw error;
-    console.error(JSON.stringify({ media_step_failed: String(error) }));
-    return { ok: false, error };
   }
 }

@@ -5,7 +5,8 @@ import { PROCESSING_PROGRESS } from "../../domain/video";
 import { asyncError } from "../../errors/async-codes";
 import type { IndexVideoMessage, ProcessVideoMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
-import { failVideo, resumePlannedVideo } from "../processing";
+import { failVideo } from "../processing";
+import { resumePlannedVideo } from "../window-plan";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
 
 /** Progress a video has once its index is stored; from there only indexing is left. */
