@@ -10,6 +10,7 @@ import { apiErrors } from "./cloudflare-api.mjs";
 import { jsonOutput, saidLine, WranglerError } from "./wrangler-cli.mjs";
 
 const dash = (accountId, page) => `https://dash.cloudflare.com/${accountId}/${page}`;
+
 /**
  * What a failed wrangler command said, or null when it did not run. An API refusal is
  * printed as "A request to the Cloudflare API (…) failed." with the API's own message on the
@@ -172,9 +173,9 @@ export async function checkReach(api, accountId, reach) {
 }
 
 /**
- * Every check, side by side; `reach` is where the API will answer. Media Transformations is
- * not among them: its binding is enabled per Worker and no API reads whether it works, so
- * the smoke check's frames prove it after the deploy.
+ * Every check, side by side; `reach` is where the API will answer. The media line reads
+ * nothing: the binding is enabled per Worker and no API says whether it works, so only the
+ * smoke check's frames, after the deploy, can show it.
  */
 export async function preflight({ run, api, accountId, reach, models, workersPaidConfirmed }) {
   const media = {
