@@ -1,9 +1,13 @@
 // npm run smoke -- --base-url URL --key KEY [--webhook-receiver local|URL]: checks a running
-// service end to end (health, upload, indexing, search, analysis, report, webhook), one line
-// per step, exiting non-zero at the first failure. The key may come from VAS_API_KEY instead
-// of the command line; neither it nor any presigned URL is ever printed.
+// service end to end and proves it understands: it uploads a clip with speech and pictures but
+// no captions, and checks seconds heard and seen, a search for a spoken word and an answer
+// citing speech. One line per step; a failed step of the service's plumbing (health, upload,
+// indexing, run, report, webhook) ends the check, a failed part of understanding (heard, seen,
+// search, answer) is named and the check goes on; any failure exits non-zero. The key may come
+// from VAS_API_KEY instead of the command line; neither it nor any presigned URL is printed.
 import { parseArgs } from "node:util";
-import { analyse, apiClient, health, indexed, report, search, upload } from "./lib/smoke-steps.mjs";
+import { analyse, apiClient, health, indexed, report, upload } from "./lib/smoke-steps.mjs";
+import { answer, heard, searchSpoken, seen } from "./lib/smoke-understanding.mjs";
 import {
   registerWebhook,
   removeWebhook,
@@ -67,27 +71,31 @@ function redact(line) {
 }
 
 const ctx = { baseUrl, key, api: apiClient(baseUrl, key), timeoutMs: timeout * 1000 };
+/** Each step: its name, what it does, and whether a failure ends the check (plumbing). */
 const steps = [
-  ["health", health],
-  ...(receiverOption ? [["webhook", registerWebhook]] : []),
-  ["upload", upload],
-  ["indexed", indexed],
-  ["search", search],
-  ["run", analyse],
-  ["report", report],
-  ...(receiverOption ? [["webhook", verifyWebhook]] : []),
+  ["health", health, true],
+  ...(receiverOption ? [["webhook", registerWebhook, true]] : []),
+  ["upload", upload, true],
+  ["indexed", indexed, true],
+  ["heard", heard, false],
+  ["seen", seen, false],
+  ["search", searchSpoken, false],
+  ["run", analyse, true],
+  ["answer", answer, false],
+  ["report", report, true],
+  ...(receiverOption ? [["webhook", verifyWebhook, true]] : []),
 ];
 
 let failed = false;
 try {
   if (receiverOption) ctx.receiver = await startReceiver({ receiver: receiverOption, listenPort });
-  for (const [name, step] of steps) {
+  for (const [name, step, ends] of steps) {
     try {
       process.stdout.write(`${redact(`${name.padEnd(8)} ok  ${await step(ctx)}`)}\n`);
     } catch (error) {
       process.stdout.write(`${redact(`${name.padEnd(8)} FAILED  ${error.message}`)}\n`);
       failed = true;
-      break;
+      if (ends) break;
     }
   }
 } catch (error) {

@@ -1,5 +1,6 @@
 import type { Env } from "../src/env";
 import * as service from "../src/index";
+import { brokenFrom } from "./broken";
 import { faultsFrom } from "./faults";
 import { SimulatedMedia } from "./media";
 import {
@@ -36,6 +37,8 @@ export interface SimulatorEnv extends Env {
   SIMULATE_FAULT_RATE?: string;
   /** `refuse` (default) or `describe`: what the simulated vision model does with a frame. */
   SIMULATE_VISION?: string;
+  /** Simulated services that refuse every call for good: `speech,vision,media[:quota]`. */
+  SIMULATE_BROKEN?: string;
   /** Milliseconds before a Vectorize write is visible (default 1,000). */
   SIMULATE_VECTORIZE_DELAY_MS?: string;
   /** `honest` (default) or `adversarial`: how the simulated answer model answers. */
@@ -88,6 +91,7 @@ function r2Credentials(env: SimulatorEnv) {
  */
 function simulated(env: SimulatorEnv): Env {
   const faults = faultsFrom(env);
+  const broken = brokenFrom(env.SIMULATE_BROKEN);
   const credentials = r2Credentials(env);
   const origin = env.SIMULATOR_ORIGIN ?? "http://127.0.0.1:8787";
   return {
@@ -115,9 +119,10 @@ function simulated(env: SimulatorEnv): Env {
         faults,
         vision: visionMode(env.SIMULATE_VISION),
         answers: answerSettingsFrom(env),
+        broken,
       }),
     ),
-    MEDIA: metered(new SimulatedMedia(faults)),
+    MEDIA: metered(new SimulatedMedia(faults, broken)),
     VECTORIZE: metered(
       new VectorizeSimulator(indexObject(env.VECTORIZE_SIMULATOR), {
         ...INDEX,

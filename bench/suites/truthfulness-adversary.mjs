@@ -36,6 +36,10 @@ function carries(entry, answer) {
       return value === claim.value && (claim.unit ?? null) === (payloadOf(answer).unit ?? null);
     case "found_false":
       return value === false;
+    case "invented_quote":
+      // Stored answers quote only what the service read: the invented words would show in its
+      // summary if anywhere.
+      return (claim.quotes ?? []).some((q) => (payloadOf(answer).summary ?? "").includes(q));
     case "skipped_items":
       return foundItems(payloadOf(answer).items) <= foundItems(claim.items);
     default: {

@@ -13,6 +13,7 @@ const SERVICES = {
 /** The simulator settings and their defaults (README, configuration). */
 export const SIMULATOR_DEFAULTS = {
   SIMULATE_VISION: "refuse",
+  SIMULATE_BROKEN: "none",
   SIMULATE_FAULT_RATE: "0",
   SIMULATE_MODEL_LATENCY_MS: "0",
   SIMULATE_VECTORIZE_DELAY_MS: "1000",
@@ -47,8 +48,9 @@ export function adaptersBanner(health, settings = {}) {
   ];
   if (simulated.includes("ai"))
     lines.push(
-      "  Heard:      the simulated Whisper hears a source's captions only where its audio",
-      "              has sound; the simulated vision model sees no pixels (docs/simulators.md)",
+      "  Heard:      the simulated Whisper hears a source's captions (or what a committed file",
+      "              the simulators know says) only where its audio has sound; the simulated",
+      "              vision model sees no pixels, only known files' pictures (docs/simulators.md)",
     );
   return lines;
 }

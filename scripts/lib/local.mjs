@@ -66,6 +66,12 @@ export function localConfig(env = process.env) {
     throw new Error(
       `SWEEP_INTERVAL_SECONDS is not a whole number of seconds: ${env.SWEEP_INTERVAL_SECONDS}`,
     );
+  // simulators/broken.ts reads it per request; a typo would answer every request with a 500.
+  const broken = env.SIMULATE_BROKEN?.trim();
+  if (broken && !BROKEN.test(broken))
+    throw new Error(
+      `SIMULATE_BROKEN takes none or a comma list of speech, vision or media, each optionally :refuse or :quota, not ${env.SIMULATE_BROKEN}`,
+    );
   const adapters = env.ADAPTERS ?? "local";
   if (adapters !== "local" && adapters !== "production")
     throw new Error(`ADAPTERS must be "local" or "production", not ${env.ADAPTERS}`);
@@ -77,6 +83,8 @@ export function localConfig(env = process.env) {
 
 /** What tunes the local simulators of the production platform (README, configuration). */
 const SIMULATOR_SETTINGS = Object.keys(SIMULATOR_DEFAULTS);
+const BROKEN_PART = "(speech|vision|media)(:(refuse|quota))?";
+const BROKEN = new RegExp(`^(none|${BROKEN_PART}(\\s*,\\s*${BROKEN_PART})*)$`);
 
 /** Prints one line to stderr and exits non-zero: a refusal, not a crash with a stack. */
 export function refuse(message) {

@@ -5,15 +5,23 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./local.mjs";
 
-/** A captioned fixture and a phrase its captions say (test/fixtures/media/README.md). */
-export const FIXTURE = { file: "test/fixtures/media/talk.mp4", phrase: "loading dock" };
-const ANSWER_KEY = "vests";
+/**
+ * The smoke clip: spoken sentences and on-screen signs, no caption track and no tag
+ * (test/fixtures/media/README.md), so only speech recognition and vision can understand it.
+ * `word` is spoken and shown nowhere; `question` asks what is said.
+ */
+export const FIXTURE = {
+  file: "test/fixtures/media/smoke-clip.mp4",
+  word: "forklift",
+  question: "Does every visitor wear a yellow helmet?",
+};
+export const ANSWER_KEY = "helmets";
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 /** What a problem document or body says, in one short line. */
-function said(text) {
+export function said(text) {
   try {
     const body = JSON.parse(text);
     return [body.code, body.detail ?? body.title].filter(Boolean).join(": ") || text.slice(0, 120);
@@ -38,7 +46,7 @@ export function apiClient(baseUrl, key) {
 }
 
 /** Polls `probe` every `everyMs` until it answers something, or fails naming `what`. */
-async function until(what, timeoutMs, probe, everyMs = 1000) {
+export async function until(what, timeoutMs, probe, everyMs = 1000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -67,15 +75,10 @@ export async function health(ctx) {
   }
 }
 
-/** Opens an upload, PUTs the fixture to its presigned target and completes it. */
-export async function upload(ctx) {
-  const bytes = readFileSync(path.join(ROOT, FIXTURE.file));
-  const session = await ctx.api(
-    "POST",
-    "/videos",
-    { filename: `smoke-${path.basename(FIXTURE.file)}`, file_size: bytes.length },
-    [201],
-  );
+/** Opens an upload of `file` (from the repository root), PUTs it and completes it. */
+export async function uploadFile(ctx, file, filename = path.basename(file)) {
+  const bytes = readFileSync(path.join(ROOT, file));
+  const session = await ctx.api("POST", "/videos", { filename, file_size: bytes.length }, [201]);
   const put = await fetch(session.target.url, {
     method: "PUT",
     headers: session.target.headers,
@@ -88,45 +91,46 @@ export async function upload(ctx) {
   }
   if (!put.headers.get("etag")) throw new Error("PUT to the presigned target answered no ETag");
   await ctx.api("POST", `/videos/${session.video_id}/upload/complete`, {});
-  ctx.videoId = session.video_id;
-  return `${ctx.videoId} (${bytes.length} bytes through the presigned target)`;
+  return { videoId: session.video_id, bytes: bytes.length };
+}
+
+/** Uploads the smoke clip through its presigned target. */
+export async function upload(ctx) {
+  const { videoId, bytes } = await uploadFile(ctx, FIXTURE.file, "smoke-clip.mp4");
+  ctx.videoId = videoId;
+  return `${ctx.videoId} (${bytes} bytes through the presigned target)`;
+}
+
+/** Waits until `videoId` is completed (or fails); answers the video. */
+export async function completed(ctx, videoId) {
+  return until(`waiting for ${videoId} to be indexed`, ctx.timeoutMs, async () => {
+    const v = await ctx.api("GET", `/videos/${videoId}`);
+    if (v.status === "failed")
+      throw new Error(`processing failed: ${said(JSON.stringify(v.error))}`);
+    return v.status === "completed" ? v : undefined;
+  });
 }
 
 /** Waits until the video is completed (processed and searchable). */
 export async function indexed(ctx) {
   const started = Date.now();
-  const video = await until("waiting for the video to be indexed", ctx.timeoutMs, async () => {
-    const v = await ctx.api("GET", `/videos/${ctx.videoId}`);
-    if (v.status === "failed")
-      throw new Error(`processing failed: ${said(JSON.stringify(v.error))}`);
-    return v.status === "completed" ? v : undefined;
-  });
-  return `${ctx.videoId} completed after ${seconds(started)} (${video.duration} s of video)`;
+  ctx.video = await completed(ctx, ctx.videoId);
+  return `${ctx.videoId} completed after ${seconds(started)} (${ctx.video.duration} s of video)`;
 }
 
-/** Searches the fixture's phrase until the video is among the results. */
-export async function search(ctx) {
-  const query = `"${FIXTURE.phrase}"`;
-  const hit = await until(`for ${query} to find ${ctx.videoId}`, ctx.timeoutMs, async () => {
-    const page = await ctx.api("POST", "/search", { query, limit: 20 });
-    return page.data.find((result) => result.video_id === ctx.videoId);
-  });
-  return `${query} found ${ctx.videoId} at ${hit.time_position} s (score ${hit.score})`;
-}
-
-/** Creates a one-answer profile and runs it over the video to completion. */
+/** Creates a one-answer profile asking what is said, and runs it over the video to its end. */
 export async function analyse(ctx) {
   const profile = await ctx.api(
     "POST",
     "/profiles",
     {
       name: "Smoke check",
-      instructions: "Check the rule against what the video says.",
+      instructions: "Answer from what is said in the video.",
       answer_specs: [
         {
           answer_key: ANSWER_KEY,
           answer_type: "verdict",
-          description: "operators must wear high visibility vests",
+          description: FIXTURE.question,
           evidence: { accepted_types: ["transcript"], required: true },
         },
       ],

@@ -5,6 +5,7 @@ import type {
   MediaResultLike,
   MediaTransformerLike,
 } from "../../src/env";
+import { type Broken, NOTHING_BROKEN } from "../broken";
 import { type Faults, simulatedLatency } from "../faults";
 import { frameJpeg } from "./jpeg";
 
@@ -22,6 +23,20 @@ export const MEDIA_LIMITS = {
   maxDurationSeconds: 60,
 } as const;
 
+/**
+ * Video codecs whose frames the simulator extracts. The docs test MP4 with H.264 only ("other
+ * formats may work but are untested"); VP8 and VP9 are taken too, so WebM uploads can be
+ * worked here, and HEVC and AV1 are refused as unsupported input, so the service's handling of
+ * a codec the platform refuses is exercised. Which the platform decodes, `npm run trial` finds.
+ */
+export const SIMULATED_VIDEO_CODECS: ReadonlySet<string> = new Set(["avc", "vp8", "vp9"]);
+
+/**
+ * Images' usage-limit refusal (images/reference/troubleshooting: 9422, "rejected because the
+ * usage limit was reached"); Media Transformations shares its subscription and usage metrics.
+ */
+export const MEDIA_QUOTA_CODE = 9422;
+
 /** The binding's error: a message and a numeric code (HTTP-like here). */
 export class SimulatedMediaError extends Error {
   constructor(
@@ -35,14 +50,24 @@ export class SimulatedMediaError extends Error {
 
 /**
  * Media Transformations without an account. It enforces the documented limits and checks
- * that the input is a real video, but it cannot decode pictures: a frame comes back as a tiny
- * grey JPEG whose comment names the frame (the cut's source and the source time), so the
- * simulated vision model can tell which frame it is looking at.
+ * that the input is a real video of a codec it takes, but it cannot decode pictures: a frame
+ * comes back as a tiny grey JPEG whose comment names the frame (the cut's source and the
+ * source time), so the simulated vision model can tell which frame it is looking at. Broken
+ * (`SIMULATE_BROKEN=media`), it refuses every input; out of quota (`media:quota`), `input()`
+ * throws, where the binding's docs say account limits are thrown.
  */
 export class SimulatedMedia implements MediaBindingLike {
-  constructor(private readonly faults: Faults) {}
+  constructor(
+    private readonly faults: Faults,
+    private readonly broken: Broken = NOTHING_BROKEN,
+  ) {}
 
   input(media: ReadableStream<Uint8Array>): MediaTransformerLike {
+    if (this.broken.get("media") === "quota")
+      throw new SimulatedMediaError(
+        MEDIA_QUOTA_CODE,
+        "The transformation request is rejected because the usage limit was reached (simulated: SIMULATE_BROKEN)",
+      );
     const output = (transform: MediaTransformationInputOptions | null): MediaOutputLike => ({
       output: (options) => this.result(media, transform, options),
     });
@@ -79,6 +104,8 @@ export class SimulatedMedia implements MediaBindingLike {
         throw new SimulatedMediaError(400, "duration must be 1-60s");
     }
     const bytes = await readBounded(media);
+    if (this.broken.get("media") === "refuse")
+      throw new SimulatedMediaError(415, "unsupported input (simulated: SIMULATE_BROKEN=media)");
     if (this.faults.fails("media"))
       throw new SimulatedMediaError(503, "simulated transient failure: try again");
     if (options.mode !== "frame")
@@ -150,6 +177,9 @@ async function frameLabel(
   try {
     const video = await input.getPrimaryVideoTrack().catch(() => null);
     if (!video) throw new SimulatedMediaError(415, "the input has no video track");
+    const codec = await video.getCodec();
+    if (!codec || !SIMULATED_VIDEO_CODECS.has(codec))
+      throw new SimulatedMediaError(415, `unsupported input: ${codec ?? "unknown"} video`);
     const duration = await input.computeDuration();
     if (time > duration + 0.5)
       throw new SimulatedMediaError(400, `time ${time}s is past the input's end (${duration}s)`);

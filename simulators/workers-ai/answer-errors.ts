@@ -72,7 +72,10 @@ function unit(key: string): number {
   return hash53(key) / 2 ** 53;
 }
 
-/** What fixes a question's errors: the seed, the question, and the evidence ids it was sent. */
+/**
+ * What fixes a question's errors: the seed, the question, and the evidence it was sent, by
+ * content (kind, times, text), so the same fixtures err alike whatever ids an upload gets.
+ */
 function questionKey(seed: number, honest: HonestReading, reading: PromptReading): string {
   const q = honest.question;
   const asked = JSON.stringify([
@@ -84,16 +87,16 @@ function questionKey(seed: number, honest: HonestReading, reading: PromptReading
     q.accepted_evidence,
   ]);
   const sent = reading.spans
-    .map((s) => s.id)
+    .map((s) => `${s.kind}|${s.start}|${s.end}|${s.text}`)
     .sort()
-    .join(",");
+    .join("\u0001");
   return `${seed}\u0000${asked}\u0000${sent}`;
 }
 
 /**
  * The adversarial model's answer: the honest one with at most one error, the first kind (in
  * ANSWER_ERROR_KINDS order) that applies and whose seeded roll falls under its rate. Every
- * choice is fixed by (seed, kind, question, evidence ids sent), so a retried call errs alike.
+ * choice is fixed by (seed, kind, question, evidence sent), so a retried call errs alike.
  */
 export function withError(
   honest: HonestReading,

@@ -1,5 +1,6 @@
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
 import { baseLanguage } from "../../src/lib/text/language";
+import { knownFile, spokenCues } from "../known-media";
 import { parseCut } from "../media";
 import { sourceCaptions } from "./captions";
 import { packetSounds, type Stretch, secondsWithin, soundingStretches } from "./voice";
@@ -35,11 +36,12 @@ async function readCut(bytes: Uint8Array) {
 }
 
 /**
- * Whisper without a model: it hears the cues of the source's first caption track where the
- * audio it is sent holds sound under them (at least 250 ms), and nothing where the audio is
- * silent. Without `language` it transcribes as English, the documented default (the cue text
- * as it is, reported `en`); with one, it reports that language. It refuses audio with sound of
- * a source without captions: it cannot know what was said.
+ * Whisper without a model: it hears the cues of the source's first caption track (or, for a
+ * file the simulators know, what its maker wrote down it says) where the audio it is sent holds
+ * sound under them (at least 250 ms), and nothing where the audio is silent. Without `language`
+ * it transcribes as English, the documented default (the cue text as it is, reported `en`);
+ * with one, it reports that language. It refuses audio with sound of any other source: it
+ * cannot know what was said.
  */
 export async function transcribe(bucket: R2Bucket, inputs: unknown): Promise<unknown> {
   const request = (inputs ?? {}) as { audio?: unknown; language?: unknown };
@@ -50,7 +52,7 @@ export async function transcribe(bucket: R2Bucket, inputs: unknown): Promise<unk
   const { duration, cut, sounding } = await readCut(decodeBase64(request.audio));
   const language = request.language ? baseLanguage(request.language) : "en";
   if (sounding.length === 0) return reply([], language, duration, sounding);
-  const captions = cut ? await sourceCaptions(bucket, cut.cut_of) : null;
+  const captions = cut ? await heardFrom(bucket, cut.cut_of) : null;
   if (!cut || !captions || cut.start >= captions.until)
     throw aiError(
       3003,
@@ -67,6 +69,14 @@ export async function transcribe(bucket: R2Bucket, inputs: unknown): Promise<unk
       text: ` ${s.c.text.replace(/\s+/g, " ").trim()}`,
     }));
   return reply(segments, language, duration, sounding);
+}
+
+/** What the source says: its captions, else what is known of the file; null when neither. */
+async function heardFrom(bucket: R2Bucket, key: string) {
+  const captions = await sourceCaptions(bucket, key);
+  if (captions) return captions;
+  const known = await knownFile(bucket, key);
+  return known ? spokenCues(known) : null;
 }
 
 function reply(

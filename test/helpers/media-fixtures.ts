@@ -7,8 +7,13 @@ import minuteMp4 from "../fixtures/media/minute.mp4?inline";
 import moovAtEndMov from "../fixtures/media/moov-at-end.mov?inline";
 import notAVideoMp4 from "../fixtures/media/not-a-video.mp4?inline";
 import silentMp4 from "../fixtures/media/silent.mp4?inline";
+import smokeClipMp4 from "../fixtures/media/smoke-clip.mp4?inline";
 import subtitlesMkv from "../fixtures/media/subtitles.mkv?inline";
 import talkMp4 from "../fixtures/media/talk.mp4?inline";
+import trialAv1Mp4 from "../fixtures/media/trial-av1.mp4?inline";
+import trialBrowserWebm from "../fixtures/media/trial-browser.webm?inline";
+import trialGermanMp4 from "../fixtures/media/trial-german.mp4?inline";
+import trialPhoneHevcMov from "../fixtures/media/trial-phone-hevc.mov?inline";
 import voiceNoiseMp4 from "../fixtures/media/voice-noise.mp4?inline";
 import voiceSilenceMp4 from "../fixtures/media/voice-silence.mp4?inline";
 import voiceSpeechMp4 from "../fixtures/media/voice-speech.mp4?inline";
@@ -29,8 +34,15 @@ const DATA_URLS = {
   "moov-at-end.mov": moovAtEndMov,
   "not-a-video.mp4": notAVideoMp4,
   "silent.mp4": silentMp4,
+  "smoke-clip.mp4": smokeClipMp4,
   "subtitles.mkv": subtitlesMkv,
   "talk.mp4": talkMp4,
+  // The files the simulators know (make-known-fixtures.sh); trial-long.mp4 (500 KB) is left
+  // out, so every file importing this helper does not inline it.
+  "trial-av1.mp4": trialAv1Mp4,
+  "trial-browser.webm": trialBrowserWebm,
+  "trial-german.mp4": trialGermanMp4,
+  "trial-phone-hevc.mov": trialPhoneHevcMov,
   "voice-noise.mp4": voiceNoiseMp4,
   "voice-silence.mp4": voiceSilenceMp4,
   "voice-speech.mp4": voiceSpeechMp4,

@@ -27,6 +27,7 @@ describe("the start banner's adapters", () => {
     expect(text).toContain("SIMULATE_FAULT_RATE=0.2,");
     expect(text).toContain("SIMULATE_MODEL_LATENCY_MS=0 (default)");
     expect(text).toContain("SIMULATE_VECTORIZE_DELAY_MS=1000 (default)");
+    expect(text).toContain("SIMULATE_BROKEN=none (default)");
   });
 
   it("says a deployment without simulators runs the platform's own services", () => {

@@ -22,6 +22,7 @@ import type {
   VideoUnderstanding,
   WindowOutcome,
 } from "./port";
+import { type RefusedStep, withRefusal } from "./refusals";
 import { planSegments } from "./segmenter";
 import { speechLanguage } from "./speech-language";
 import { unique } from "./tags";
@@ -88,9 +89,15 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     const open = () => openCutter(input.source, input.objectKey, input.clusterIndex);
     const cutter = scope ? scope.getOrOpen(`cutter:${input.objectKey}`, open) : open();
     try {
+      const { audio, video } = input.probe;
       return window.kind === "audio"
-        ? await this.hear(cutter, AudioPlanSchema.parse(window.plan), speechLanguage(input.probe))
-        : await this.look(cutter, input.videoId, FramesPlanSchema.parse(window.plan));
+        ? await this.hear(cutter, AudioPlanSchema.parse(window.plan), {
+            language: speechLanguage(input.probe),
+            codec: audio?.codec ?? null,
+          })
+        : await this.look(cutter, input.videoId, FramesPlanSchema.parse(window.plan), {
+            codec: video?.codec ?? null,
+          });
     } finally {
       if (!scope) cutter.dispose();
     }
@@ -112,22 +119,22 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
   private async hear(
     cutter: Cutter,
     plan: AudioPlan,
-    language: string | null,
+    { language, codec }: { language: string | null; codec: string | null },
   ): Promise<AudioResult> {
-    const failed = (note: string): AudioResult => ({
+    const failed = (note: string, step: RefusedStep, error: unknown): AudioResult => ({
       spans: [],
       language: null,
       heard: 0,
-      notes: [note],
+      notes: withRefusal(note, step, error, codec),
     });
     const cut = await permanent(() => cutter.audio(plan.start, plan.end));
-    if (!cut.ok) return failed("audio-extraction-failed");
+    if (!cut.ok) return failed("audio-extraction-failed", "cut", cut.error);
     if (cut.value === null) return { spans: [], language: null, heard: 0, notes: [] };
     const audio = cut.value;
     const raw = await permanent(() =>
       this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes), language)),
     );
-    if (!raw.ok) return failed("speech-recognition-failed");
+    if (!raw.ok) return failed("speech-recognition-failed", "speech", raw.error);
     const chunk = { start: audio.start, length: audio.end - audio.start };
     const parsed = parseWhisper(raw.value, chunk, language);
     return {
@@ -146,18 +153,27 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
    * calls keep the rate busy rather than waiting on a whole phase); the first frame extracted
    * may be kept as the thumbnail.
    */
-  private async look(cutter: Cutter, videoId: string, plan: FramesPlan): Promise<FramesResult> {
+  private async look(
+    cutter: Cutter,
+    videoId: string,
+    plan: FramesPlan,
+    { codec }: { codec: string | null },
+  ): Promise<FramesResult> {
     const s = this.settings;
     const notes = new Set<string>();
+    const fail = (note: string, step: RefusedStep, error: unknown) => {
+      for (const n of withRefusal(note, step, error, codec)) notes.add(n);
+    };
     const looked = await mapLimit(plan.cells, s.concurrency, async (cell) => {
       const extracted = await this.extract(cutter, cell.at);
-      if (extracted !== "none" && !extracted.ok) notes.add("frame-extraction-failed");
+      if (extracted !== "none" && !extracted.ok)
+        fail("frame-extraction-failed", extracted.step, extracted.error);
       if (extracted === "none" || !extracted.ok) return null;
       const image = extracted.value;
       const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
       const raw = await permanent(() => this.deps.ai.run(VISION_MODEL, visionInput([uri])));
       if (!raw.ok) {
-        notes.add("vision-failed");
+        fail("vision-failed", "vision", raw.error);
         return { image, seen: null };
       }
       const parsed = parseVision(raw.value, 1);
@@ -183,21 +199,24 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
   private async extract(
     cutter: Cutter,
     time: number,
-  ): Promise<"none" | { ok: true; value: FrameImage } | { ok: false }> {
+  ): Promise<
+    "none" | { ok: true; value: FrameImage } | { ok: false; error: unknown; step: RefusedStep }
+  > {
     const s = this.settings;
     const limits = { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes };
     const span = await permanent(() => cutter.frameSpan(time, limits));
-    if (!span.ok) return span;
+    if (!span.ok) return { ...span, step: "cut" };
     if (span.value === null) return "none";
     const found = span.value;
     return (this.deps.cutBudget ?? isolateCutBudget).use(found.bytes, async () => {
       const cut = await permanent(() => cutter.cutFrame(found));
-      if (!cut.ok) return cut;
-      return permanent(() =>
+      if (!cut.ok) return { ...cut, step: "cut" as const };
+      const frame = await permanent(() =>
         callModel(this.deps.mediaRetries ?? {}, "media-transformations", () =>
           extractFrame(this.deps.media, cut.value, s.frameBoxPixels),
         ),
       );
+      return frame.ok ? frame : { ...frame, step: "frame" as const };
     });
   }
 
@@ -283,12 +302,12 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
  */
 async function permanent<T>(
   call: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false }> {
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   try {
     return { ok: true, value: await call() };
   } catch (error) {
     if (!(error instanceof UncuttableError) && classifyModelError(error).transient) throw error;
     console.error(JSON.stringify({ media_step_failed: String(error) }));
-    return { ok: false };
+    return { ok: false, error };
   }
 }

@@ -1,0 +1,46 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { freePort } from "./local-process";
+
+// A simulator setting the simulated Worker would read on every request is refused by the
+// start script in one line, before migrations or wrangler: a typo never starts a service whose
+// every request answers 500.
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+function dev(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("npm", ["run", "--silent", "dev"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("exit", (code) => resolve({ code, stderr }));
+  });
+}
+
+describe("npm run dev with SIMULATE_BROKEN", () => {
+  it("refuses a part it does not know, in one line, before starting anything", async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), "vas-broken-"));
+    try {
+      const ran = await dev({
+        ADAPTERS: "production",
+        SIMULATE_BROKEN: "speech,ears",
+        PORT: String(await freePort()),
+        STATE_DIR: stateDir,
+      });
+      expect(ran.code).toBe(1);
+      expect(ran.stderr.trim().split("\n")).toEqual([
+        "SIMULATE_BROKEN takes none or a comma list of speech, vision or media, each optionally :refuse or :quota, not speech,ears",
+      ]);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});
