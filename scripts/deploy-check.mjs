@@ -3,6 +3,9 @@
 // date and flags without --experimental, a URL, its own name, Workers Logs, each consumer's
 // max_concurrency, the secrets and the bucket's CORS rule. One line per check; a failure
 // names what is wrong, exit 1.
+// `--deploying` checks a configuration about to ship as it is (CI before `wrangler deploy`):
+// then the template's placeholders fail, one line each. Without it they are allowed, so the
+// committed template stays checkable; `npm run deploy` writes them before it ships.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,14 +25,22 @@ import {
 import { DEPLOYED_SECRETS } from "./lib/deploy-secrets.mjs";
 import { VECTOR_INDEX } from "./lib/deploy-steps.mjs";
 import { ROOT } from "./lib/local.mjs";
-import { reachOf, resolvedConfig } from "./lib/production-config.mjs";
+import {
+  checkDeployedValues,
+  placeholdersIn,
+  reachOf,
+  resolvedConfig,
+} from "./lib/production-config.mjs";
 import { corsFile } from "./lib/r2-rules.mjs";
 import { saidLine } from "./lib/wrangler-cli.mjs";
 
 // `--config` checks another copy of the configuration (with its deploy/ folder); the tests
 // use it to see a failing dry run.
 const { values } = parseArgs({
-  options: { config: { type: "string", default: path.join(ROOT, "wrangler.toml") } },
+  options: {
+    config: { type: "string", default: path.join(ROOT, "wrangler.toml") },
+    deploying: { type: "boolean", default: false },
+  },
 });
 const configPath = path.resolve(values.config);
 const outdir = mkdtempSync(path.join(tmpdir(), "vas-dry-run-"));
@@ -88,6 +99,18 @@ try {
     checkConsumerConcurrency(production) ?? checkConsumerConcurrency(local),
     "every queue consumer's max_concurrency derived from the model rate it spends",
   );
+  const valueProblems = values.deploying ? checkDeployedValues(production) : [];
+  for (const line of valueProblems) record("values", line);
+  if (valueProblems.length === 0) {
+    const keys = placeholdersIn(production).map((p) => p.key);
+    record(
+      "values",
+      null,
+      keys.length === 0
+        ? `no template placeholders${values.deploying ? ", account_id set" : ""}`
+        : `template placeholders in ${keys.join(", ")}, allowed without --deploying (npm run deploy writes them)`,
+    );
+  }
   const source = (file) => readFileSync(path.join(ROOT, file), "utf8");
   record(
     "secrets",

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { apiHeaders, cloudflareApi } from "./lib/cloudflare-api.mjs";
 import { planSecrets, putSecrets, workerSecrets } from "./lib/deploy-secrets.mjs";
 import { deploySmoke, saveAdminToken, savedAdminToken } from "./lib/deploy-smoke.mjs";
 import {
@@ -17,12 +18,17 @@ import {
   resourcePlan,
 } from "./lib/deploy-steps.mjs";
 import { ROOT } from "./lib/local.mjs";
+import { preflight, productionModels } from "./lib/preflight.mjs";
 import {
   apiOrigin,
+  checkDeployedValues,
   formatJson,
+  isPlaceholder,
+  placeholdersIn,
   reachOf,
   resolvedConfig,
   TEMPLATE_HOST,
+  WRITTEN_KEYS,
   withProductionValues,
 } from "./lib/production-config.mjs";
 import { corsFile, corsRows, corsRules, lifecycleFile, lifecycleRows } from "./lib/r2-rules.mjs";
@@ -37,13 +43,23 @@ const USAGE = `usage: npm run deploy -- [--domain HOST | --route HOST | --worker
   --location HINT        D1 and R2 location hint on creation (weur, eeur, apac, oc, wnam, enam)
   --rotate-signing-secret, --rotate-admin-token, --rotate-r2-token   set that secret again
   --skip-smoke           do not run the smoke check after the deploy
+  --workers-paid         the account is on Workers Paid, when this login cannot read its plan
 The first deploy needs one of --domain, --route, --workers-dev; later ones keep it.
+Before it creates anything it checks the account (plan, R2, Vectorize, Queues, Workers AI,
+the zone or workers.dev subdomain) and refuses with one line per missing prerequisite.
 R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (environment) are needed when the Worker lacks
 them or with --rotate-r2-token. docs/deploy.md explains every step.`;
 
 function fail(message, code = 1) {
   process.stderr.write(`${message}\n`);
   process.exit(code);
+}
+
+/** Refuses before anything is created: one line per missing prerequisite. */
+function refuse(missing) {
+  for (const { name, problem } of missing) process.stderr.write(`missing ${name}: ${problem}\n`);
+  process.stderr.write("deploy refused: nothing was created\n");
+  process.exit(1);
 }
 
 let values;
@@ -60,6 +76,7 @@ try {
       "rotate-admin-token": { type: "boolean" },
       "rotate-r2-token": { type: "boolean" },
       "skip-smoke": { type: "boolean" },
+      "workers-paid": { type: "boolean" },
       config: { type: "string", default: path.join(ROOT, "wrangler.toml") },
       help: { type: "boolean", short: "h" },
     },
@@ -87,9 +104,20 @@ if (reach?.host !== undefined && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(reach.host)
   fail(`${reach.host} is not a host name (like api.example.com)`, 2);
 if (!reach || reach.host === TEMPLATE_HOST)
   fail("choose where the API answers: --domain HOST, --route HOST or --workers-dev", 2);
+if (isPlaceholder(reach.host))
+  fail(`${reach.host} is a reserved example domain: choose the host the API answers at`, 2);
 for (const origin of values["cors-origin"] ?? [])
   if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$/.test(origin))
     fail(`--cors-origin ${origin} is not an origin (scheme://host[:port])`, 2);
+// A placeholder the deploy does not write would ship as it is.
+const unwritten = placeholdersIn(config).filter((p) => !WRITTEN_KEYS.includes(p.key));
+if (unwritten.length > 0)
+  refuse(
+    unwritten.map(({ key, value }) => ({
+      name: "value",
+      problem: `[env.production] ${key} is the template's placeholder ${value}: set it in ${path.basename(configPath)}`,
+    })),
+  );
 
 try {
   const account = await chooseAccount(
@@ -98,6 +126,18 @@ try {
   );
   step("account", `${account.name} (${account.id})`);
   const run = wranglerRunner({ config: configPath, accountId: account.id });
+
+  const checks = await preflight({
+    run,
+    api: cloudflareApi(await apiHeaders(run)),
+    accountId: account.id,
+    reach,
+    models: productionModels(ROOT),
+    workersPaidConfirmed: values["workers-paid"] === true,
+  });
+  for (const check of checks) if (check.ok) step(check.name, check.ok);
+  const missing = checks.filter((check) => check.problem);
+  if (missing.length > 0) refuse(missing);
 
   // The R2 token is scoped to the bucket, which the first run creates: without it, this run
   // provisions and stops before the secrets, and says what to do.
@@ -148,6 +188,8 @@ try {
     "config",
     `${path.basename(configPath)} ${after === before ? "unchanged" : "updated (commit it)"}`,
   );
+  const unshippable = checkDeployedValues(await resolvedConfig(configPath, "production"));
+  if (unshippable.length > 0) throw new Error(unshippable.join("; "));
 
   if (needsR2Token && !secrets.R2_ACCESS_KEY_ID)
     throw new Error(

@@ -22,3 +22,7 @@ export function withProductionValues(
   values: { accountId: string; databaseId: string; reach: Reach },
 ): string;
 export function formatJson(value: unknown): string;
+export function isPlaceholder(value: unknown): boolean;
+export const WRITTEN_KEYS: string[];
+export function placeholdersIn(config: ResolvedConfig): { key: string; value: string }[];
+export function checkDeployedValues(config: ResolvedConfig): string[];

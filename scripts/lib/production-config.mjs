@@ -5,6 +5,76 @@
 /** The template's custom domain: a deploy must be told where the API answers instead. */
 export const TEMPLATE_HOST = "api.example.com";
 
+/**
+ * A template value no deployment may ship: `replace-with-your-…`, the all-zero id the local
+ * configuration uses, or a host of the reserved example domains (RFC 2606).
+ */
+export function isPlaceholder(value) {
+  if (typeof value !== "string") return false;
+  if (/replace-with-your-/.test(value)) return true;
+  if (/^0{8}-0{4}-[0-9a-f]0{3}-[0-9a-f]0{3}-0{12}$/i.test(value)) return true;
+  const host = value.replace(/^https?:\/\//, "").replace(/[/:].*$/, "");
+  return /(^|\.)example\.(com|net|org)$|\.(example|invalid)$/i.test(host);
+}
+
+/** The keys `npm run deploy` writes, so a placeholder in one of them is its to replace. */
+export const WRITTEN_KEYS = [
+  "account_id",
+  "routes",
+  "vars.R2_ACCOUNT_ID",
+  "d1_databases[DB].database_id",
+];
+
+/**
+ * The values of a resolved production configuration that identify the account and its
+ * resources, by key: where placeholders would sit.
+ */
+function identifyingValues(config) {
+  const values = [["account_id", config.account_id]];
+  for (const route of config.routes ?? [])
+    values.push(["routes", typeof route === "string" ? route : route.pattern]);
+  for (const [name, value] of Object.entries(config.vars ?? {}))
+    values.push([`vars.${name}`, value]);
+  for (const db of config.d1_databases ?? [])
+    values.push([`d1_databases[${db.binding}].database_id`, db.database_id]);
+  return values;
+}
+
+/** The placeholders of a resolved configuration, as `{ key, value }`. */
+export function placeholdersIn(config) {
+  return identifyingValues(config)
+    .filter(([, value]) => isPlaceholder(value))
+    .map(([key, value]) => ({ key, value }));
+}
+
+/**
+ * What a configuration about to ship must hold, one line per problem (none: it may ship):
+ * no placeholder, an `account_id`, and the same account in `R2_ACCOUNT_ID` (the presigned
+ * URLs' endpoint).
+ */
+export function checkDeployedValues(config) {
+  const lines = placeholdersIn(config).map(
+    ({ key, value }) =>
+      `[env.production] ${key} is the template's placeholder ${value}: npm run deploy writes it, or set it`,
+  );
+  const accountId = config.account_id;
+  const r2Account = config.vars?.R2_ACCOUNT_ID;
+  if (!accountId)
+    lines.push(
+      "[env.production] has no account_id: wrangler would deploy to whichever account the login picks",
+    );
+  else if (
+    r2Account &&
+    !isPlaceholder(r2Account) &&
+    r2Account !== accountId &&
+    !isPlaceholder(accountId)
+  )
+    lines.push(
+      `[env.production] vars.R2_ACCOUNT_ID ${r2Account} is not account_id ${accountId}: upload URLs would name another account`,
+    );
+  return lines;
+}
+
 /** wrangler's own reading of the configuration for `env` (undefined: the top level). */
 export async function resolvedConfig(configPath, env) {
   const { unstable_readConfig } = await import("wrangler");

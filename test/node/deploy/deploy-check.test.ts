@@ -197,21 +197,23 @@ describe("npm run deploy:check", () => {
     );
   });
 
-  it("fails in one line per problem, exit 1, when the dry run cannot bundle", async () => {
+  it("fails in one line per problem, exit 1, and refuses placeholders only when deploying", async () => {
     // A copy whose `main` does not exist beside it: the dry run fails, the other checks run.
     const copy = mkdtempSync(path.join(dir, "copy-"));
     mkdirSync(path.join(copy, "deploy"));
     writeFileSync(path.join(copy, "wrangler.toml"), toml);
     copyFileSync(path.join(ROOT, "deploy/r2-cors.json"), path.join(copy, "deploy/r2-cors.json"));
-    const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        ["scripts/deploy-check.mjs", "--config", path.join(copy, "wrangler.toml")],
-        { cwd: ROOT },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      ),
-    );
+    const check = (...args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          ["scripts/deploy-check.mjs", "--config", path.join(copy, "wrangler.toml"), ...args],
+          { cwd: ROOT },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+        ),
+      );
+    const ran = await check();
     expect(ran.code).toBe(1);
     const failures = ran.stderr.trimEnd().split("\n");
     expect(failures).toHaveLength(1);
@@ -219,5 +221,18 @@ describe("npm run deploy:check", () => {
       /^deploy:check bundle: wrangler deploy --dry-run --env production failed: .*index\.ts/,
     );
     expect(ran.stdout).toMatch(/^deploy:check cors: /m);
+    // The committed template stays checkable: its placeholders are named, not failed.
+    expect(ran.stdout).toMatch(
+      /^deploy:check values: template placeholders in routes, vars\.R2_ACCOUNT_ID, d1_databases\[DB\]\.database_id, allowed without --deploying/m,
+    );
+
+    const deploying = await check("--deploying");
+    expect(deploying.code).toBe(1);
+    expect(deploying.stderr.trimEnd().split("\n").slice(1)).toEqual([
+      "deploy:check values: [env.production] routes is the template's placeholder api.example.com: npm run deploy writes it, or set it",
+      "deploy:check values: [env.production] vars.R2_ACCOUNT_ID is the template's placeholder replace-with-your-account-id: npm run deploy writes it, or set it",
+      "deploy:check values: [env.production] d1_databases[DB].database_id is the template's placeholder replace-with-your-d1-database-id: npm run deploy writes it, or set it",
+      "deploy:check values: [env.production] has no account_id: wrangler would deploy to whichever account the login picks",
+    ]);
   }, 300_000);
 });

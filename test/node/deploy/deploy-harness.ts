@@ -1,7 +1,15 @@
 import { execFile } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fakeCloudflareApi } from "./fake-cloudflare-api";
 
 export const ROOT = path.resolve(import.meta.dirname, "../../..");
 const FAKE = path.join(import.meta.dirname, "fake-wrangler.mjs");
@@ -58,8 +66,11 @@ export function recorded(ws: Workspace): string[][] {
   }
 }
 
-/** Runs the deploy script against the workspace's fake account; resolves whatever the exit. */
-export function deploy(
+/**
+ * Runs the deploy script against the workspace's fake account (wrangler and the API reads it
+ * makes beside wrangler); resolves whatever the exit.
+ */
+export async function deploy(
   ws: Workspace,
   args: string[],
   env: Record<string, string> = {},
@@ -71,23 +82,39 @@ export function deploy(
     ADMIN_TOKEN: _admin,
     ...base
   } = process.env;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["scripts/deploy.mjs", "--config", ws.config, ...args],
-      {
-        cwd: ROOT,
-        env: { ...base, WRANGLER_BIN: FAKE, FAKE_WRANGLER_DIR: ws.state, ...env },
-      },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? Number(error.code ?? 1) : 0,
-          stdout,
-          stderr,
-          commands: recorded(ws).slice(before),
-        }),
-    );
-  });
+  const api = await fakeCloudflareApi(ws.state);
+  try {
+    return await new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ["scripts/deploy.mjs", "--config", ws.config, ...args],
+        {
+          cwd: ROOT,
+          env: {
+            ...base,
+            WRANGLER_BIN: FAKE,
+            FAKE_WRANGLER_DIR: ws.state,
+            CLOUDFLARE_API_BASE_URL: api.base,
+            ...env,
+          },
+        },
+        (error, stdout, stderr) =>
+          resolve({
+            code: error ? Number(error.code ?? 1) : 0,
+            stdout,
+            stderr,
+            commands: recorded(ws).slice(before),
+          }),
+      );
+    });
+  } finally {
+    api.server.close();
+  }
+}
+
+/** Writes the fake account's state before a run (what a new or odd account looks like). */
+export function setAccount(ws: Workspace, state: Record<string, unknown>): void {
+  writeFileSync(path.join(ws.state, "state.json"), JSON.stringify(state));
 }
 
 /** The commands that create or change something in the account. */

@@ -3,8 +3,10 @@
 // $FAKE_WRANGLER_DIR/state.json, every command appended to commands.jsonl. It answers the
 // commands the deploy uses as wrangler 4.155 prints them (JSON where wrangler has --json,
 // its labelled lists for R2 rules) and refuses, as Cloudflare would, a deploy whose
-// configuration names resources or secrets the account lacks.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+// configuration names resources or secrets the account lacks. An account made with
+// `r2: false` has never enabled R2 (every bucket call answers 10042); `refuse` maps a list
+// command (`queues list`, `vectorize list`, `ai models list`) to the error it answers.
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const dir = process.env.FAKE_WRANGLER_DIR;
@@ -18,6 +20,15 @@ state.vectorize ??= [];
 state.queues ??= [];
 state.secrets ??= null;
 state.migrated ??= false;
+state.r2 ??= true;
+state.refuse ??= {};
+state.catalog ??= [
+  "@cf/openai/whisper-large-v3-turbo",
+  "@cf/meta/llama-4-scout-17b-16e-instruct",
+  "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+  "@cf/baai/bge-m3",
+  "@cf/baai/bge-base-en-v1.5",
+];
 
 const flag = (name) => {
   const at = argv.indexOf(`--${name}`);
@@ -30,7 +41,11 @@ function refuse(message) {
   process.stderr.write(`✘ [ERROR] ${message}\n`);
   process.exit(1);
 }
-const save = () => writeFileSync(stateFile, JSON.stringify(state, null, 2));
+// Written whole and renamed: the deploy runs its preflight's reads side by side.
+const save = () => {
+  writeFileSync(`${stateFile}.${process.pid}`, JSON.stringify(state, null, 2));
+  renameSync(`${stateFile}.${process.pid}`, stateFile);
+};
 const config = () => readFileSync(flag("config"), "utf8");
 const production = () => config().split("\n[env.production]\n")[1] ?? "";
 
@@ -48,8 +63,27 @@ const days = (c) => `after ${c.maxAge / 86400} days`;
 
 const bucketOf = (name) =>
   state.buckets[name] ?? refuse(`The specified bucket does not exist. [code: 10006]`);
+const accountPath = `/accounts/${state.accounts[0].id}`;
+if (words[0] === "r2" && !state.r2)
+  refuse(
+    `A request to the Cloudflare API (${accountPath}/r2/buckets) failed.\n\n  Please enable R2 through the Cloudflare Dashboard. [code: 10042]`,
+  );
+const listed = ["queues list", "vectorize list", "ai models list"].find((c) => command === c);
+if (listed && state.refuse[listed]) refuse(state.refuse[listed]);
 
 if (command === "whoami") out(JSON.stringify({ loggedIn: true, accounts: state.accounts }));
+else if (command === "auth token")
+  out(JSON.stringify({ type: "oauth", token: "fake-oauth-token" }));
+else if (command === "r2 bucket list") {
+  out(`Listing buckets...`);
+  out(labelled(Object.keys(state.buckets).map((name) => ({ name, creation_date: "2026-11-28" }))));
+} else if (command === "queues list") out(state.queues.join("\n"));
+else if (command === "ai models list")
+  out(
+    JSON.stringify(
+      state.catalog.map((name, i) => ({ id: `model-${i}`, name, task: { name: "x" } })),
+    ),
+  );
 else if (command === "d1 list") out(JSON.stringify(state.d1));
 else if (words[0] === "d1" && words[1] === "create") {
   if (state.d1.some((db) => db.name === words[2])) refuse(`A database named ${words[2]} exists`);
