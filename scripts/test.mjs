@@ -1,0 +1,138 @@
+// `npm test`'s Vitest run, under a watchdog. The workerd pool can stop mid-run with every test
+// it ran passed and nothing more ever printed (cloudflare/workers-sdk#15498, open): Vitest then
+// waits for ever. The watchdog reads the run's progress (scripts/lib/test-progress.mjs); when
+// nothing has happened for longer than any test or hook in flight may take, it stops the run and
+// runs again only the files that did not finish, at most twice. A file that finished keeps its
+// result: a failure is never run again, so a stall can neither hide nor cause one.
+// Arguments are Vitest's (`npm test -- test/workers/x.test.ts --project workers`).
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ROOT } from "./lib/local.mjs";
+
+const VITEST = path.join(ROOT, "node_modules", ".bin", "vitest");
+const REPORTER = path.join(ROOT, "scripts", "lib", "test-progress.mjs");
+/** Nothing in flight (between files, collecting, tearing down): a pool this quiet has stopped. */
+const IDLE_MS = Number(process.env.VAS_TEST_STALL_IDLE_SECONDS ?? 240) * 1000;
+/** A test or hook in flight: the longest test timeout set (600 s) and a margin. */
+const BUSY_MS = Number(process.env.VAS_TEST_STALL_BUSY_SECONDS ?? 660) * 1000;
+const ATTEMPTS = 3;
+/** Vitest options that take the next argument as their value. */
+const VALUED = new Set(["--project", "--config", "-c", "--root", "-r", "--dir", "--exclude"]);
+
+/** What a run's progress file says: files planned and ended, what is in flight, the last event. */
+function readProgress(file, startedAt) {
+  const planned = new Map();
+  const ended = new Map();
+  const inFlight = new Set();
+  let last = startedAt;
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    last = Math.max(last, e.at);
+    const key = `${e.project}\t${e.file}`;
+    if (e.event === "planned") planned.set(key, { project: e.project, file: e.file });
+    else if (e.event === "module-end") ended.set(key, e.state);
+    else if (e.event === "case-start" || e.event === "hook-start") inFlight.add(e.id);
+    else if (e.event === "case-end" || e.event === "hook-end") inFlight.delete(e.id);
+  }
+  return { planned, ended, inFlight, last };
+}
+
+/** One Vitest run; resolves with its exit code, or with the progress it made when it stalled. */
+function runOnce(args, attempt) {
+  const progress = path.join(tmpdir(), `vas-test-${process.pid}-${attempt}.jsonl`);
+  rmSync(progress, { force: true });
+  const startedAt = Date.now();
+  const child = spawn(VITEST, [...args, "--reporter=default", `--reporter=${REPORTER}`], {
+    cwd: ROOT,
+    stdio: "inherit",
+    detached: true,
+    env: { ...process.env, VAS_TEST_PROGRESS: progress },
+  });
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+  const onSignal = () => {
+    stop();
+    process.exit(130);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return new Promise((resolve) => {
+    const timer = setInterval(
+      () => {
+        const state = readProgress(progress, startedAt);
+        const allowed = state.inFlight.size > 0 ? BUSY_MS : IDLE_MS;
+        if (Date.now() - state.last < allowed) return;
+        clearInterval(timer);
+        child.removeAllListeners("exit");
+        stop();
+        resolve({ stalled: true, quietMs: Date.now() - state.last, ...state });
+      },
+      Math.min(5_000, IDLE_MS / 3),
+    );
+    child.on("exit", (code, signal) => {
+      clearInterval(timer);
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      rmSync(progress, { force: true });
+      resolve({ stalled: false, code: code ?? (signal ? 1 : 0) });
+    });
+  });
+}
+
+/** The run's options without its file filters, for a run of named files. */
+function optionsOf(args) {
+  const options = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("-")) continue;
+    options.push(arg);
+    if (VALUED.has(arg) && i + 1 < args.length) options.push(args[++i]);
+  }
+  return options.filter((a, i, all) => a !== "--project" && all[i - 1] !== "--project");
+}
+
+const given = process.argv.slice(2);
+const args = given[0] === "run" ? given : ["run", ...given];
+let runArgs = args;
+let failed = false;
+for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  const outcome = await runOnce(runArgs, attempt);
+  if (!outcome.stalled) {
+    process.exit(outcome.code === 0 && !failed ? 0 : 1);
+  }
+  const unfinished = [...outcome.planned].filter(([key]) => !outcome.ended.has(key));
+  const failures = [...outcome.ended].filter(([, state]) => state === "failed");
+  if (failures.length > 0) failed = true;
+  const minutes = (outcome.quietMs / 60_000).toFixed(1);
+  console.error(
+    `\nnpm test: Vitest made no progress for ${minutes} min with ${outcome.inFlight.size} test(s) ` +
+      `in flight; ${outcome.ended.size} of ${outcome.planned.size} files had finished` +
+      `${failures.length ? ` (${failures.length} failed)` : ""}. Stopped it (the workerd pool's ` +
+      `stall, cloudflare/workers-sdk#15498).`,
+  );
+  if (unfinished.length === 0) process.exit(failed ? 1 : 0);
+  const files = unfinished.map(([, f]) => path.relative(ROOT, f.file));
+  const projects = [...new Set(unfinished.map(([, f]) => f.project))];
+  if (attempt === ATTEMPTS) {
+    console.error(`npm test: still not finished after ${ATTEMPTS} runs: ${files.join(", ")}`);
+    process.exit(1);
+  }
+  console.error(
+    `npm test: running the ${files.length} unfinished file(s) again: ${files.join(", ")}\n`,
+  );
+  runArgs = [
+    "run",
+    ...optionsOf(args.slice(1)),
+    ...projects.flatMap((p) => ["--project", p]),
+    ...files,
+  ];
+}
