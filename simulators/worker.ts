@@ -11,6 +11,7 @@ import {
   meteredNamespace,
 } from "./meter";
 import { handleS3Request } from "./r2-s3";
+import { ErrorScripts, scriptedErrorsFrom } from "./scripted-errors";
 import {
   type SimulatedIndexBackend,
   VectorizeSimulator,
@@ -39,6 +40,8 @@ export interface SimulatorEnv extends Env {
   SIMULATE_VISION?: string;
   /** Simulated services that refuse every call for good: `speech,vision,media[:quota]`. */
   SIMULATE_BROKEN?: string;
+  /** Models that throw a given error: `speech=3040x2,answers=unknown` (docs/simulators.md). */
+  SIMULATE_ERRORS?: string;
   /** Milliseconds before a Vectorize write is visible (default 1,000). */
   SIMULATE_VECTORIZE_DELAY_MS?: string;
   /** `honest` (default) or `adversarial`: how the simulated answer model answers. */
@@ -92,6 +95,7 @@ function r2Credentials(env: SimulatorEnv) {
 function simulated(env: SimulatorEnv): Env {
   const faults = faultsFrom(env);
   const broken = brokenFrom(env.SIMULATE_BROKEN);
+  const errors = new ErrorScripts(scriptedErrorsFrom(env.SIMULATE_ERRORS));
   const credentials = r2Credentials(env);
   const origin = env.SIMULATOR_ORIGIN ?? "http://127.0.0.1:8787";
   return {
@@ -120,6 +124,7 @@ function simulated(env: SimulatorEnv): Env {
         vision: visionMode(env.SIMULATE_VISION),
         answers: answerSettingsFrom(env),
         broken,
+        errors,
       }),
     ),
     MEDIA: metered(new SimulatedMedia(faults, broken)),

@@ -72,6 +72,12 @@ export function localConfig(env = process.env) {
     throw new Error(
       `SIMULATE_BROKEN takes none or a comma list of speech, vision or media, each optionally :refuse or :quota, not ${env.SIMULATE_BROKEN}`,
     );
+  // simulators/scripted-errors.ts reads it per request too.
+  const errors = env.SIMULATE_ERRORS?.trim();
+  if (errors && !ERRORS.test(errors))
+    throw new Error(
+      `SIMULATE_ERRORS takes none or a comma list of part=error[xN] (parts speech, vision, answers, embeddings; errors a code, unknown or json-mode), not ${env.SIMULATE_ERRORS}`,
+    );
   const adapters = env.ADAPTERS ?? "local";
   if (adapters !== "local" && adapters !== "production")
     throw new Error(`ADAPTERS must be "local" or "production", not ${env.ADAPTERS}`);
@@ -85,6 +91,9 @@ export function localConfig(env = process.env) {
 const SIMULATOR_SETTINGS = Object.keys(SIMULATOR_DEFAULTS);
 const BROKEN_PART = "(speech|vision|media)(:(refuse|quota))?";
 const BROKEN = new RegExp(`^(none|${BROKEN_PART}(\\s*,\\s*${BROKEN_PART})*)$`);
+const ERRORS_PART =
+  "\\s*(speech|vision|answers|embeddings)\\s*=\\s*(\\d+|unknown|json-mode)(x\\d+)?\\s*";
+const ERRORS = new RegExp(`^(none|${ERRORS_PART}(,${ERRORS_PART})*)$`);
 
 /** Prints one line to stderr and exits non-zero: a refusal, not a crash with a stack. */
 export function refuse(message) {

@@ -2,6 +2,7 @@ import { type Broken, type BrokenPart, NOTHING_BROKEN } from "../broken";
 import { type Faults, simulatedLatency } from "../faults";
 import { type KnownPicture, knownFile, pictureAt } from "../known-media";
 import { jpegComment } from "../media/jpeg";
+import type { ErringPart, ErrorScripts } from "../scripted-errors";
 import { type AnswerModelSettings, HONEST_ANSWERS } from "./answer-errors";
 import { recordAnswerErrors } from "./answer-ledger";
 import { replyToPrompt } from "./answers";
@@ -64,6 +65,8 @@ export class SimulatedAi {
       rates?: RateWindow;
       /** Models that fail every call for good (`SIMULATE_BROKEN`). */
       broken?: Broken;
+      /** Models that throw a given error, for some calls or all (`SIMULATE_ERRORS`). */
+      errors?: ErrorScripts;
     },
   ) {}
 
@@ -76,6 +79,7 @@ export class SimulatedAi {
       task === "speech-recognition" ? "speech" : model.includes("llama-4-scout") ? "vision" : null;
     const broken = part && (this.deps.broken ?? NOTHING_BROKEN).get(part);
     if (part && broken) throw brokenError(part, broken);
+    this.deps.errors?.check(erringPart(task, model));
     if (!(this.deps.rates ?? ACCOUNT).admit(task, (this.deps.now ?? Date.now)()))
       throw aiError(
         3040,
@@ -140,6 +144,13 @@ export class SimulatedAi {
     if (errors.length > 0) await recordAnswerErrors(this.deps.bucket, errors);
     return output;
   }
+}
+
+/** Which `SIMULATE_ERRORS` part a call of this model is. */
+function erringPart(task: Task, model: string): ErringPart {
+  if (task === "speech-recognition") return "speech";
+  if (task === "text-embeddings") return "embeddings";
+  return model.includes("llama-4-scout") ? "vision" : "answers";
 }
 
 /** The `data:` URIs of a chat request's image parts. */

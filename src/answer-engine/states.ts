@@ -98,6 +98,7 @@ export function decideVideos(
 
 // When several scopes share the deciding state, the most actionable reason is reported.
 export const REASON_PRIORITY: readonly ReasonCode[] = [
+  "model_error",
   "model_failed",
   "conflicting_evidence",
   "unclear_polarity",

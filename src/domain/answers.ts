@@ -108,4 +108,5 @@ export type ReasonCode =
   | "context_limit"
   | "insufficient_evidence"
   | "unbacked_value"
-  | "model_failed";
+  | "model_failed"
+  | "model_error";

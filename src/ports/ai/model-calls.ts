@@ -1,22 +1,21 @@
 import type { AiRunner } from "../../env";
 import { SharedSemaphore } from "../../lib/shared-semaphore";
+import {
+  classifyModelError,
+  errorText,
+  TransientModelError,
+  UnknownModelError,
+} from "./classify-error";
 import { type RateGroup, rateGroupOf } from "./rate-limits";
 
-/**
- * A model call failed in a way that can pass (rate limit, capacity, timeout, 5xx) and kept
- * failing until the call's deadline. The work must be retried later as a whole; it must never
- * be stored as a result (a limitation, an `uncertain` answer).
- */
-export class TransientModelError extends Error {
-  constructor(
-    readonly model: string,
-    readonly reason: string,
-    readonly retryAfterMs: number | null,
-  ) {
-    super(`${model} is unavailable for now (${reason})`);
-    this.name = "TransientModelError";
-  }
-}
+export {
+  classifyModelError,
+  errorText,
+  type ModelErrorClass,
+  type ModelErrorKind,
+  TransientModelError,
+  UnknownModelError,
+} from "./classify-error";
 
 /** Account-wide pacing of model calls: one slot per call, spaced by each group's rate. */
 export interface ModelRateLimiter {
@@ -38,15 +37,24 @@ export interface CallPolicy {
   maxBackoffMs: number;
   /** How long to wait before asking the limiter again when it had no slot to give. */
   slotPollMs: number;
+  /** Attempts an undocumented error gets before the call gives up on it (UnknownModelError). */
+  unknownAttempts: number;
 }
 
-/** A deadline of two minutes keeps one call well inside a step's budget. */
+/**
+ * A deadline of two minutes keeps one call well inside a step's budget. Three attempts for an
+ * undocumented error: one that passes (a dropped connection, a restarted node) passes on the
+ * next try a second later; one that fails three times over 3 s of backoff is not taken for
+ * passing, since retrying the whole window or run for it would hold the work for hours and
+ * then store nothing (docs/media-understanding.md, "Platform errors").
+ */
 export const DEFAULT_CALL_POLICY: CallPolicy = {
   deadlineMs: 120_000,
   attemptTimeoutMs: 90_000,
   baseBackoffMs: 1_000,
   maxBackoffMs: 20_000,
   slotPollMs: 1_000,
+  unknownAttempts: 3,
 };
 
 /** What a call may depend on besides the binding; tests pass a fake clock. */
@@ -61,71 +69,12 @@ export interface CallEnvironment {
   tenant?: string;
 }
 
-/** Internal codes the Workers AI docs list as passing (platform/errors): timeout, abort, capacity. */
-const TRANSIENT_CODES = new Set([3007, 3008, 3040]);
-/** Internal codes that cannot pass by retrying (bad input, unknown model, account blocked). */
-const PERMANENT_CODES = new Set([
-  3003, 3006, 3023, 3036, 3039, 3041, 3042, 5004, 5005, 5007, 5016, 5018, 5019,
-]);
-
-/** Whether a failed call may succeed if tried again, and when it may be tried. */
-export function classifyModelError(error: unknown): {
-  transient: boolean;
-  reason: string;
-  retryAfterMs: number | null;
-} {
-  const message = error instanceof Error ? error.message : String(error);
-  const fields = (error ?? {}) as { code?: unknown; status?: unknown; retryAfter?: unknown };
-  const code = typeof fields.code === "number" ? fields.code : codeIn(message);
-  const status = typeof fields.status === "number" ? fields.status : statusIn(message);
-  const retryAfterMs = retryAfterOf(fields.retryAfter, message);
-  const reason = code !== null ? `code ${code}` : status !== null ? `status ${status}` : message;
-  if (error instanceof TransientModelError)
-    return { transient: true, reason: error.reason, retryAfterMs: error.retryAfterMs };
-  if (code !== null && TRANSIENT_CODES.has(code)) return { transient: true, reason, retryAfterMs };
-  if (code !== null && PERMANENT_CODES.has(code)) return { transient: false, reason, retryAfterMs };
-  const httpLike = code !== null && code >= 400 && code < 600 ? code : status;
-  if (httpLike !== null) {
-    const transient = httpLike === 408 || httpLike === 429 || httpLike >= 500;
-    return { transient, reason, retryAfterMs };
-  }
-  // Any other named code is a classified refusal (a Media Transformations error, say).
-  if (code !== null) return { transient: false, reason, retryAfterMs };
-  if (status !== null) {
-    const transient = status === 408 || status === 429 || status >= 500;
-    return { transient, reason, retryAfterMs };
-  }
-  // An error that names nothing (a dropped connection, an internal error) is the platform's,
-  // not the input's: retry it within the deadline rather than keep a degraded result.
-  return {
-    transient: !/invalid|malformed|schema|too large|unsupported/i.test(message),
-    reason,
-    retryAfterMs,
-  };
-}
-
-function codeIn(message: string): number | null {
-  const match = /\b([35]0\d\d)\b/.exec(message);
-  return match ? Number(match[1]) : null;
-}
-
-function statusIn(message: string): number | null {
-  const match =
-    /\b(?:status|HTTP)\s*:?\s*([1-5]\d\d)\b/i.exec(message) ?? /^([45]\d\d)\b/.exec(message);
-  return match ? Number(match[1]) : /too many requests|rate.?limit/i.test(message) ? 429 : null;
-}
-
-function retryAfterOf(field: unknown, message: string): number | null {
-  if (typeof field === "number" && Number.isFinite(field) && field >= 0) return field * 1000;
-  const match = /retry.?after\D{0,3}(\d+(?:\.\d+)?)\s*s/i.exec(message);
-  return match ? Number(match[1]) * 1000 : null;
-}
-
 /**
  * Runs one model call at the account's pace: it takes a slot from the limiter, calls, and on a
  * transient failure backs off (honouring Retry-After) and tries again, until the deadline. A
  * permanent failure is thrown as it came; a transient one still failing at the deadline is
- * thrown as TransientModelError, so the caller retries the work, never stores the failure.
+ * thrown as TransientModelError, so the caller retries the work, never stores the failure; an
+ * undocumented one failing `unknownAttempts` times is thrown as UnknownModelError, to be stored.
  */
 export async function callModel<T>(
   env: CallEnvironment,
@@ -157,6 +106,7 @@ export async function callModel<T>(
       await sleep(policy.slotPollMs);
     }
   };
+  let unknowns = 0;
   for (let attempt = 0; ; ) {
     const wait = await inTurn(`${group}\n${env.tenant ?? ""}`, slot);
     if (wait > 0) await sleep(wait);
@@ -165,13 +115,19 @@ export async function callModel<T>(
       return await withTimeout(call(), policy.attemptTimeoutMs, model);
     } catch (error) {
       const kind = classifyModelError(error);
-      if (!kind.transient) throw error;
+      if (kind.kind === "permanent") throw error;
+      // Nothing documents it, so nothing says it passes: a few tries, then it is the result.
+      const unknown = kind.kind === "unknown";
+      if (unknown && ++unknowns >= policy.unknownAttempts)
+        throw new UnknownModelError(model, errorText(error), unknowns);
       last = kind;
       const backoff =
         Math.min(policy.maxBackoffMs, policy.baseBackoffMs * 2 ** (attempt - 1)) * random();
       const pause = Math.max(backoff, kind.retryAfterMs ?? 0);
       if (now() + pause >= deadline)
-        throw new TransientModelError(model, kind.reason, kind.retryAfterMs);
+        throw unknown
+          ? new UnknownModelError(model, errorText(error), unknowns)
+          : new TransientModelError(model, kind.reason, kind.retryAfterMs);
       await sleep(pause);
     }
   }

@@ -1,8 +1,15 @@
 import { type AnswerContext, buildContext } from "../../answer-engine/context";
 import { specMode } from "../../answer-engine/probe";
 import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
-import { type Decided, decideFromReview, READ_LANGUAGES, readsLocale } from "./workers-ai-decide";
-import { parseModelOutput, reportedUsage, type SendFacts } from "./workers-ai-output";
+import { TransientModelError, UnknownModelError } from "../ai/model-calls";
+import {
+  type Decided,
+  decideFromReview,
+  READ_LANGUAGES,
+  readsLocale,
+  undocumentedFailure,
+} from "./workers-ai-decide";
+import { batchReplies, parseModelOutput, reportedUsage, type SendFacts } from "./workers-ai-output";
 import {
   ANSWER_JSON_SCHEMA,
   ANSWER_MODEL,
@@ -197,15 +204,24 @@ async function askTogether(host: BatchHost, group: Question[]): Promise<Map<numb
     videos: request.videos.map((v) => ({ video_id: v.id, title: v.title, duration: v.duration })),
     segments: segments.map((s) => promptSegment(s, group)),
   });
-  const output = await host.ai.run(ANSWER_MODEL, {
-    messages: [
-      { role: "system", content: BATCH_SYSTEM_PROMPT },
-      { role: "user", content: user },
-    ],
-    response_format: { type: "json_schema", json_schema: BATCH_JSON_SCHEMA },
-    max_tokens: outputTokens(host, group.length),
-    temperature: 0,
-  });
+  let output: unknown;
+  try {
+    output = await host.ai.run(ANSWER_MODEL, {
+      messages: [
+        { role: "system", content: BATCH_SYSTEM_PROMPT },
+        { role: "user", content: user },
+      ],
+      response_format: { type: "json_schema", json_schema: BATCH_JSON_SCHEMA },
+      max_tokens: outputTokens(host, group.length),
+      temperature: 0,
+    });
+  } catch (error) {
+    if (error instanceof TransientModelError) throw error;
+    if (error instanceof UnknownModelError) return undocumented(host, group, selection, error);
+    // A documented refusal of this call (JSON mode could not meet the batch's schema, say):
+    // each question is asked alone, as one the reply leaves out is.
+    return new Map();
+  }
   const usage = reportedUsage(output);
   const inputShare = Math.ceil((usage.input ?? selection.tokens) / group.length);
   const replies = batchReplies(output);
@@ -239,30 +255,24 @@ async function askTogether(host: BatchHost, group: Question[]): Promise<Map<numb
   return out;
 }
 
-/** The model's answers by question id, from JSON mode's object or a JSON string. */
-function batchReplies(output: unknown): Map<string, unknown> {
-  let body: unknown =
-    typeof output === "object" && output !== null && "response" in output
-      ? (output as { response: unknown }).response
-      : output;
-  if (typeof body === "string") {
-    try {
-      body = JSON.parse(
-        body
-          .trim()
-          .replace(/^```(?:json)?\s*/i, "")
-          .replace(/\s*```$/, ""),
-      );
-    } catch {
-      return new Map();
-    }
-  }
-  const list = (body as { answers?: unknown } | null)?.answers;
-  if (!Array.isArray(list)) return new Map();
+/**
+ * Every question of a group whose call failed with an undocumented error over its bounded
+ * attempts: not checked, each bearing its share of every attempt's prompt. Asking each alone
+ * would only meet the same error once per question.
+ */
+function undocumented(
+  host: BatchHost,
+  group: Question[],
+  selection: Selection,
+  error: UnknownModelError,
+): Map<number, EngineAnswer> {
+  const share = Math.ceil((selection.tokens * error.attempts) / group.length);
   return new Map(
-    list.flatMap((item: unknown) => {
-      const id = (item as { question_id?: unknown } | null)?.question_id;
-      return typeof id === "string" ? [[id, item] as const] : [];
+    group.map((question) => {
+      const decided = undocumentedFailure(question.ctx, error.text, error.attempts);
+      const answer = host.finish(question.ctx, decided, share, 0, selection.cut === "budget");
+      answer.usage.media_seconds /= group.length;
+      return [question.index, answer] as const;
     }),
   );
 }

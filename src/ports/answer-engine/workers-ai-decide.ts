@@ -89,6 +89,32 @@ function unchecked(draft: AnswerDraft, reason: ReasonCode, summary: string): Ans
   return { ...rest, decision: { state: "not_checked", reason }, summary, contributing: [] };
 }
 
+/**
+ * The answer when the model failed with an error no page documents, over every bounded attempt:
+ * nothing was checked, whatever the words alone would say, and the summary quotes the error.
+ */
+export function undocumentedFailure(ctx: AnswerContext, text: string, attempts: number): Decided {
+  const { value: _value, unit: _unit, ...own } = draftAnswer(ctx);
+  const items = own.items.map(
+    ({ value: _v, ...item }): AnswerItem => ({
+      ...item,
+      result_state: "not_checked",
+      evidence: [],
+    }),
+  );
+  const summary = `The answer model failed ${plural(attempts, "time")} with an error Cloudflare does not document ("${text}"), so nothing was checked; running the analysis again asks it again.`;
+  return {
+    draft: {
+      ...own,
+      items,
+      contributing: [],
+      decision: { state: "not_checked", reason: "model_error" },
+      summary,
+    },
+    method: "lexical",
+  };
+}
+
 /** A number in seconds when its unit is one of time, else as given. */
 function comparable(value: number, unit: string | null | undefined): number {
   const factor = unit ? secondsPerUnit(unit) : undefined;

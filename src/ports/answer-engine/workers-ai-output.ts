@@ -68,3 +68,31 @@ export interface SendFacts {
   /** Segments with accepted evidence that were read but not sent, and why. */
   unsent: "none" | "budget" | "context";
 }
+
+/** The model's answers by question id, from JSON mode's object or a JSON string. */
+export function batchReplies(output: unknown): Map<string, unknown> {
+  let body: unknown =
+    typeof output === "object" && output !== null && "response" in output
+      ? (output as { response: unknown }).response
+      : output;
+  if (typeof body === "string") {
+    try {
+      body = JSON.parse(
+        body
+          .trim()
+          .replace(/^```(?:json)?\s*/i, "")
+          .replace(/\s*```$/, ""),
+      );
+    } catch {
+      return new Map();
+    }
+  }
+  const list = (body as { answers?: unknown } | null)?.answers;
+  if (!Array.isArray(list)) return new Map();
+  return new Map(
+    list.flatMap((item: unknown) => {
+      const id = (item as { question_id?: unknown } | null)?.question_id;
+      return typeof id === "string" ? [[id, item] as const] : [];
+    }),
+  );
+}

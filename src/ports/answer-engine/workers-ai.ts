@@ -2,11 +2,17 @@ import { draftAnswer } from "../../answer-engine/answer-types";
 import { type AnswerContext, buildContext } from "../../answer-engine/context";
 import { type AnswerFrame, finishAnswer } from "../../answer-engine/payload";
 import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
-import { TransientModelError } from "../ai/model-calls";
+import { TransientModelError, UnknownModelError } from "../ai/model-calls";
 import { LOCAL_RULES } from "./local";
 import type { AnswerEngine, BatchAnswers } from "./port";
 import { answerInBatches } from "./workers-ai-batch";
-import { type Decided, decideFromReview, READ_LANGUAGES, readsLocale } from "./workers-ai-decide";
+import {
+  type Decided,
+  decideFromReview,
+  READ_LANGUAGES,
+  readsLocale,
+  undocumentedFailure,
+} from "./workers-ai-decide";
 import { parseModelOutput, reportedUsage, type SendFacts } from "./workers-ai-output";
 import {
   ANSWER_MODEL,
@@ -129,7 +135,15 @@ export class WorkersAiAnswerEngine implements AnswerEngine {
     } catch (error) {
       // A passing failure that outlasted the call's deadline: the work is retried, never stored.
       if (error instanceof TransientModelError) throw error;
-      // The call may have been billed: count the prompt, so the budget never under-counts.
+      // Every attempt may have been billed: count each prompt, so the budget never under-counts.
+      if (error instanceof UnknownModelError)
+        return this.finish(
+          ctx,
+          undocumentedFailure(ctx, error.text, error.attempts),
+          selection.promptTokens * error.attempts,
+          0,
+          tokenCut,
+        );
       const message = error instanceof Error ? error.message : String(error);
       const why = `The model call failed (${message.slice(0, 200)}); this is the service's own reading.`;
       return this.finish(

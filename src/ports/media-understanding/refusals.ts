@@ -1,3 +1,4 @@
+import { UnknownModelError } from "../ai/model-calls";
 import { UncuttableError } from "./cut";
 
 /** The step of a window that failed for good. */
@@ -34,6 +35,8 @@ export function namedRefusal(
   error: unknown,
   codec: string | null,
 ): string | null {
+  // An undocumented error says nothing of the input or a quota: its own text names it.
+  if (error instanceof UnknownModelError) return null;
   const text = error instanceof Error ? error.message : String(error);
   const code = codeOf(error, text);
   const named = codec ?? "unknown";
@@ -51,13 +54,21 @@ export function namedRefusal(
   return null;
 }
 
-/** A step's own limitation code and, when the failure names a codec or a quota, that too. */
+/** Longest error text a limitation carries. */
+const ERROR_TEXT_LIMIT = 80;
+
+/**
+ * A step's own limitation code and, when the failure names a codec or a quota, that too; for an
+ * error no page documents, `model-error:<its text>` (sanitised and short: errorText).
+ */
 export function withRefusal(
   note: string,
   step: RefusedStep,
   error: unknown,
   codec: string | null,
 ): string[] {
+  if (error instanceof UnknownModelError)
+    return [note, `model-error:${error.text.slice(0, ERROR_TEXT_LIMIT)}`];
   const refusal = namedRefusal(step, error, codec);
   return refusal ? [note, refusal] : [note];
 }

@@ -1,4 +1,4 @@
-import { classifyModelError } from "../ai/model-calls";
+import { classifyModelError, UnknownModelError } from "../ai/model-calls";
 import { UncuttableError } from "./cut";
 
 /** A media or model step's outcome: its value, or a failure for good. */
@@ -7,15 +7,26 @@ export type StepOutcome<T> = { ok: true; value: T } | { ok: false; error: unknow
 /**
  * Runs one media or model step. A failure that can pass (a model still failing at its
  * deadline, storage or the edge unavailable) is thrown on, so the window is tried again later;
- * a failure for good (a codec that cannot be cut, input a model refuses) is answered as
- * `ok: false`, to be named as a limitation instead of inventing a result.
+ * a failure for good (a codec that cannot be cut, input a model refuses, a model error no page
+ * documents that failed every bounded attempt) is answered as `ok: false`, to be named as a
+ * limitation instead of inventing a result.
  */
 export async function permanent<T>(call: () => Promise<T>): Promise<StepOutcome<T>> {
   try {
     return { ok: true, value: await call() };
   } catch (error) {
-    if (!(error instanceof UncuttableError) && classifyModelError(error).transient) throw error;
+    if (!failsForGood(error)) throw error;
     console.error(JSON.stringify({ media_step_failed: String(error) }));
     return { ok: false, error };
   }
+}
+
+function failsForGood(error: unknown): boolean {
+  if (error instanceof UncuttableError || error instanceof UnknownModelError) return true;
+  const { kind } = classifyModelError(error);
+  if (kind !== "unknown") return kind === "permanent";
+  // An undocumented error that did not come through callModel (storage, the cutter): the
+  // window is retried unless its words say the input itself is at fault.
+  const message = error instanceof Error ? error.message : String(error);
+  return /invalid|malformed|schema|too large|unsupported/i.test(message);
 }

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   callModel,
   classifyModelError,
+  errorText,
   type ModelRateLimiter,
   pacedAi,
   TransientModelError,
+  UnknownModelError,
 } from "../../../src/ports/ai/model-calls";
 
 /** A clock that moves only when the code under test sleeps. */
@@ -27,27 +29,44 @@ const error = (message: string, fields: Record<string, unknown> = {}) =>
 
 describe("classifyModelError", () => {
   it.each([
-    ["3040: Capacity temporarily exceeded", true],
-    ["3007: Request timeout", true],
-    ["InferenceUpstreamError: 3008: Request was aborted", true],
-    ["5004: Invalid data type for base64 input", false],
-    ["5007: No such model", false],
-    ["3036: You have used up your daily free allocation", false],
-    ["Too many requests", true],
-    ["network connection lost", true],
-    ["input does not match the schema", false],
-  ])("%s → transient %s", (message, transient) => {
-    expect(classifyModelError(new Error(message)).transient).toBe(transient);
+    ["3040: Capacity temporarily exceeded", "transient"],
+    ["3007: Request timeout", "transient"],
+    ["InferenceUpstreamError: 3008: Request was aborted", "transient"],
+    ["5004: Invalid data type for base64 input", "permanent"],
+    ["5007: No such model", "permanent"],
+    ["3036: You have used up your daily free allocation", "permanent"],
+    ["JSON Mode couldn't be met", "permanent"],
+    ["5025: JSON Mode couldn't be met", "permanent"],
+    ["Too many requests", "transient"],
+    ["5025: something else", "unknown"],
+    ["network connection lost", "unknown"],
+    ["input does not match the schema", "unknown"],
+  ])("%s → %s", (message, kind) => {
+    expect(classifyModelError(new Error(message)).kind).toBe(kind);
   });
 
   it("reads HTTP statuses and Retry-After from fields and messages", () => {
-    expect(classifyModelError(error("x", { status: 503 })).transient).toBe(true);
-    expect(classifyModelError(error("x", { status: 400 })).transient).toBe(false);
-    expect(classifyModelError(error("x", { code: 9409 })).transient).toBe(false);
+    expect(classifyModelError(error("x", { status: 503 })).kind).toBe("transient");
+    expect(classifyModelError(error("x", { status: 400 })).kind).toBe("permanent");
+    expect(classifyModelError(error("x", { status: 500 })).kind).toBe("unknown");
+    expect(classifyModelError(error("x", { code: 9422 })).kind).toBe("permanent");
+    expect(classifyModelError(error("x", { code: 9409 })).kind).toBe("unknown");
+    expect(classifyModelError(error("x", { code: 415 })).kind).toBe("permanent");
     expect(
       classifyModelError(error("slow down, retry after 7 s", { status: 429 })).retryAfterMs,
     ).toBe(7000);
     expect(classifyModelError(error("x", { status: 429, retryAfter: 2 })).retryAfterMs).toBe(2000);
+  });
+
+  it("keeps keys, URLs and long tokens out of an error's text, and keeps it short", () => {
+    const text = errorText(
+      new Error(
+        `failed: fetch https://api.cloudflare.com/client/v4/accounts/abc/ai/run\nAuthorization: Bearer sk_live_1234 token=abcd ${"A".repeat(40)} ${"x ".repeat(200)}`,
+      ),
+    );
+    expect(text).not.toMatch(/https|cloudflare\.com|sk_live|abcd|AAAA|\n/);
+    expect(text.length).toBeLessThanOrEqual(120);
+    expect(text).toMatch(/^failed: fetch \[url\]/);
   });
 });
 
@@ -89,6 +108,22 @@ describe("callModel", () => {
       }),
     ).rejects.toBe(refusal);
     expect(calls).toBe(1);
+  });
+
+  it("tries an undocumented error three times, then throws UnknownModelError with its text", async () => {
+    const time = fakeTime();
+    let calls = 0;
+    const failing = callModel({ limiter: noWait, ...time, random: () => 1 }, "@cf/x", async () => {
+      calls++;
+      throw error("upstream went away at https://internal.example/x");
+    });
+    await expect(failing).rejects.toBeInstanceOf(UnknownModelError);
+    await expect(failing).rejects.toMatchObject({
+      attempts: 3,
+      text: "upstream went away at [url]",
+    });
+    expect(calls).toBe(3);
+    expect(time.sleeps).toEqual([1000, 2000]);
   });
 
   it("gives up at the deadline with TransientModelError, never a result", async () => {

@@ -23,7 +23,7 @@ const MAX_TIME_SECONDS = 30;
  */
 export class RecordingMedia implements MediaBindingLike {
   readonly calls: MediaCall[] = [];
-  /** Throws like the binding's `MediaError` for this many frame calls. */
+  /** Refuses this many frame calls for good, as the binding's `MediaError` 415 (HTTP-like). */
   failFrames = 0;
   /** Calls being answered right now, and the most there were at once. */
   inFlight = 0;
@@ -65,7 +65,7 @@ export class RecordingMedia implements MediaBindingLike {
     this.calls.push({ transform, output, inputBytes: bytes.byteLength, inputPackets });
     if (output.mode === "frame" && this.failFrames > 0) {
       this.failFrames--;
-      throw mediaError(9409, "could not seek");
+      throw mediaError(415, "unsupported input");
     }
     return new Response(`FRAME@${output.time}/${inputPackets}`, {
       headers: { "content-type": "image/jpeg" },
