@@ -7,6 +7,12 @@ export interface RangeSource {
   readonly size: number;
   /** Bytes [start, end) of the file; `end` is clamped to the size. */
   read(start: number, end: number): Promise<Uint8Array>;
+  /**
+   * Bytes [start, end) as one read that arrives in pieces (each at most `STREAM_PIECE_BYTES`),
+   * so a pass over a large stretch holds a piece, not the stretch. A source without it is read
+   * whole, one `read` a stretch (`rangePieces`).
+   */
+  stream?(start: number, end: number): AsyncIterable<Uint8Array>;
 }
 
 /** One timed text cue, in seconds from the start of the video. */

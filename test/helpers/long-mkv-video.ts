@@ -1,4 +1,5 @@
 import type { RangeSource } from "../../src/domain/media";
+import { STREAM_PIECE_BYTES } from "../../src/lib/media/stream-reader";
 import { concat, ebmlHeader, element, float, idBytes, size8, text, uint } from "./long-mkv";
 import { FPS, fixtureGop, GOP_FRAMES, type Gop } from "./long-mkv-gop";
 
@@ -257,23 +258,33 @@ function unitRegion(
   };
 }
 
-/** A RangeSource over regions; each read allocates only the bytes it returns, as R2 would. */
+/**
+ * A RangeSource over regions; each read allocates only the bytes it returns, as R2 would, and
+ * a streamed read a piece of `STREAM_PIECE_BYTES` at a time, as R2's body read by BYOB does.
+ */
 function regionsSource(regions: Region[]): RangeSource {
   const size = regions.reduce((n, region) => n + region.length, 0);
+  const read = async (start: number, end: number) => {
+    const stop = Math.min(end, size);
+    const out = new Uint8Array(Math.max(0, stop - start));
+    let offset = 0;
+    for (const region of regions) {
+      const from = Math.max(start, offset);
+      const to = Math.min(stop, offset + region.length);
+      if (from < to) region.copy(out, from - start, from - offset, to - offset);
+      offset += region.length;
+      if (offset >= stop) break;
+    }
+    return out;
+  };
   return {
     size,
-    read: async (start, end) => {
+    read,
+    async *stream(start, end) {
       const stop = Math.min(end, size);
-      const out = new Uint8Array(Math.max(0, stop - start));
-      let offset = 0;
-      for (const region of regions) {
-        const from = Math.max(start, offset);
-        const to = Math.min(stop, offset + region.length);
-        if (from < to) region.copy(out, from - start, from - offset, to - offset);
-        offset += region.length;
-        if (offset >= stop) break;
+      for (let at = start; at < stop; at += STREAM_PIECE_BYTES) {
+        yield await read(at, Math.min(stop, at + STREAM_PIECE_BYTES));
       }
-      return out;
     },
   };
 }

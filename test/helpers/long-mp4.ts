@@ -1,7 +1,7 @@
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny";
 import type { RangeSource } from "../../src/domain/media";
 import clip1080pMp4 from "../fixtures/media/clip-1080p.mp4?inline";
-import { box, fourCc, type Piece, piecesLength, piecesSource } from "./bmff-pieces";
+import { box, fourCc, type Piece, piecesLength, piecesSource, table } from "./bmff-pieces";
 import { dataUrlBytes } from "./data-url";
 import { moovBox, type TrackPlan } from "./long-mp4-moov";
 
@@ -23,6 +23,12 @@ export interface LongMp4Options {
   moovFirst?: boolean;
   /** 64-bit chunk offsets (co64) instead of stco. */
   co64?: boolean;
+  /**
+   * Each video packet padded with zeros to this many bytes (never allocated): cuts of a chosen
+   * size, for measuring what cutting holds. The padding is not valid H.264, so such a file is
+   * cut, never decoded.
+   */
+  frameBytes?: number;
 }
 
 /** The video's timescale: 90 kHz, which every common whole frame rate divides. */
@@ -54,7 +60,11 @@ export async function longMp4(options: LongMp4Options): Promise<RangeSource> {
   if (VIDEO_TIMESCALE % fps !== 0) throw new Error(`${fps} fps does not divide 90 kHz.`);
   fixture ??= readFixture();
   const clip = await fixture;
-  const gop = bFrames ? bFramesGop(clip, gopFrames) : keyFramesGop(clip, gopFrames);
+  const packets = bFrames ? bFramesGop(clip, gopFrames) : keyFramesGop(clip, gopFrames);
+  const gop: Piece[][] =
+    options.frameBytes === undefined
+      ? packets.map((packet) => [packet])
+      : padded(packets, options.frameBytes);
   const seconds = hours * 3600;
   let dataStart = 0;
   const delta = VIDEO_TIMESCALE / fps;
@@ -65,14 +75,14 @@ export async function longMp4(options: LongMp4Options): Promise<RangeSource> {
       timescale: VIDEO_TIMESCALE,
       sampleCount: Math.ceil((seconds * fps) / gopFrames) * gopFrames,
       sampleDelta: delta,
-      unitSizes: gop.map((packet) => packet.length),
+      unitSizes: gop.map((packet) => piecesLength(packet)),
       unitOffsets: bFrames ? compositionOffsets(clip, gopFrames).map((o) => o * delta) : null,
       mediaStart: bFrames ? compositionShift(clip, gopFrames) * delta : 0,
       video: { width: clip.width, height: clip.height },
       chunkOffset: () => dataStart,
     },
   ];
-  const gopBytes = gop.reduce((n, packet) => n + packet.length, 0);
+  const gopBytes = gop.reduce((n, packet) => n + piecesLength(packet), 0);
   if (audio) {
     tracks.push({
       id: 2,
@@ -88,13 +98,22 @@ export async function longMp4(options: LongMp4Options): Promise<RangeSource> {
     });
   }
   const ftyp = box("ftyp", [fourCc("isom"), fourCc("\0\0\x02\0"), fourCc("isomiso2avc1mp41")]);
-  const mdat = box("mdat", gop, audio ? clip.audio : []);
+  const mdat = box("mdat", gop.flat(), audio ? clip.audio : []);
   const moov = moovBox(tracks, options.co64 ?? false);
   const pieces: Piece[] = options.moovFirst
     ? [...ftyp, ...moov, ...mdat]
     : [...ftyp, ...mdat, ...moov];
   dataStart = piecesLength(options.moovFirst ? [...ftyp, ...moov] : ftyp) + 8;
   return piecesSource(pieces);
+}
+
+/** Each packet followed by zeros up to `bytes`, the zeros a table that writes nothing. */
+function padded(packets: Uint8Array[], bytes: number): Piece[][] {
+  return packets.map((packet) => {
+    if (packet.length > bytes)
+      throw new Error(`A packet of ${packet.length} bytes exceeds ${bytes}.`);
+    return [packet, table(bytes - packet.length, 1, () => undefined)];
+  });
 }
 
 /** The first `frames` video packets, when they show frames 0 to frames - 1. */

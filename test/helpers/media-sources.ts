@@ -23,9 +23,14 @@ export function bytesSource(bytes: Uint8Array): RangeSource {
   };
 }
 
-/** Wraps a RangeSource and records every read, to assert how little a probe reads. */
+/**
+ * Wraps a RangeSource and records every read, to assert how little a probe reads. A streamed
+ * read counts once, with the bytes taken from it (a reader may stop early); its largest read
+ * is its largest piece, since that is what is held at once.
+ */
 export function countingSource(source: RangeSource): RangeSource & { log: ReadLog } {
   const log: ReadLog = { calls: 0, bytes: 0, largestRead: 0, ranges: [] };
+  const stream = source.stream?.bind(source);
   return {
     size: source.size,
     log,
@@ -37,6 +42,19 @@ export function countingSource(source: RangeSource): RangeSource & { log: ReadLo
       log.ranges.push([start, start + bytes.length]);
       return bytes;
     },
+    ...(stream && {
+      async *stream(start: number, end: number) {
+        log.calls++;
+        const range: [number, number] = [start, start];
+        log.ranges.push(range);
+        for await (const piece of stream(start, end)) {
+          log.bytes += piece.length;
+          log.largestRead = Math.max(log.largestRead, piece.length);
+          range[1] += piece.length;
+          yield piece;
+        }
+      },
+    }),
   };
 }
 

@@ -63,6 +63,9 @@ export interface FrameSpan {
 /** Thrown when the source's codec cannot be copied into a file of its own. */
 export class UncuttableError extends Error {}
 
+/** A frame whose smallest cut (its key frame) would not fit the memory cuts are made in. */
+export class FrameTooLargeError extends UncuttableError {}
+
 /**
  * Opens the source for cutting: only the container index and the packets a cut copies are
  * read, by ranges, so a 10 GiB file costs what one window of it costs. Nothing is read until
@@ -79,14 +82,16 @@ export function openCutter(
 /** The packets of one track, looked up as a cut needs them. */
 interface PacketTrack {
   /** The packet shown last at or before `time`. */
-  at(time: number): Promise<EncodedPacket | null>;
+  at(time: number, options?: { metadataOnly?: boolean }): Promise<EncodedPacket | null>;
   /** The key packet shown last at or before `time`. */
-  keyAt(time: number): Promise<EncodedPacket | null>;
+  keyAt(time: number, options?: { metadataOnly?: boolean }): Promise<EncodedPacket | null>;
   first(): Promise<EncodedPacket | null>;
-  firstKey(): Promise<EncodedPacket | null>;
+  firstKey(options?: { metadataOnly?: boolean }): Promise<EncodedPacket | null>;
   next(packet: EncodedPacket): Promise<EncodedPacket | null>;
   /** Packets in decode order from `from`. */
   from(from: EncodedPacket, options?: { metadataOnly?: boolean }): AsyncIterable<EncodedPacket>;
+  /** A key packet looked up from metadata only, as `from` copies from it. */
+  copyFrom(key: EncodedPacket): Promise<EncodedPacket | null>;
 }
 
 /**
@@ -217,8 +222,8 @@ export class Cutter {
   /**
    * The frame shown at about `time`: the packets from the key frame before it up to it, as a
    * video-only file, with the frame at a whole-second offset no later than `maxOffset`. When
-   * that stretch would exceed `maxBytes`, the key frame alone is cut (the frame taken is then
-   * the key frame's). Null without video.
+   * that cut would exceed `maxBytes`, the key frame alone is cut (the frame taken is then the
+   * key frame's), however large. Null without video.
    */
   async frame(
     time: number,
@@ -241,17 +246,17 @@ export class Cutter {
     if (!track) return null;
     if (!(await track.getCodec())) throw new UncuttableError("the video codec is unknown");
     const sink = packets(track);
-    const key = (await sink.keyAt(time)) ?? (await sink.firstKey());
+    // A span is planned from packet metadata: no frame's bytes are read before it is budgeted.
+    const meta = { metadataOnly: true };
+    const key = (await sink.keyAt(time, meta)) ?? (await sink.firstKey(meta));
     if (!key) return null;
-    let offset = Math.max(0, Math.min(limits.maxOffset, Math.round(time - key.timestamp)));
-    let last = offset === 0 ? key : await sink.at(key.timestamp + offset);
-    if (!last || (await bytesBetween(sink, key, last)) > limits.maxBytes) {
-      offset = 0;
-      last = key;
+    const offset = Math.max(0, Math.min(limits.maxOffset, Math.round(time - key.timestamp)));
+    const last = offset === 0 ? null : await sink.at(key.timestamp + offset, meta);
+    if (last) {
+      const span = await spanTo(sink, key, offset, last);
+      if (span.bytes <= limits.maxBytes) return span;
     }
-    // Frames shortly after the wanted one may be its references (B-frames decode after them).
-    const stop = last.timestamp + REFERENCE_MARGIN_SECONDS;
-    return { key, offset, stop, bytes: await bytesCopied(sink, key, stop) };
+    return spanTo(sink, key, 0, key);
   }
 
   /** Copies a span `frameSpan` found into a file of its own. */
@@ -260,7 +265,12 @@ export class Cutter {
     const track = await input.getPrimaryVideoTrack();
     const codec = await track?.getCodec();
     if (!track || !codec) throw new UncuttableError("the video track is gone");
-    const { key, offset, stop } = span;
+    const { offset, stop } = span;
+    const sink = packets(track);
+    const key = await sink.copyFrom(span.key);
+    if (key?.sequenceNumber !== span.key.sequenceNumber) {
+      throw new UncuttableError("the key frame cannot be found again");
+    }
     const output = new Output({
       format: WEBM_CODECS.has(codec)
         ? new WebMOutputFormat()
@@ -272,7 +282,7 @@ export class Cutter {
     output.setMetadataTags(this.label(key.timestamp));
     await output.start();
     await copyPackets(
-      packets(track),
+      sink,
       key,
       (p) => p.timestamp <= stop,
       async (p, meta) => {
@@ -302,31 +312,36 @@ function inputOver(source: RangeSource): Input {
 
 function sinkTrack(sink: EncodedPacketSink): PacketTrack {
   return {
-    at: (time) => sink.getPacket(time),
-    keyAt: (time) => sink.getKeyPacket(time),
+    at: (time, options) => sink.getPacket(time, options),
+    keyAt: (time, options) => sink.getKeyPacket(time, options),
     first: () => sink.getFirstPacket(),
-    firstKey: () => sink.getFirstKeyPacket(),
+    firstKey: (options) => sink.getFirstKeyPacket(options),
     next: (packet) => sink.getNextPacket(packet),
     from: (from, options) => sink.packets(from, undefined, options),
+    // mediabunny starts a copy with the very packet it is given, so it needs its bytes.
+    copyFrom: (key) =>
+      key.isMetadataOnly ? sink.getKeyPacket(key.timestamp) : Promise.resolve(key),
   };
 }
 
 function indexTrack(opened: Promise<SampleIndex>): PacketTrack {
   return {
-    at: async (time) => {
+    at: async (time, options) => {
       const index = await opened;
-      return index.packet(await index.indexAt(time));
+      return index.packet(await index.indexAt(time), options);
     },
-    keyAt: async (time) => {
+    keyAt: async (time, options) => {
       const index = await opened;
-      return index.packet(await index.keyIndexAt(time));
+      return index.packet(await index.keyIndexAt(time), options);
     },
     first: async () => (await opened).packet(0),
-    firstKey: async () => (await opened).packet(0),
+    firstKey: async (options) => (await opened).packet(0, options),
     next: async (packet) => (await opened).packet(packet.sequenceNumber + 1),
     from: async function* (from, options) {
       yield* (await opened).packets(from.sequenceNumber, options);
     },
+    // The index reads a copy's packets from their positions, the first one included.
+    copyFrom: async (key) => key,
   };
 }
 
@@ -351,17 +366,16 @@ async function copyPackets(
   return { start, end };
 }
 
-async function bytesBetween(
+/** The span from `key` to the frame `last`, `offset` seconds after it, and what it copies. */
+async function spanTo(
   sink: PacketTrack,
-  from: EncodedPacket,
-  to: EncodedPacket,
-): Promise<number> {
-  let total = 0;
-  for await (const packet of sink.from(from, { metadataOnly: true })) {
-    total += packet.byteLength;
-    if (packet.sequenceNumber >= to.sequenceNumber) break;
-  }
-  return total;
+  key: EncodedPacket,
+  offset: number,
+  last: EncodedPacket,
+): Promise<FrameSpan> {
+  // Frames shortly after the wanted one may be its references (B-frames decode after them).
+  const stop = last.timestamp + REFERENCE_MARGIN_SECONDS;
+  return { key, offset, stop, bytes: await bytesCopied(sink, key, stop) };
 }
 
 /** The packet bytes `copyPackets` copies from `first` while packets start by `stop`. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { MediaBindingLike } from "../../env";
 import { type CallEnvironment, callModel } from "../ai/model-calls";
 import type { FrameImage } from "./assemble";
-import { type ByteBudget, isolateCutBudget } from "./byte-budget";
+import { type ByteBudget, budgetedSpan, cutPeakBytes, isolateCutBudget } from "./byte-budget";
 import type { Cutter } from "./cut";
 import { extractFrame, mapLimit, toBase64 } from "./edge-media";
 import { type AiLike, parseVision, VISION_MODEL, visionInput } from "./model-outputs";
@@ -156,8 +156,10 @@ async function keepThumbnail(
 }
 
 /**
- * The frame at `time`, cut and extracted while its cut's bytes are held against the budget;
- * the cut is let go before the frame is described. "none" when the source has no video.
+ * The frame at `time`, cut and extracted while its cut's peak is held against the budget; the
+ * cut is let go before the frame is described. A cut is at most what the budget holds at its
+ * peak (the key frame alone past that); a key frame too large even so is never cut, and named
+ * `frame-too-large`. "none" when the source has no video.
  */
 async function extractAt(
   deps: FramesWindowDeps,
@@ -165,12 +167,13 @@ async function extractAt(
   time: number,
 ): Promise<"none" | { ok: true; value: FrameImage } | Refused> {
   const s = deps.settings;
+  const budget = deps.cutBudget ?? isolateCutBudget;
   const limits = { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes };
-  const span = await permanent(() => cutter.frameSpan(time, limits));
+  const span = await permanent(() => budgetedSpan(cutter, time, limits, budget));
   if (!span.ok) return { ...span, step: "cut" };
   if (span.value === null) return "none";
   const found = span.value;
-  return (deps.cutBudget ?? isolateCutBudget).use(found.bytes, async () => {
+  return budget.use(cutPeakBytes(found.bytes), async () => {
     const cut = await permanent(() => cutter.cutFrame(found));
     if (!cut.ok) return { ...cut, step: "cut" as const };
     const frame = await permanent(() =>

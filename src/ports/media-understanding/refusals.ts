@@ -1,5 +1,5 @@
 import { UnknownModelError } from "../ai/model-calls";
-import { UncuttableError } from "./cut";
+import { FrameTooLargeError, UncuttableError } from "./cut";
 
 /** The step of a window that failed for good. */
 export type RefusedStep = "cut" | "speech" | "frame" | "vision";
@@ -28,7 +28,8 @@ function codeOf(error: unknown, text: string): number | null {
  * A limitation naming what a permanent failure was about, beside the step's own code: the quota
  * that ran out (`quota-exceeded:workers-ai`, `quota-exceeded:media-transformations`), or the
  * codec whose input was refused (`frame-extraction-refused:hevc`,
- * `speech-recognition-refused:opus`, `cut-unsupported:<codec>`). Null when it names neither.
+ * `speech-recognition-refused:opus`, `cut-unsupported:<codec>`), or a frame whose cut would
+ * not fit the memory cuts are made in (`frame-too-large`). Null when it names none of these.
  */
 export function namedRefusal(
   step: RefusedStep,
@@ -40,7 +41,10 @@ export function namedRefusal(
   const text = error instanceof Error ? error.message : String(error);
   const code = codeOf(error, text);
   const named = codec ?? "unknown";
-  if (step === "cut") return error instanceof UncuttableError ? `cut-unsupported:${named}` : null;
+  if (step === "cut") {
+    if (error instanceof FrameTooLargeError) return "frame-too-large";
+    return error instanceof UncuttableError ? `cut-unsupported:${named}` : null;
+  }
   if (step === "frame") {
     if (code === MEDIA_QUOTA || QUOTA_WORDS.test(text))
       return "quota-exceeded:media-transformations";

@@ -1,4 +1,4 @@
-import type { WindowReader } from "../../lib/media/window-reader";
+import type { ByteReader } from "../../lib/media/stream-reader";
 
 /** EBML and Matroska element IDs used here (with their length marker bits, as written). */
 export const Id = {
@@ -100,7 +100,7 @@ export function parseHeader(bytes: Uint8Array, position: number): ElementHeader 
 
 /** Reads the element header at `position`, or null when the bytes there are not one. */
 export async function readHeader(
-  reader: WindowReader,
+  reader: ByteReader,
   position: number,
 ): Promise<ElementHeader | null> {
   return parseHeader(await reader.bytes(position, 12), position);

@@ -1,5 +1,5 @@
 import type { ClusterIndexBuilder } from "../../lib/media/cluster-index";
-import type { WindowReader } from "../../lib/media/window-reader";
+import type { ByteReader } from "../../lib/media/stream-reader";
 import { type ElementHeader, Id, readHeader, readUint, readVint, SEGMENT_CHILDREN } from "./ebml";
 import type { BlockTiming, TrackTimeline } from "./matroska-frames";
 import type { SubtitleTrackEntry } from "./matroska-tracks";
@@ -36,7 +36,7 @@ interface PendingBlock {
  * keeps subtitle payloads; no other payload is read. Returns where the Cluster ends.
  */
 export async function scanCluster(
-  reader: WindowReader,
+  reader: ByteReader,
   clusterStart: number,
   cluster: ElementHeader,
   segmentEnd: number,
@@ -59,7 +59,7 @@ export async function scanCluster(
     if (child.id === Id.Timestamp) {
       clusterTicks = readUint(await reader.bytes(child.dataStart, child.size));
     } else if (child.id === Id.SimpleBlock) {
-      const block = await readBlock(reader, child, null, walk);
+      const block = await readBlock(reader, child, walk);
       if (block) blocks.push(block);
     } else if (child.id === Id.BlockGroup) {
       const block = await readBlockGroup(reader, child, walk);
@@ -94,18 +94,19 @@ function settle(clusterTicks: number, blocks: PendingBlock[], walk: ClusterWalk)
 }
 
 async function readBlockGroup(
-  reader: WindowReader,
+  reader: ByteReader,
   group: ElementHeader,
   walk: ClusterWalk,
 ): Promise<PendingBlock | undefined> {
   if (group.size === null) return undefined;
-  let block: ElementHeader | undefined;
+  // The block is read where it lies, before the parts after it: the walk never reads back.
+  let pending: PendingBlock | undefined;
   let duration: number | null = null;
   let referenced = false;
   for (let at = group.dataStart; at < group.dataStart + group.size; ) {
     const part = await readHeader(reader, at);
     if (part === null || part.size === null) break;
-    if (part.id === Id.Block) block = part;
+    if (part.id === Id.Block) pending = await readBlock(reader, part, walk);
     if (part.id === Id.BlockDuration) {
       duration = readUint(await reader.bytes(part.dataStart, part.size));
     }
@@ -113,17 +114,17 @@ async function readBlockGroup(
     if (part.id === Id.ReferenceBlock) referenced = true;
     at = part.dataStart + part.size;
   }
-  if (block === undefined) return undefined;
-  const pending = await readBlock(reader, block, duration, walk);
-  if (pending) pending.timing.key = !referenced;
+  if (pending === undefined) return undefined;
+  pending.timing.key = !referenced;
+  pending.timing.durationTicks = duration ?? 0;
+  if (pending.cue) pending.cue.durationTicks = duration;
   return pending;
 }
 
 /** Reads a block's header (and a subtitle block's payload); undefined for tracks not walked. */
 async function readBlock(
-  reader: WindowReader,
+  reader: ByteReader,
   block: ElementHeader,
-  durationTicks: number | null,
   walk: ClusterWalk,
 ): Promise<PendingBlock | undefined> {
   if (block.size === null) return undefined;
@@ -139,7 +140,7 @@ async function readBlock(
   const laced = (flags & 0x06) !== 0;
   const timing: BlockTiming = {
     relativeTicks: view.getInt16(trackNumber.length),
-    durationTicks: durationTicks ?? 0,
+    durationTicks: 0,
     key: (flags & 0x80) !== 0,
     // A laced block starts with its frame count less one.
     frames: laced ? (head[headerLength] ?? 0) + 1 : 1,
@@ -149,5 +150,5 @@ async function readBlock(
   const payloadBytes = block.size - headerLength;
   if (laced || payloadBytes > MAX_CUE_BYTES) return undefined;
   const payload = await reader.bytes(block.dataStart + headerLength, payloadBytes);
-  return { track, timing, cue: { entry: subtitle, durationTicks, payload: payload.slice() } };
+  return { track, timing, cue: { entry: subtitle, durationTicks: null, payload: payload.slice() } };
 }

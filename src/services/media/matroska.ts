@@ -4,6 +4,7 @@ import {
   ClusterIndexBuilder,
   MAX_CUE_TRACKS,
 } from "../../lib/media/cluster-index";
+import { type ByteReader, StreamReader } from "../../lib/media/stream-reader";
 import { WindowReader } from "../../lib/media/window-reader";
 import { childElements, type ElementHeader, Id, readHeader, readString, readUint } from "./ebml";
 import { corruptMedia, unsupportedMedia } from "./errors";
@@ -52,9 +53,20 @@ export interface MatroskaWalk {
 /** Header elements (Info, Tracks, SeekHead) larger than this are garbled sizes, not data. */
 const MAX_HEADER_ELEMENT_BYTES = 16 * 1024 * 1024;
 
-/** A reader for a Matroska walk: small windows for the header, growing ones for the Clusters. */
+/** A reader for a Matroska file's header elements: small windows, growing while read in order. */
 export function matroskaReader(source: RangeSource): WindowReader {
   return new WindowReader(source, undefined, sequentialWindowBytes(source.size));
+}
+
+/**
+ * A reader for the walk of the Clusters: one streamed read a stretch of `size / 256` (at most
+ * 256 reads, 320 at 10 GiB), a piece of it held at a time whatever the stretch's size. A
+ * source that cannot stream (bytes in memory) is walked through growing windows instead.
+ */
+export function clusterWalkReader(source: RangeSource): ByteReader & { close?(): Promise<void> } {
+  return source.stream
+    ? new StreamReader(source, sequentialWindowBytes(source.size))
+    : matroskaReader(source);
 }
 
 /**
@@ -131,10 +143,10 @@ export async function readMatroskaHeader(reader: WindowReader): Promise<Matroska
 /**
  * Walks every Cluster once, front to back, by element headers: times the blocks of
  * `trackNumbers` (key frames of `videoTrack`) and reads the subtitle blocks. Only subtitle
- * payloads are kept; the windows grow so the walk costs at most about 256 reads.
+ * payloads are kept, and the reads only go forward, so a streaming reader serves it.
  */
 export async function walkMatroska(
-  reader: WindowReader,
+  reader: ByteReader,
   header: MatroskaHeader,
   trackNumbers: number[],
   videoTrack: number,

@@ -4,7 +4,7 @@ import { bytesSource, WindowReader } from "../../lib/media/window-reader";
 import { findMoov, readMoov, topLevelBoxes } from "./bmff-boxes";
 import { readMp4TextTracks } from "./bmff-text";
 import { corruptMedia, unsupportedMedia } from "./errors";
-import { matroskaReader, readMatroskaHeader, walkMatroska } from "./matroska";
+import { clusterWalkReader, matroskaReader, readMatroskaHeader, walkMatroska } from "./matroska";
 import { frameFacts, roundMicros } from "./matroska-frames";
 import { describeLookalike, isEbml, isIsoBmff, isoContainer, SNIFF_BYTES } from "./sniff";
 import {
@@ -103,15 +103,19 @@ async function bmffFrames(index: BmffIndex, headers: StreamHeaders): Promise<Fra
  * A file without Cues also gets where each Cluster starts, so its cuts can seek.
  */
 async function probeMatroska(source: RangeSource): Promise<MediaProbe> {
-  const reader = matroskaReader(source);
-  const header = await readMatroskaHeader(reader);
+  const header = await readMatroskaHeader(matroskaReader(source));
   let textTracks: TextTrack[] = [];
   let clusterIndex: ClusterIndex | null = null;
   const streams = await measureStreams(source, async (headers) => {
-    const walk = await walkMatroska(reader, header, headers.tracks, headers.videoTrack);
-    textTracks = walk.textTracks;
-    clusterIndex = walk.clusterIndex;
-    return frameFacts(walk.totals, headers.videoTrack);
+    const reader = clusterWalkReader(source);
+    try {
+      const walk = await walkMatroska(reader, header, headers.tracks, headers.videoTrack);
+      textTracks = walk.textTracks;
+      clusterIndex = walk.clusterIndex;
+      return frameFacts(walk.totals, headers.videoTrack);
+    } finally {
+      await reader.close?.();
+    }
   });
   const container = header.docType === "webm" ? "webm" : "mkv";
   const probe = assemble(container, streams, textTracks, header.title);

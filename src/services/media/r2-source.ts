@@ -1,11 +1,12 @@
 import type { RangeSource } from "../../domain/media";
+import { streamPieces } from "../../lib/media/stream-reader";
 
 /** The part of an R2 bucket a range source uses: an `R2Bucket` fits, and so does a test fake. */
 export interface R2RangeReader {
   get(
     key: string,
     options: { range: { offset: number; length: number } },
-  ): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+  ): Promise<{ arrayBuffer(): Promise<ArrayBuffer>; body?: ReadableStream<Uint8Array> } | null>;
 }
 
 /** Read-ahead and cache sizes of an R2 range source. */
@@ -39,13 +40,15 @@ export function r2RangeSource(
   let entries: CacheEntry[] = [];
   let clock = 0;
 
-  const fetchRange = async (offset: number, length: number): Promise<Uint8Array> => {
+  const getRange = async (offset: number, length: number) => {
     const object = await bucket.get(key, { range: { offset, length } });
     if (object === null) {
       throw new Error(`The stored object "${key}" is missing.`);
     }
-    return new Uint8Array(await object.arrayBuffer());
+    return object;
   };
+  const fetchRange = async (offset: number, length: number): Promise<Uint8Array> =>
+    new Uint8Array(await (await getRange(offset, length)).arrayBuffer());
 
   const remember = (entry: CacheEntry) => {
     entries.push(entry);
@@ -88,6 +91,14 @@ export function r2RangeSource(
       };
       remember(entry);
       return (await entry.bytes).slice(start - windowStart, stop - windowStart);
+    },
+    // A whole-file pass: one get a stretch, its body taken a piece at a time and never cached.
+    async *stream(start, end) {
+      const stop = Math.min(end, size);
+      if (start >= stop) return;
+      const object = await getRange(start, stop - start);
+      if (object.body === undefined) yield new Uint8Array(await object.arrayBuffer());
+      else yield* streamPieces(object.body);
     },
   };
 }

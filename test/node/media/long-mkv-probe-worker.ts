@@ -26,14 +26,25 @@ export interface MkvProbeAnswer {
 async function probe(job: MkvProbeJob): Promise<MkvProbeAnswer> {
   const file = await longMkvVideo(job);
   let sourceSeconds = 0;
+  const timed = async <T>(make: () => Promise<T>) => {
+    const began = performance.now();
+    const made = await make();
+    sourceSeconds += (performance.now() - began) / 1000;
+    return made;
+  };
+  const stream = file.stream?.bind(file);
   const source = countingSource({
     size: file.size,
-    read: async (start, end) => {
-      const began = performance.now();
-      const bytes = await file.read(start, end);
-      sourceSeconds += (performance.now() - began) / 1000;
-      return bytes;
-    },
+    read: (start, end) => timed(() => file.read(start, end)),
+    ...(stream && {
+      async *stream(start: number, end: number) {
+        const pieces = stream(start, end)[Symbol.asyncIterator]();
+        for (let next = await timed(() => pieces.next()); !next.done; ) {
+          yield next.value;
+          next = await timed(() => pieces.next());
+        }
+      },
+    }),
   });
   const started = performance.now();
   const measured = await probeMedia(source, {

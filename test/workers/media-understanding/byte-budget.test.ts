@@ -2,9 +2,17 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
-import { ByteBudget } from "../../../src/ports/media-understanding/byte-budget";
+import {
+  ByteBudget,
+  CUT_BYTES_IN_FLIGHT,
+  cutPeakBytes,
+} from "../../../src/ports/media-understanding/byte-budget";
+import { openCutter } from "../../../src/ports/media-understanding/cut";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
-import { FramesPlanSchema } from "../../../src/ports/media-understanding/windows";
+import {
+  FramesPlanSchema,
+  type FramesResult,
+} from "../../../src/ports/media-understanding/windows";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
 import { fixtureBytes } from "../../helpers/media-fixtures";
@@ -75,7 +83,7 @@ describe("the byte budget of cuts in flight", () => {
     expect(await budget.use(80, async () => budget.inUse)).toBe(80);
   });
 
-  it("holds a frames window's cuts within the engine's budget while they are extracted", async () => {
+  it("holds a frames window's cuts within the engine's budget, at their peaks, while they are extracted", async () => {
     const source = bytesSource(fixtureBytes("talk.mp4"));
     const probe = await probeMedia(source, { filename: "talk.mp4", contentType: "video/mp4" });
     const input = understandInput(probe, { filename: "talk.mp4", source });
@@ -89,17 +97,28 @@ describe("the byte budget of cuts in flight", () => {
       });
       const window = engine.plan(input).find((w) => w.kind === "frames");
       if (!window) throw new Error("talk.mp4 has no frames window");
-      const result = FramesPlanSchema.parse(window.plan);
-      const seen = (await engine.understandWindow(input, window)) as { frames: unknown[] };
-      return { media, cells: result.cells.length, seen: seen.frames.length };
+      const plan = FramesPlanSchema.parse(window.plan);
+      const seen = (await engine.understandWindow(input, window)) as FramesResult;
+      return { media, plan, seen: seen.frames.length, notes: seen.notes };
     };
-    // A budget smaller than any cut: each is extracted alone, and every frame is still seen.
+    // A budget no cut's peak fits: no cut is made, and the frames are named, not seen.
     const tight = await look(1);
-    expect(tight.media.maxInFlight).toBe(1);
-    expect(tight.seen).toBe(tight.cells);
+    expect(tight.media.calls).toHaveLength(0);
+    expect(tight.seen).toBe(0);
+    expect(tight.notes).toEqual(["frame-extraction-failed", "frame-too-large"]);
+    // A budget of the largest cut's peak: each cut is made alone, and every frame is seen.
+    const cutter = openCutter(source, "videos/vid_talk/original");
+    const limits = { maxOffset: 30, maxBytes: 100e6 };
+    const spans = await Promise.all(tight.plan.cells.map((c) => cutter.frameSpan(c.at, limits)));
+    const peaks = spans.map((span) => cutPeakBytes(span?.bytes ?? 0));
+    // No two of talk.mp4's cuts fit beside each other in the largest one's peak.
+    expect(2 * Math.min(...peaks)).toBeGreaterThan(Math.max(...peaks));
+    const alone = await look(Math.max(...peaks));
+    expect(alone.media.maxInFlight).toBe(1);
+    expect(alone.seen).toBe(alone.plan.cells.length);
     // The default share of memory holds these small cuts side by side (four at a time).
-    const roomy = await look(48 * 1024 * 1024);
+    const roomy = await look(CUT_BYTES_IN_FLIGHT);
     expect(roomy.media.maxInFlight).toBe(4);
-    expect(roomy.seen).toBe(roomy.cells);
+    expect(roomy.seen).toBe(roomy.plan.cells.length);
   });
 });
