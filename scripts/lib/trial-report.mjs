@@ -22,6 +22,10 @@ const REASONS = {
   "vision-unavailable": ["failure", "a frames window still failed transiently after every retry"],
   "speech-output-malformed": ["failure", "Whisper's output failed validation in part"],
   "vision-output-malformed": ["failure", "the vision model's output failed validation in part"],
+  "frame-too-large": [
+    "memory",
+    "a frame's smallest cut would not fit the memory cuts are made in (48 MB budget)",
+  ],
   "quota-exceeded:workers-ai": [
     "quota",
     "Workers AI's daily free allocation of neurons is used up (3036)",
@@ -32,7 +36,7 @@ const REASONS = {
   ],
 };
 
-/** A limitation code with its kind (codec, quota, failure, absence, other) and reason. */
+/** A limitation code with its kind (codec, quota, memory, failure, absence, other) and reason. */
 export function reasonOf(code) {
   const known = REASONS[code];
   if (known) return { code, kind: known[0], reason: known[1] };
@@ -49,6 +53,8 @@ export function reasonOf(code) {
     return { code, kind: "codec", reason: `the service cannot copy ${param} packets into a cut` };
   if (head === "quota-exceeded")
     return { code, kind: "quota", reason: `the ${param} quota ran out` };
+  if (head === "model-error")
+    return { code, kind: "failure", reason: "a model error no page documents, after 3 attempts" };
   return { code, kind: "other", reason: "see docs/media-understanding.md" };
 }
 
