@@ -21,8 +21,8 @@ const PERMISSIONS = [
 const USAGE = `usage: npm run admin -- [--base-url URL] [--admin-token TOKEN] <command>
 commands:
   workspaces list [--json]
-  workspaces create --name NAME [--alpha-opt-in]
-  workspaces update WORKSPACE_ID [--alpha-opt-in true|false] [--name NAME]
+  workspaces create --name NAME [--alpha-opt-in] [--index-private-tags]
+  workspaces update WORKSPACE_ID [--alpha-opt-in true|false] [--index-private-tags true|false] [--name NAME]
   keys list --workspace WORKSPACE_ID [--json]
   keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO] [--owner USER_ID]
   keys revoke KEY_ID
@@ -32,6 +32,8 @@ the service's root or its API root (…/api/v1alpha1, as vas takes it)
 admin token: --admin-token, else ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars (local URLs only)
 permissions (comma-separated for --permissions; * means all of them):
   ${PERMISSIONS.join("\n  ")}`;
+
+const SWITCHES = ["--alpha-opt-in", "--index-private-tags"];
 
 function fail(message, code = 1) {
   process.stderr.write(`${message}\n`);
@@ -47,6 +49,7 @@ try {
       "admin-token": { type: "string" },
       name: { type: "string" },
       "alpha-opt-in": { type: "string" },
+      "index-private-tags": { type: "string" },
       workspace: { type: "string" },
       type: { type: "string", default: "alpha" },
       permissions: { type: "string", default: "*" },
@@ -56,11 +59,11 @@ try {
       events: { type: "string", default: "*" },
       help: { type: "boolean", short: "h" },
     },
-    // `--alpha-opt-in` alone means true.
+    // A switch (`--alpha-opt-in`, `--index-private-tags`) alone means true.
     args: process.argv
       .slice(2)
       .flatMap((arg, i, all) =>
-        arg === "--alpha-opt-in" && (all[i + 1] === undefined || all[i + 1].startsWith("--"))
+        SWITCHES.includes(arg) && (all[i + 1] === undefined || all[i + 1].startsWith("--"))
           ? [arg, "true"]
           : [arg],
       ),
@@ -96,10 +99,10 @@ function adminToken() {
   return fail("no admin token: pass --admin-token or set ADMIN_TOKEN", 2);
 }
 
-function optInFlag() {
-  const raw = values["alpha-opt-in"];
+function switchValue(name) {
+  const raw = values[name];
   if (raw === undefined) return undefined;
-  if (raw !== "true" && raw !== "false") fail("--alpha-opt-in takes true or false", 2);
+  if (raw !== "true" && raw !== "false") fail(`--${name} takes true or false`, 2);
   return raw === "true";
 }
 
@@ -175,6 +178,7 @@ switch (`${resource} ${action}`) {
     table(await listAll("/workspaces"), [
       ["ID", (w) => w.id],
       ["ALPHA", (w) => (w.alpha_opt_in ? "yes" : "no")],
+      ["PRIVATE", (w) => (w.index_private_tags ? "indexed" : "dropped")],
       ["CREATED", (w) => w.created_at],
       ["NAME", (w) => w.name],
     ]);
@@ -196,14 +200,18 @@ switch (`${resource} ${action}`) {
     if (!values.name) fail("workspaces create needs --name", 2);
     result = await call("POST", "/workspaces", {
       name: values.name,
-      alpha_opt_in: optInFlag() ?? false,
+      alpha_opt_in: switchValue("alpha-opt-in") ?? false,
+      index_private_tags: switchValue("index-private-tags") ?? false,
     });
     break;
   case "workspaces update": {
     if (!id) fail("workspaces update needs a workspace id", 2);
     const change = {};
     if (values.name !== undefined) change.name = values.name;
-    if (optInFlag() !== undefined) change.alpha_opt_in = optInFlag();
+    if (switchValue("alpha-opt-in") !== undefined)
+      change.alpha_opt_in = switchValue("alpha-opt-in");
+    if (switchValue("index-private-tags") !== undefined)
+      change.index_private_tags = switchValue("index-private-tags");
     result = await call("PATCH", `/workspaces/${encodeURIComponent(id)}`, change);
     break;
   }

@@ -18,6 +18,7 @@ import type {
   WindowOutcomes,
 } from "../ports/media-understanding/port";
 import type { Deps } from "./deps";
+import { probeForWorkspace } from "./media/probe-privacy";
 import { PROCESSING } from "./video-states";
 
 /**
@@ -65,11 +66,13 @@ function mediaFacts(
 export async function assembleIndex(
   deps: Deps,
   video: VideoRow,
-  input: UnderstandInput,
+  kept: UnderstandInput,
   windows: WindowOutcomes,
 ): Promise<void> {
   const { db } = deps;
-  const { probe } = input;
+  // Again here: a probe stored before private tags were dropped at probing is cleaned too.
+  const probe = await probeForWorkspace(db, video.workspaceId, kept.probe);
+  const input = { ...kept, probe };
   const understanding = await deps.ports.understanding.assemble(input, windows);
   const { thumbnail } = understanding;
   const thumbnailKey = thumbnailKeyOf(video.id);

@@ -19,6 +19,7 @@ import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
 import { MediaError } from "./media/errors";
 import { probeMedia } from "./media/probe";
+import { probeForWorkspace } from "./media/probe-privacy";
 import { loadClusterIndex, loadProbe, storeProbe } from "./media/probe-store";
 import { r2RangeSource } from "./media/r2-source";
 import { presentVideo } from "./presenters/video";
@@ -80,6 +81,8 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
         filename: video.filename,
         contentType: video.contentType,
       });
+      // Private tags are dropped here, before the probe is stored or anything reads it.
+      probe = await probeForWorkspace(db, video.workspaceId, probe);
     } catch (error) {
       if (!(error instanceof MediaError)) throw error;
       await failVideo(

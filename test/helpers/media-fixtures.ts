@@ -1,11 +1,14 @@
 import audioOnlyMp4 from "../fixtures/media/audio-only.mp4?inline";
+import cameraTagsMov from "../fixtures/media/camera-tags.mov?inline";
 import captionsWebm from "../fixtures/media/captions.webm?inline";
 import corruptMp4 from "../fixtures/media/corrupt.mp4?inline";
+import deviceTagsMkv from "../fixtures/media/device-tags.mkv?inline";
 import germanCaptionsMp4 from "../fixtures/media/german-captions.mp4?inline";
 import germanSpeechMp4 from "../fixtures/media/german-speech.mp4?inline";
 import minuteMp4 from "../fixtures/media/minute.mp4?inline";
 import moovAtEndMov from "../fixtures/media/moov-at-end.mov?inline";
 import notAVideoMp4 from "../fixtures/media/not-a-video.mp4?inline";
+import phoneTagsMov from "../fixtures/media/phone-tags.mov?inline";
 import silentMp4 from "../fixtures/media/silent.mp4?inline";
 import smokeClipMp4 from "../fixtures/media/smoke-clip.mp4?inline";
 import subtitlesMkv from "../fixtures/media/subtitles.mkv?inline";
@@ -26,13 +29,16 @@ import { dataUrlBytes } from "./data-url";
 // vitest.config.ts; the others are Vite assets already.
 const DATA_URLS = {
   "audio-only.mp4": audioOnlyMp4,
+  "camera-tags.mov": cameraTagsMov,
   "captions.webm": captionsWebm,
   "corrupt.mp4": corruptMp4,
+  "device-tags.mkv": deviceTagsMkv,
   "german-captions.mp4": germanCaptionsMp4,
   "german-speech.mp4": germanSpeechMp4,
   "minute.mp4": minuteMp4,
   "moov-at-end.mov": moovAtEndMov,
   "not-a-video.mp4": notAVideoMp4,
+  "phone-tags.mov": phoneTagsMov,
   "silent.mp4": silentMp4,
   "smoke-clip.mp4": smokeClipMp4,
   "subtitles.mkv": subtitlesMkv,

@@ -90,8 +90,18 @@ describe("npm run dev", () => {
 
   it("lists workspaces and keys from the CLI, with permissions and expiry but no secret", async () => {
     const workspace = JSON.parse(
-      (await admin(["workspaces", "create", "--name", "Listed", "--alpha-opt-in"])).stdout,
+      (
+        await admin([
+          "workspaces",
+          "create",
+          "--name",
+          "Listed",
+          "--alpha-opt-in",
+          "--index-private-tags",
+        ])
+      ).stdout,
     );
+    expect(workspace).toMatchObject({ alpha_opt_in: true, index_private_tags: true });
     const key = JSON.parse(
       (
         await admin([
@@ -108,8 +118,8 @@ describe("npm run dev", () => {
     );
     await admin(["keys", "revoke", key.id]);
     const workspaces = (await admin(["workspaces", "list"])).stdout;
-    expect(workspaces.split("\n")[0]).toMatch(/^ID\s+ALPHA\s+CREATED\s+NAME$/);
-    expect(workspaces).toMatch(new RegExp(`${workspace.id}\\s+yes\\s+\\S+\\s+Listed`));
+    expect(workspaces.split("\n")[0]).toMatch(/^ID\s+ALPHA\s+PRIVATE\s+CREATED\s+NAME$/);
+    expect(workspaces).toMatch(new RegExp(`${workspace.id}\\s+yes\\s+indexed\\s+\\S+\\s+Listed`));
     const keys = (await admin(["keys", "list", "--workspace", workspace.id])).stdout;
     const row = keys.split("\n").find((line) => line.startsWith(key.id)) ?? "";
     expect(row).toContain(workspace.id);

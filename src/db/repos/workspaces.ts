@@ -17,13 +17,21 @@ export async function insertWorkspace(db: Database, row: WorkspaceRow): Promise<
 export async function updateWorkspace(
   db: Database,
   id: string,
-  change: { alphaOptIn?: boolean | undefined; name?: string | undefined; updatedAt: string },
+  change: {
+    alphaOptIn?: boolean | undefined;
+    indexPrivateTags?: boolean | undefined;
+    name?: string | undefined;
+    updatedAt: string;
+  },
 ): Promise<WorkspaceRow | null> {
   const rows = await db
     .update(workspaces)
     .set({
       updatedAt: change.updatedAt,
       ...(change.alphaOptIn === undefined ? {} : { alphaOptIn: change.alphaOptIn }),
+      ...(change.indexPrivateTags === undefined
+        ? {}
+        : { indexPrivateTags: change.indexPrivateTags }),
       ...(change.name === undefined ? {} : { name: change.name }),
     })
     .where(eq(workspaces.id, id))

@@ -5,6 +5,8 @@ export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
+  /** Whether location and device container tags are indexed (docs/decisions.md). */
+  indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });

@@ -11,6 +11,10 @@ export const WorkspaceSchema = z
     alpha_opt_in: z
       .boolean()
       .openapi({ description: "Whether the workspace may call the alpha API" }),
+    index_private_tags: z.boolean().openapi({
+      description:
+        "Whether container tags that locate a person or identify a device (GPS, make, model, serial, owner) are indexed; false drops them before anything is stored",
+    }),
     created_at: TimestampSchema,
   })
   .openapi("AdminWorkspace");

@@ -24,6 +24,10 @@ const createWorkspaceRoute = createRoute({
           schema: z.strictObject({
             name: z.string().trim().min(1).max(200),
             alpha_opt_in: z.boolean().default(false),
+            index_private_tags: z.boolean().default(false).openapi({
+              description:
+                "Index location and device container tags of this workspace's videos (default false)",
+            }),
           }),
         },
       },
@@ -43,7 +47,7 @@ const updateWorkspaceRoute = createRoute({
   operationId: "updateWorkspace",
   path: "/workspaces/{id}",
   tags: ["Admin"],
-  summary: "Change a workspace (alpha opt-in, name)",
+  summary: "Change a workspace (alpha opt-in, private tags, name)",
   request: {
     params: z.object({ id: idParam("id", "ws_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
     body: {
@@ -53,12 +57,22 @@ const updateWorkspaceRoute = createRoute({
           schema: z
             .strictObject({
               alpha_opt_in: z.boolean().optional(),
+              index_private_tags: z.boolean().optional().openapi({
+                description:
+                  "Index location and device container tags of videos processed from now on",
+              }),
               name: z.string().trim().min(1).max(200).optional(),
             })
-            .refine((body) => body.alpha_opt_in !== undefined || body.name !== undefined, {
-              message: "alpha_opt_in or name is required",
-              path: ["alpha_opt_in"],
-            }),
+            .refine(
+              (body) =>
+                body.alpha_opt_in !== undefined ||
+                body.index_private_tags !== undefined ||
+                body.name !== undefined,
+              {
+                message: "alpha_opt_in, index_private_tags or name is required",
+                path: ["alpha_opt_in"],
+              },
+            ),
         },
       },
     },
@@ -81,6 +95,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       id: newId("ws"),
       name: body.name,
       alphaOptIn: body.alpha_opt_in,
+      indexPrivateTags: body.index_private_tags,
       createdAt: now,
       updatedAt: now,
     };
@@ -93,6 +108,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
     const body = c.req.valid("json");
     const row = await updateWorkspace(c.var.deps.db, id, {
       alphaOptIn: body.alpha_opt_in,
+      indexPrivateTags: body.index_private_tags,
       name: body.name,
       updatedAt: nowIso(),
     });

@@ -6,6 +6,7 @@ export interface WorkspaceDto {
   id: string;
   name: string;
   alpha_opt_in: boolean;
+  index_private_tags: boolean;
   created_at: string;
 }
 
@@ -24,7 +25,13 @@ export interface ApiKeyDto {
 
 /** Wire form of a workspace row. */
 export function presentWorkspace(row: WorkspaceRow): WorkspaceDto {
-  return { id: row.id, name: row.name, alpha_opt_in: row.alphaOptIn, created_at: row.createdAt };
+  return {
+    id: row.id,
+    name: row.name,
+    alpha_opt_in: row.alphaOptIn,
+    index_private_tags: row.indexPrivateTags,
+    created_at: row.createdAt,
+  };
 }
 
 /** Wire form of a key row (the secret is never stored, so never shown from here). */

@@ -53,6 +53,31 @@ describe("admin API (the spec's decisions on the admin API)", () => {
     await expectProblem(await client(key.key).get("/videos"), 403, "forbidden");
   });
 
+  it("keeps location and device tags private unless a workspace opts in", async () => {
+    const closed = await createWorkspace();
+    expect(closed).toMatchObject({ index_private_tags: false });
+    const opened = await expectJson(
+      await admin("POST", "/workspaces", { name: "Survey", index_private_tags: true }),
+      201,
+    );
+    expect(opened).toMatchObject({ name: "Survey", alpha_opt_in: false, index_private_tags: true });
+    const patched = await expectJson(
+      await admin("PATCH", `/workspaces/${closed.id}`, { index_private_tags: true }),
+      200,
+    );
+    expect(patched).toMatchObject({ alpha_opt_in: true, index_private_tags: true });
+    const row = await env.DB.prepare("SELECT index_private_tags FROM workspaces WHERE id = ?")
+      .bind(closed.id)
+      .first<{ index_private_tags: number }>();
+    expect(row?.index_private_tags).toBe(1);
+    const problem = await expectProblem(
+      await admin("PATCH", `/workspaces/${closed.id}`, { index_private_tags: "yes" }),
+      400,
+      "invalid-request",
+    );
+    expect(problem.errors?.map((e) => e.path)).toEqual(["index_private_tags"]);
+  });
+
   it("revokes a key: 204, then 401 from then on", async () => {
     const workspace = await createWorkspace();
     const key = await createKey(workspace.id);

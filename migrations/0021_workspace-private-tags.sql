@@ -1,0 +1,1 @@
+ALTER TABLE `workspaces` ADD `index_private_tags` integer DEFAULT false NOT NULL;
