@@ -66,3 +66,16 @@ export function coverArtKey(videoId: string): string {
 export function clusterIndexKey(videoId: string): string {
   return `videos/${videoId}/cluster-index`;
 }
+
+/**
+ * Every prefix a video's objects live under (source, probe, frames, thumbnail, cluster index,
+ * index document, staged upload bytes): erasing a video empties them.
+ */
+export function videoPrefixes(videoId: string): string[] {
+  return [`videos/${videoId}/`, `staging/${videoId}/`];
+}
+
+/** The keys a video's signed URLs point at (clips, thumbnail, cover art), deleted at once on DELETE. */
+export function videoServedKeys(videoId: string): string[] {
+  return [sourceKey(videoId), thumbnailKeyOf(videoId), coverArtKey(videoId)];
+}

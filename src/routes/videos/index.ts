@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { registerDeleteVideo } from "./delete-video";
 import { registerGetVideo } from "./get-video";
 import { registerListVideos } from "./list-videos";
 
@@ -7,4 +8,5 @@ import { registerListVideos } from "./list-videos";
 export function registerVideoRoutes(app: OpenAPIHono<HonoEnv>) {
   registerListVideos(app);
   registerGetVideo(app);
+  registerDeleteVideo(app);
 }

@@ -1,4 +1,4 @@
-import { updateVideo } from "../../db/repos/videos";
+import { updateVideoIf } from "../../db/repos/videos";
 import type { StoredError } from "../../domain/async-errors";
 import { asyncError } from "../../errors/async-codes";
 import { nowIso } from "../../lib/clock";
@@ -32,7 +32,8 @@ async function end(
   if (session.uploadId !== null)
     await deps.ports.storage.abortMultipart(session.objectKey, session.uploadId);
   else await deps.ports.storage.deleteObject(uploadKey(session));
-  await updateVideo(deps.db, session.videoId, {
+  // Only a video still waiting for its upload: a deleted video's tombstone stays deleted.
+  await updateVideoIf(deps.db, session.videoId, ["queued"], {
     status: "failed",
     error,
     updatedAt: nowIso(deps.clock.now()),
