@@ -35,6 +35,7 @@ const ROUTES: { [K in OperationId]: [Method, string] } = {
   listVideos: ["get", "/videos"],
   createUpload: ["post", "/videos"],
   getVideo: ["get", "/videos/{video_id}"],
+  deleteVideo: ["delete", "/videos/{video_id}"],
   getUpload: ["get", "/videos/{video_id}/upload"],
   abortUpload: ["delete", "/videos/{video_id}/upload"],
   recordUploadParts: ["put", "/videos/{video_id}/upload/parts"],
@@ -143,6 +144,7 @@ export function walk(c: Connection): Walk {
     createUpload: () =>
       call(c, "createUpload", { body: { filename: "talk.mp4", file_size: 5_242_880 } }),
     getVideo: ({ video }) => call(c, "getVideo", { path: { video_id: video } }),
+    deleteVideo: ({ video }) => call(c, "deleteVideo", { path: { video_id: video } }),
     getUpload: ({ video }) => call(c, "getUpload", { path: { video_id: video } }),
     abortUpload: ({ video }) => call(c, "abortUpload", { path: { video_id: video } }),
     recordUploadParts: ({ video }) =>

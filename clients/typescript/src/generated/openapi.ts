@@ -49,7 +49,13 @@ export interface paths {
     get: operations["getVideo"];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a video
+     * @description Deletes a video and everything derived from it. Once this answers 204 no API path reads the video: `GET` answers 404, lists and search leave it out, its media and thumbnail URLs stop working, and new runs naming it answer 409. An upload still open is aborted. Its stored bytes, index rows and vectors are erased in the background, resumed after any crash, and `video.deleted` is sent once erasure is complete. Reports that cited it keep their hash and redact it when rendered.
+     *
+     *     Permission: `DELETE_VIDEOS`.
+     */
+    delete: operations["deleteVideo"];
     options?: never;
     head?: never;
     patch?: never;
@@ -1229,6 +1235,7 @@ export interface components {
         | "not-acceptable"
         | "conflict"
         | "idempotency-key-in-use"
+        | "video-deleted"
         | "upload-incomplete"
         | "upload-size-mismatch"
         | "upload-expired"
@@ -2737,7 +2744,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, run.completed, run.failed, run.canceled, report.created.
+       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, video.deleted, run.completed, run.failed, run.canceled, report.created.
        * @example [
        *       "video.indexed",
        *       "run.completed"
@@ -2747,6 +2754,7 @@ export interface components {
         | "*"
         | "video.indexed"
         | "video.failed"
+        | "video.deleted"
         | "run.completed"
         | "run.failed"
         | "run.canceled"
@@ -2772,7 +2780,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, run.completed, run.failed, run.canceled, report.created.
+       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, video.deleted, run.completed, run.failed, run.canceled, report.created.
        * @example [
        *       "video.indexed",
        *       "run.completed"
@@ -2782,6 +2790,7 @@ export interface components {
         | "*"
         | "video.indexed"
         | "video.failed"
+        | "video.deleted"
         | "run.completed"
         | "run.failed"
         | "run.canceled"
@@ -2969,7 +2978,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -3026,7 +3035,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3122,6 +3131,92 @@ export interface operations {
       };
       /** @description `resource-not-found`: The resource does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteVideo: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        video_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; erasure continues in the background */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3282,7 +3377,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3404,7 +3499,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -3459,7 +3554,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3492,7 +3587,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -3562,7 +3657,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3622,7 +3717,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -3679,7 +3774,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3802,7 +3897,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -3859,7 +3954,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3977,7 +4072,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -4036,7 +4131,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4156,7 +4251,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -4215,7 +4310,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4338,7 +4433,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -4395,7 +4490,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4513,7 +4608,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -4572,7 +4667,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4692,7 +4787,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -4751,7 +4846,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4875,7 +4970,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -4932,7 +5027,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5053,7 +5148,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -5108,7 +5203,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5216,7 +5311,7 @@ export interface operations {
         "expand[]"?: ("content" | "manifest")[];
       };
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -5275,7 +5370,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5550,7 +5645,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -5607,7 +5702,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5658,7 +5753,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -5717,7 +5812,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5768,7 +5863,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -5825,7 +5920,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6002,7 +6097,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6082,7 +6177,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6194,7 +6289,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -6251,7 +6346,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6509,7 +6604,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -6568,7 +6663,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6689,7 +6784,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -6746,7 +6841,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7018,7 +7113,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7073,7 +7168,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7250,7 +7345,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7306,7 +7401,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7339,7 +7434,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7398,7 +7493,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7449,7 +7544,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7504,7 +7599,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
