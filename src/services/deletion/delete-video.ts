@@ -21,10 +21,8 @@ export async function deleteVideo(
 ): Promise<void> {
   const video = await findVideo(deps.db, workspaceId, videoId);
   if (!video) throw notFound("Video", videoId);
-  if (video.status === "queued") {
-    // Refused when the session is completed, aborted or absent: nothing is uploading then.
-    await deps.objects.uploadSessions.getByName(videoId).abort(workspaceId);
-  }
+  // Answers not found for a video that never had a session (nothing to abort or forget).
+  await deps.objects.uploadSessions.getByName(videoId).forget(workspaceId);
   // Only processing can still write a video's objects and rows (every write of it is guarded on
   // `processing`, but R2 writes come first): its lease makes erasure wait until the work
   // stops. Any other video's lease is stale bookkeeping and goes with the mark.

@@ -57,6 +57,29 @@ export async function abortUpload(
 }
 
 /**
+ * The video is being deleted: a session still open is aborted (its stored parts discarded),
+ * then the session forgets the filename and receipts and answers as absent from then on. The
+ * staging sweep stays scheduled, so a late PUT to a target handed out earlier is removed too.
+ */
+export async function forgetUpload(
+  deps: UploadDeps,
+  stored: SessionState | null,
+  workspaceId: string,
+): Promise<SessionStep> {
+  const state = owned(stored, workspaceId);
+  if (!state) return notFound();
+  const ended =
+    state.session.state === "open"
+      ? await end(deps, state, "aborted", asyncError("upload-aborted"))
+      : state;
+  const next: SessionState = {
+    parts: {},
+    session: { ...ended.session, filename: "", deleted: true },
+  };
+  return { result: answer(deps, next, null), next };
+}
+
+/**
  * The alarm's work: expires an open session whose time is up (so no orphan bytes are
  * kept), and once every target has expired deletes what late PUTs left at the staging key.
  * `next` is the state to persist (null: unchanged).

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { UploadSessionDto } from "../../../src/routes/uploads/schemas";
 import { deleteVideo, storedKeys, tombstone, waitForErasure } from "../../helpers/deletion";
 import { insertVideos } from "../../helpers/factories";
-import { expectJson, expectProblem, newTenant } from "../../helpers/harness";
+import { expectProblem, newTenant } from "../../helpers/harness";
 import { startUpload, uploadTo } from "../../helpers/uploads";
 import { createRulebook } from "../rulebooks/bodies";
 
@@ -27,12 +26,21 @@ describe("DELETE /videos/{video_id} errors", () => {
     const session = await startUpload(api, "clip.mp4", bytes.byteLength);
     await uploadTo(session.targets[0] ?? { url: "", headers: {} }, bytes);
     expect((await deleteVideo(api, session.video_id)).status).toBe(204);
-    const upload = await api.get(`/videos/${session.video_id}/upload`);
-    expect((await expectJson<UploadSessionDto>(upload, 200)).state).toBe("aborted");
+    // The session is gone with the video: it answers as absent, filename and all.
+    await expectProblem(
+      await api.get(`/videos/${session.video_id}/upload`),
+      404,
+      "resource-not-found",
+    );
     await expectProblem(
       await api.post(`/videos/${session.video_id}/upload/complete`, {}),
-      409,
-      "conflict",
+      404,
+      "resource-not-found",
+    );
+    await expectProblem(
+      await api.post(`/videos/${session.video_id}/upload/targets`),
+      404,
+      "resource-not-found",
     );
     await expectProblem(await api.get(`/videos/${session.video_id}`), 404, "resource-not-found");
     await waitForErasure(session.video_id);

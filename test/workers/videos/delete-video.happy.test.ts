@@ -37,6 +37,7 @@ describe("DELETE /videos/{video_id}", () => {
     expect(await res.text()).toBe("");
 
     await expectProblem(await api.get(`/videos/${video.id}`), 404, "resource-not-found");
+    await expectProblem(await api.get(`/videos/${video.id}/upload`), 404, "resource-not-found");
     const list = await expectJson<{ data: VideoDto[] }>(await api.get("/videos"), 200);
     expect(list.data.map((v) => v.id)).not.toContain(video.id);
     const hits = await expectJson<{ data: { video_id: string }[] }>(
