@@ -2022,10 +2022,10 @@ export interface components {
     };
     RunNotice: {
       /**
-       * @description nothing_understood: nothing in this video was heard or seen
+       * @description nothing_understood: nothing in this video was heard or seen; source_deleted: the video was deleted, and the run read nothing of it from then on
        * @enum {string}
        */
-      code: "nothing_understood";
+      code: "nothing_understood" | "source_deleted";
       /** @example vid_01jd3m6t8y0c7x4k2n9q5r1s3v */
       video_id: string;
       /**
