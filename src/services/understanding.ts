@@ -23,6 +23,9 @@ const round1 = (seconds: number) => Math.round(seconds * 10) / 10;
 
 function trackName(source: string, origin: "captions" | "speech"): string {
   if (origin === "speech") return "recognised speech";
+  if (source.startsWith("captions-uploaded:")) {
+    return `uploaded captions (${source.slice("captions-uploaded:".length)})`;
+  }
   const [, index, language] = source.split(":");
   return `text track ${index ?? "?"}${language ? ` (${language})` : ""}`;
 }
