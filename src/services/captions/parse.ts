@@ -30,8 +30,9 @@ const TIMING = {
 };
 
 function seconds(h: string | undefined, m: string, s: string, fraction: string): number {
-  const ms = Number(fraction.padEnd(3, "0"));
-  return Number(h ?? 0) * 3600 + Number(m) * 60 + Number(s) + ms / 1000;
+  // Whole milliseconds first: summing fractions of seconds would read 2.647 as 2.6470000000000002.
+  const ms = ((Number(h ?? 0) * 60 + Number(m)) * 60 + Number(s)) * 1000;
+  return (ms + Number(fraction.padEnd(3, "0"))) / 1000;
 }
 
 interface Block {
