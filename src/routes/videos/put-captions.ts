@@ -26,11 +26,9 @@ const route = alphaRoute(
         required: true,
         content: {
           [CAPTION_CONTENT_TYPES.webvtt]: {
-            schema: z
-              .string()
-              .openapi({
-                example: "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nThe forklift is parked.\n",
-              }),
+            schema: z.string().openapi({
+              example: "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nThe forklift is parked.\n",
+            }),
           },
           [CAPTION_CONTENT_TYPES.srt]: {
             schema: z
