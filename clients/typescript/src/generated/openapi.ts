@@ -1130,7 +1130,7 @@ export interface components {
         coverage: {
           transcript: {
             /**
-             * @description Text track or speech to text
+             * @description Captions (a track of the file or uploaded) or speech to text
              * @enum {string}
              */
             origin: "captions" | "speech";
@@ -1227,7 +1227,7 @@ export interface components {
        */
       seen_seconds: number;
       /**
-       * @description Evidence sources of the heard seconds: `text-track:<index>[:<language>]`, `whisper[:<language>]`
+       * @description Evidence sources of the heard seconds: `text-track:<index>[:<language>]` (a track of the file), `captions-uploaded:<language>` (PUT …/captions/{language}), `whisper[:<language>]`
        * @example [
        *       "text-track:0:eng"
        *     ]
@@ -1593,7 +1593,7 @@ export interface components {
        */
       kind: "transcript" | "scene" | "ocr" | "metadata" | "tags";
       /**
-       * @description Where the text comes from
+       * @description Where the text comes from: `text-track:<index>[:<language>]`, `captions-uploaded:<language>`, `whisper[:<language>]`, …
        * @example text-track:0:eng
        */
       source: string;
