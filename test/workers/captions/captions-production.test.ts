@@ -1,9 +1,6 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeIndexing, consumeProcessing, consumeWindows } from "../../../queues/processing";
 import { sourceKey } from "../../../src/lib/object-keys";
-import type { Ports } from "../../../src/ports";
 import { putCaptions } from "../../../src/services/captions/put";
 import { createDeps } from "../../../src/services/deps";
 import { insertVideos } from "../../helpers/factories";
@@ -11,41 +8,7 @@ import { client, createKey, createWorkspace, expectJson } from "../../helpers/ha
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { storedSegments } from "../../helpers/processing";
 import { recordingEnv } from "../../helpers/sweep";
-import { simulatedEngine } from "../processing/simulated-engine";
-
-type Target = ReturnType<typeof recordingEnv>;
-
-/** Delivers every message each consumer sends, in turn, until none is left. */
-async function drain(target: Target, ports: Ports, delivered: Map<string, number>) {
-  const { queues } = target;
-  const lanes = [
-    { consume: consumeProcessing, name: "video-processing", queue: queues.PROCESSING_QUEUE },
-    { consume: consumeWindows, name: "media-windows", queue: queues.WINDOWS_QUEUE },
-    { consume: consumeWindows, name: "media-frames", queue: queues.FRAMES_QUEUE },
-    { consume: consumeIndexing, name: "search-indexing", queue: queues.INDEXING_QUEUE },
-  ];
-  for (let moved = true; moved; ) {
-    moved = false;
-    for (const lane of lanes) {
-      const from = delivered.get(lane.name) ?? 0;
-      const bodies = lane.queue.sent.slice(from);
-      if (bodies.length === 0) continue;
-      delivered.set(lane.name, from + bodies.length);
-      moved = true;
-      const batch = createMessageBatch(
-        lane.name,
-        bodies.map((body) => ({
-          id: crypto.randomUUID(),
-          timestamp: new Date(),
-          attempts: 1,
-          body,
-        })),
-      );
-      await lane.consume(batch, createDeps(target.env, ports));
-      await getQueueResult(batch, createExecutionContext());
-    }
-  }
-}
+import { drain, simulatedEngine } from "../processing/simulated-engine";
 
 describe("captions uploaded to a video the production engine indexed", () => {
   it("re-assembles from the windows it kept, with the captions heard", async () => {
