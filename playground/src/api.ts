@@ -24,7 +24,15 @@ export class Api {
 
   /** JSON in, JSON out; a non-2xx answer throws ApiError with the problem's detail. */
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.send(method, path, "application/json", body);
+    const payload =
+      body === undefined ? undefined : { type: "application/json", text: JSON.stringify(body) };
+    const res = await this.send(method, path, "application/json", payload);
+    return (await res.json()) as T;
+  }
+
+  /** Sends text of its own content type (a caption file) and answers the JSON reply. */
+  async putText<T>(path: string, type: string, text: string): Promise<T> {
+    const res = await this.send("PUT", path, "application/json", { type, text });
     return (await res.json()) as T;
   }
 
@@ -38,13 +46,18 @@ export class Api {
     return (await this.send("GET", path, accept)).text();
   }
 
-  private async send(method: string, path: string, accept: string, body?: unknown) {
+  private async send(
+    method: string,
+    path: string,
+    accept: string,
+    payload?: { type: string; text: string },
+  ) {
     const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, accept };
-    if (body !== undefined) headers["content-type"] = "application/json";
+    if (payload !== undefined) headers["content-type"] = payload.type;
     const res = await fetch(`${API}${path}`, {
       method,
       headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(payload === undefined ? {} : { body: payload.text }),
     });
     if (!res.ok) throw new ApiError(res.status, await problemDetail(res));
     return res;

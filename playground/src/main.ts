@@ -1,6 +1,8 @@
-// The playground: paste a key, upload, watch processing, list, search, run, read, review.
+// The playground: paste a key, upload, watch processing, list, caption, search, run, read,
+// review.
 // The key lives in this tab's session storage only and goes nowhere but this origin's API.
 import { Api, ApiError } from "./api";
+import { fillCaptionsForm, listCaptions, uploadCaptions } from "./captions";
 import { byId } from "./dom";
 import { fillRunForm, runProfile } from "./runs";
 import { search } from "./search";
@@ -57,7 +59,9 @@ function removeVideo(video: Video): void {
 }
 
 async function refresh(client: Api): Promise<void> {
-  await fillRunForm(client, await listVideos(client, removeVideo));
+  const videos = await listVideos(client, removeVideo);
+  fillCaptionsForm(videos);
+  await fillRunForm(client, videos);
   await fillWorkflowForm(client);
 }
 
@@ -96,6 +100,19 @@ byId<HTMLFormElement>("search-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const query = byId<HTMLInputElement>("query").value;
   guarded("search-status", (client) => search(client, query));
+});
+
+byId<HTMLFormElement>("captions-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const video = byId<HTMLSelectElement>("captions-video").value;
+  const language = byId<HTMLInputElement>("captions-language").value.trim();
+  const file = byId<HTMLInputElement>("captions-file").files?.[0];
+  guarded("captions-status", (client) => uploadCaptions(client, video, language, file));
+});
+
+byId("captions-video").addEventListener("change", () => {
+  const video = byId<HTMLSelectElement>("captions-video").value;
+  guarded("captions-status", (client) => listCaptions(client, video));
 });
 
 byId<HTMLFormElement>("run-form").addEventListener("submit", (event) => {

@@ -2,9 +2,10 @@ import type { ExtractionExtent, TextExtent } from "../domain/evidence";
 import { baseLanguage } from "../lib/text/language";
 import type { EngineVideo } from "./types";
 
-// `text-track:0:eng`, `whisper:en`: the language tag an evidence source carries, if any.
+// `text-track:0:eng`, `captions-uploaded:en-GB`, `whisper:en`: the language tag a source
+// carries, if any.
 function sourceLanguage(source: string): string | null {
-  const tag = /^(?:text-track:\d+|whisper):([A-Za-z-]+)$/.exec(source)?.[1];
+  const tag = /^(?:text-track:\d+|captions-uploaded|whisper):([A-Za-z0-9-]+)$/.exec(source)?.[1];
   return tag ? baseLanguage(tag) : null;
 }
 

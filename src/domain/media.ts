@@ -32,6 +32,8 @@ export interface TextTrack {
   language?: string;
   /** Track name/title when the container names one. */
   name?: string;
+  /** Evidence source of its cues when the track is not the file's own (`captions-uploaded:en`). */
+  source?: string;
   cues: TextCue[];
 }
 

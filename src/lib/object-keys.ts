@@ -79,3 +79,13 @@ export function videoPrefixes(videoId: string): string[] {
 export function videoServedKeys(videoId: string): string[] {
   return [sourceKey(videoId), thumbnailKeyOf(videoId), coverArtKey(videoId)];
 }
+
+/** Where the caption files uploaded for a video are kept, one object per language. */
+export function captionsPrefix(videoId: string): string {
+  return `videos/${videoId}/captions/`;
+}
+
+/** The R2 key of the caption file uploaded for a video in one language (a BCP 47 tag). */
+export function captionKey(videoId: string, language: string): string {
+  return `${captionsPrefix(videoId)}${language}`;
+}

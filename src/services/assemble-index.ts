@@ -17,6 +17,7 @@ import type {
   VideoUnderstanding,
   WindowOutcomes,
 } from "../ports/media-understanding/port";
+import { uploadedTextTracks } from "./captions/uploaded";
 import type { Deps } from "./deps";
 import { probeForWorkspace } from "./media/probe-privacy";
 import { PROCESSING } from "./video-states";
@@ -56,12 +57,13 @@ function mediaFacts(
 }
 
 /**
- * Builds and stores a video's index from its probe and its windows' results: thumbnail and
- * index document in R2, segments and measured facts in D1 (segments a few MB a batch, each
- * replacing the one at its id; the last batch drops any earlier segment past the new ones and
- * moves the video to `understood`), then hands the video to the search indexer. Guarded like
- * every write of processing: a copy that ends after the video completed changes nothing, and
- * two copies at once store the same segments, never removing one the other wrote.
+ * Builds and stores a video's index from its probe, its uploaded caption files and its
+ * windows' results: thumbnail and index document in R2, segments and measured facts in D1
+ * (segments a few MB a batch, each replacing the one at its id; the last batch drops any
+ * earlier segment past the new ones and moves the video to `understood`), then hands the
+ * video to the search indexer. Guarded like every write of processing: a copy that ends after
+ * the video completed changes nothing, and two copies at once store the same segments, never
+ * removing one the other wrote.
  */
 export async function assembleIndex(
   deps: Deps,
@@ -71,7 +73,10 @@ export async function assembleIndex(
 ): Promise<void> {
   const { db } = deps;
   // Again here: a probe stored before private tags were dropped at probing is cleaned too.
-  const probe = await probeForWorkspace(db, video.workspaceId, kept.probe);
+  const own = await probeForWorkspace(db, video.workspaceId, kept.probe);
+  // Caption files uploaded for the video are heard like the file's own tracks, after them.
+  const uploaded = await uploadedTextTracks(deps.bucket, video.id, own.textTracks.length);
+  const probe = { ...own, textTracks: [...own.textTracks, ...uploaded] };
   const input = { ...kept, probe };
   const understanding = await deps.ports.understanding.assemble(input, windows);
   const { thumbnail } = understanding;

@@ -24,6 +24,9 @@ const round1 = (seconds: number) => Math.round(seconds * 10) / 10;
 
 function trackName(source: string, origin: "captions" | "speech"): string {
   if (origin === "speech") return "recognised speech";
+  if (source.startsWith("captions-uploaded:")) {
+    return `uploaded captions (${source.slice("captions-uploaded:".length)})`;
+  }
   const [, index, language] = source.split(":");
   return `text track ${index ?? "?"}${language ? ` (${language})` : ""}`;
 }
@@ -94,7 +97,7 @@ export function describeUnderstanding(
 /** The warning of a video in which nothing was heard or seen. */
 function nothingWarning(local: boolean): string {
   const remedy = local
-    ? "Add a caption or subtitle track to the file (MP4 tx3g or WebVTT; WebM or MKV WebVTT, SRT or ASS) and upload it again, or use a deployment with the production adapters, which recognise speech and describe frames."
+    ? "Send a WebVTT or SRT file of what is said with PUT /videos/{video_id}/captions/{language} (vas captions put), add a caption or subtitle track to the file (MP4 tx3g or WebVTT; WebM or MKV WebVTT, SRT or ASS) and upload it again, or use a deployment with the production adapters, which recognise speech and describe frames."
     : "Add a caption or subtitle track to the file and upload it again.";
   return `Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. ${remedy}`;
 }

@@ -36,6 +36,9 @@ const ROUTES: { [K in OperationId]: [Method, string] } = {
   createUpload: ["post", "/videos"],
   getVideo: ["get", "/videos/{video_id}"],
   deleteVideo: ["delete", "/videos/{video_id}"],
+  listCaptions: ["get", "/videos/{video_id}/captions"],
+  getCaptions: ["get", "/videos/{video_id}/captions/{language}"],
+  putCaptions: ["put", "/videos/{video_id}/captions/{language}"],
   getUpload: ["get", "/videos/{video_id}/upload"],
   abortUpload: ["delete", "/videos/{video_id}/upload"],
   recordUploadParts: ["put", "/videos/{video_id}/upload/parts"],
@@ -145,6 +148,16 @@ export function walk(c: Connection): Walk {
       call(c, "createUpload", { body: { filename: "talk.mp4", file_size: 5_242_880 } }),
     getVideo: ({ video }) => call(c, "getVideo", { path: { video_id: video } }),
     deleteVideo: ({ video }) => call(c, "deleteVideo", { path: { video_id: video } }),
+    listCaptions: ({ video }) => call(c, "listCaptions", { path: { video_id: video } }),
+    // Caption files are WebVTT or SRT, not JSON: the typed client (clients/typescript) sends
+    // and reads them; here only the operations' parameters are checked.
+    getCaptions: ({ video }) =>
+      call(c, "getCaptions", {
+        path: { video_id: video, language: "en" },
+        query: { format: "srt" },
+      }),
+    putCaptions: ({ video }) =>
+      call(c, "putCaptions", { path: { video_id: video, language: "en" } }),
     getUpload: ({ video }) => call(c, "getUpload", { path: { video_id: video } }),
     abortUpload: ({ video }) => call(c, "abortUpload", { path: { video_id: video } }),
     recordUploadParts: ({ video }) =>

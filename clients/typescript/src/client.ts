@@ -1,4 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
+import { type CaptionFormat, getCaptions, listCaptions, putCaptions } from "./captions.js";
 import { failedError, VasError } from "./errors.js";
 import type { paths } from "./generated/openapi.js";
 import { apiRoot, type FetchLike, retryingFetch, unwrap, unwrapEmpty } from "./http.js";
@@ -65,6 +66,21 @@ export class VasClient {
       this.api.DELETE("/videos/{video_id}", { params: { path: { video_id: videoId } } }),
       "DELETE /videos/{video_id}",
     );
+  }
+
+  /** The languages heard in a video (uploaded captions, the file's own, recognised speech). */
+  listCaptions(videoId: string) {
+    return listCaptions(this.api, videoId);
+  }
+
+  /** What was heard in a language, as WebVTT (or SRT) text. */
+  getCaptions(videoId: string, language: string, format?: CaptionFormat) {
+    return getCaptions(this.api, videoId, language, format);
+  }
+
+  /** Uploads a WebVTT or SRT file for a completed video, which is then re-indexed with it. */
+  putCaptions(videoId: string, language: string, file: string, format: CaptionFormat) {
+    return putCaptions(this.api, videoId, language, file, format);
   }
 
   search(request: SearchRequest) {

@@ -1,6 +1,7 @@
 // The browser-safe entry: Web APIs only (fetch, Blob, Web Crypto). File paths live in ./node.
 import { VasClient, type VasClientOptions } from "./client.js";
 
+export { CAPTION_CONTENT_TYPES, type CaptionFormat, captionFormatOf } from "./captions.js";
 export { VasClient, type VasClientOptions } from "./client.js";
 export type { Clock } from "./clock.js";
 export {

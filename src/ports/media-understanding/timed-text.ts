@@ -8,7 +8,7 @@ export interface TimedText {
   text: string;
   /** `caption`: a cue of a text track in the file; `speech`: recognised from the audio. */
   origin: "caption" | "speech";
-  /** Evidence source, e.g. `text-track:0:eng` or `whisper:en`. */
+  /** Evidence source, e.g. `text-track:0:eng`, `captions-uploaded:en` or `whisper:en`. */
   source: string;
   /** Language code as the container or the model named it; null when unknown. */
   language: string | null;
@@ -30,7 +30,7 @@ export function captionSpans(probe: MediaProbe): CaptionSpans {
   const tracks = [...probe.textTracks].sort((a, b) => a.index - b.index);
   for (const track of tracks) {
     const language = normalizeLanguage(track.language);
-    const source = `text-track:${track.index}${language ? `:${language}` : ""}`;
+    const source = track.source ?? `text-track:${track.index}${language ? `:${language}` : ""}`;
     for (const cue of track.cues) {
       const text = normalizeCueText(cue.text);
       if (text === "") continue;

@@ -27,6 +27,14 @@ export const PLAYGROUND_HTML = `<!doctype html>
 <button id="refresh-videos" type="button">Refresh</button>
 <p id="videos-status" role="status"></p>
 <ul id="videos" class="tiles"></ul></section>
+<section aria-labelledby="captions-title"><h2 id="captions-title">Captions</h2>
+<p class="note">A video with nothing heard becomes searchable by its captions: send a WebVTT (.vtt) or SRT (.srt) file and the video is re-indexed with it.</p>
+<form id="captions-form"><label>Video <select id="captions-video" required></select></label>
+<label>Language <input id="captions-language" value="en" size="8" required></label>
+<input id="captions-file" type="file" accept=".vtt,.srt,text/vtt,application/x-subrip">
+<button type="submit">Upload captions</button></form>
+<p id="captions-status" role="status"></p>
+<ul id="captions"></ul></section>
 <section aria-labelledby="search-title"><h2 id="search-title">Search</h2>
 <form id="search-form"><input id="query" type="search" placeholder="forklift vests" required>
 <button type="submit">Search</button></form>

@@ -47,7 +47,8 @@ const MatchSchema = z
         "transcript (a caption cue or recognised speech), scene or ocr (a described frame), metadata (a container tag), tags",
     }),
     source: z.string().openapi({
-      description: "Where the text comes from",
+      description:
+        "Where the text comes from: `text-track:<index>[:<language>]`, `captions-uploaded:<language>`, `whisper[:<language>]`, …",
       example: "text-track:0:eng",
     }),
     text: z.string().openapi({ example: "Forklift operators must wear high visibility vests." }),

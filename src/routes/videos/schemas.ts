@@ -19,7 +19,7 @@ const ExtentSchema = z
       z.object({
         origin: z
           .enum(["captions", "speech"])
-          .openapi({ description: "Text track or speech to text" }),
+          .openapi({ description: "Captions (a track of the file or uploaded) or speech to text" }),
         source: z.string().openapi({ description: "Evidence source", example: "text-track:0:eng" }),
         language: z.string().nullable().openapi({
           description: "ISO 639-1 where known (tag, or detected); null when it cannot be told",
@@ -49,7 +49,7 @@ const UnderstoodSchema = z
     }),
     heard_from: z.array(z.string()).openapi({
       description:
-        "Evidence sources of the heard seconds: `text-track:<index>[:<language>]`, `whisper[:<language>]`",
+        "Evidence sources of the heard seconds: `text-track:<index>[:<language>]` (a track of the file), `captions-uploaded:<language>` (PUT …/captions/{language}), `whisper[:<language>]`",
       example: ["text-track:0:eng"],
     }),
     summary: z.string().openapi({

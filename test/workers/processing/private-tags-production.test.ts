@@ -1,15 +1,12 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeIndexing, consumeProcessing, consumeWindows } from "../../../queues/processing";
 import { indexKey, probeKey, sourceKey } from "../../../src/lib/object-keys";
-import { createDeps } from "../../../src/services/deps";
 import { insertVideos } from "../../helpers/factories";
 import { admin, client, createKey, createWorkspace, expectJson } from "../../helpers/harness";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { storedSegments } from "../../helpers/processing";
 import { recordingEnv } from "../../helpers/sweep";
-import { simulatedEngine } from "./simulated-engine";
+import { drain, simulatedEngine } from "./simulated-engine";
 
 /** The production media engine (over the simulators) indexes phone-tags.mov end to end. */
 async function processWithProductionEngine(indexPrivateTags: boolean) {
@@ -30,41 +27,12 @@ async function processWithProductionEngine(indexPrivateTags: boolean) {
 
   const { ports } = simulatedEngine();
   const target = recordingEnv();
-  const { queues } = target;
-  const lanes = [
-    { consume: consumeProcessing, name: "video-processing", queue: queues.PROCESSING_QUEUE },
-    { consume: consumeWindows, name: "media-windows", queue: queues.WINDOWS_QUEUE },
-    { consume: consumeWindows, name: "media-frames", queue: queues.FRAMES_QUEUE },
-    { consume: consumeIndexing, name: "search-indexing", queue: queues.INDEXING_QUEUE },
-  ];
-  await queues.PROCESSING_QUEUE.send({
+  await target.queues.PROCESSING_QUEUE.send({
     type: "process-video",
     video_id: videoId,
     workspace_id: workspace.id,
   });
-  // Every message each consumer sends is delivered in turn, until none is left.
-  const delivered = new Map(lanes.map((lane) => [lane.name, 0]));
-  for (let moved = true; moved; ) {
-    moved = false;
-    for (const lane of lanes) {
-      const from = delivered.get(lane.name) ?? 0;
-      const bodies = lane.queue.sent.slice(from);
-      if (bodies.length === 0) continue;
-      delivered.set(lane.name, from + bodies.length);
-      moved = true;
-      const batch = createMessageBatch(
-        lane.name,
-        bodies.map((body) => ({
-          id: crypto.randomUUID(),
-          timestamp: new Date(),
-          attempts: 1,
-          body,
-        })),
-      );
-      await lane.consume(batch, createDeps(target.env, ports));
-      await getQueueResult(batch, createExecutionContext());
-    }
-  }
+  await drain(target, ports);
   const video = await expectJson<{ status: string; media?: { understood?: unknown } }>(
     await api.get(`/videos/${videoId}`),
     200,

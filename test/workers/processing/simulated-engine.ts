@@ -1,4 +1,6 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { consumeIndexing, consumeProcessing, consumeWindows } from "../../../queues/processing";
 import type { Faults } from "../../../simulators/faults";
 import { SimulatedMedia } from "../../../simulators/media";
 import { jpegComment } from "../../../simulators/media/jpeg";
@@ -11,6 +13,8 @@ import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store
 import type { AiLike } from "../../../src/ports/media-understanding/model-outputs";
 import type { WindowSettings } from "../../../src/ports/media-understanding/windows";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
+import { createDeps } from "../../../src/services/deps";
+import type { recordingEnv } from "../../helpers/sweep";
 
 /** The vision model the production engine calls. */
 export const VISION = "@cf/meta/llama-4-scout-17b-16e-instruct";
@@ -124,4 +128,42 @@ export function simulatedEngine(
     }),
   };
   return { ai, media, ports };
+}
+
+type Target = ReturnType<typeof recordingEnv>;
+
+/** Delivers, through the real consumers, every message each consumer sends, in turn, until none is left. */
+export async function drain(
+  target: Target,
+  ports: Ports,
+  delivered: Map<string, number> = new Map(),
+) {
+  const { queues } = target;
+  const lanes = [
+    { consume: consumeProcessing, name: "video-processing", queue: queues.PROCESSING_QUEUE },
+    { consume: consumeWindows, name: "media-windows", queue: queues.WINDOWS_QUEUE },
+    { consume: consumeWindows, name: "media-frames", queue: queues.FRAMES_QUEUE },
+    { consume: consumeIndexing, name: "search-indexing", queue: queues.INDEXING_QUEUE },
+  ];
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const lane of lanes) {
+      const from = delivered.get(lane.name) ?? 0;
+      const bodies = lane.queue.sent.slice(from);
+      if (bodies.length === 0) continue;
+      delivered.set(lane.name, from + bodies.length);
+      moved = true;
+      const batch = createMessageBatch(
+        lane.name,
+        bodies.map((body) => ({
+          id: crypto.randomUUID(),
+          timestamp: new Date(),
+          attempts: 1,
+          body,
+        })),
+      );
+      await lane.consume(batch, createDeps(target.env, ports));
+      await getQueueResult(batch, createExecutionContext());
+    }
+  }
 }

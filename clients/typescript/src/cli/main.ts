@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { VasClient } from "../client.js";
+import * as captions from "./captions-commands.js";
 import * as commands from "./commands.js";
 import { EXIT, type GlobalOptions, settings } from "./config.js";
 import { reportFailure } from "./output.js";
@@ -141,6 +142,46 @@ program
   .description("list a run's reports")
   .requiredOption("--run <run_id>", "the run")
   .action(action((client, s, flags: { run: string }) => commands.reports(client, s, flags.run)));
+
+const captionsCommand = program
+  .command("captions")
+  .description("upload, read or list a video's captions");
+captionsCommand
+  .command("ls", { isDefault: true })
+  .argument("<video_id>")
+  .action(action((client, s, id: string) => captions.listCaptions(client, s, id)));
+captionsCommand
+  .command("get")
+  .description("print what was heard in a language as WebVTT (or --format srt)")
+  .argument("<video_id>")
+  .argument("<language>")
+  .option("--format <format>", "webvtt or srt", "webvtt")
+  .action(
+    action((client, _s, id: string, language: string, flags: { format: string }) =>
+      captions.getCaptions(client, id, language, flags),
+    ),
+  );
+captionsCommand
+  .command("put")
+  .description("upload a .vtt or .srt file; the video is re-indexed with it")
+  .argument("<video_id>")
+  .argument("<language>", "BCP 47 tag, e.g. en or pt-BR")
+  .argument("<file>")
+  .option("--format <format>", "webvtt or srt (else from the file's extension)")
+  .option("--wait", "wait until the video is indexed again")
+  .addOption(timeout())
+  .action(
+    action(
+      (
+        client,
+        s,
+        id: string,
+        language: string,
+        file: string,
+        flags: { format?: string; wait?: boolean; timeout: number },
+      ) => captions.putCaptions(client, s, { videoId: id, language, file }, flags),
+    ),
+  );
 
 const rulebooks = program.command("rulebooks").description("import or list rulebooks");
 rulebooks

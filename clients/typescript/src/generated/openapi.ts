@@ -61,6 +61,56 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/videos/{video_id}/captions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the languages heard in a video
+     * @description Every transcript the video's index holds, with its language and origin: uploaded captions first, then the file's own caption tracks, then recognised speech. Uploaded captions appear once the re-index they started has completed.
+     *
+     *     Permission: `READ_VIDEOS`.
+     */
+    get: operations["listCaptions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/videos/{video_id}/captions/{language}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get what was heard in a language
+     * @description The transcript the video's index holds in a language, as WebVTT (`format=srt` for SRT): the captions uploaded in that exact tag, else the first of the same language among uploaded captions, the file's own caption tracks and recognised speech (GET /videos/{video_id}/captions lists them). Cue text is plain: styling is not kept. A language the index holds no transcript in answers 404.
+     *
+     *     Permission: `READ_VIDEOS`.
+     */
+    get: operations["getCaptions"];
+    /**
+     * Upload captions for a video
+     * @description Sends a caption file for a completed video and re-indexes it: its cues become heard evidence with source `captions-uploaded:{language}`, found by search and cited by answers like the file's own captions. The content type decides the format: `text/vtt` (WebVTT) or `application/x-subrip` (SRT); UTF-8, at most 1048576 bytes (1 MiB, 413 beyond). A malformed file answers 400 naming the line. A second file in the same language replaces the uploaded one; the video's own caption tracks stay. Answers 202: the video is `processing` until the new index is in (poll GET /videos/{video_id}); a video not `completed` answers 409.
+     *
+     *     Permission: `UPLOAD_VIDEOS`.
+     */
+    put: operations["putCaptions"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/videos/{video_id}/upload": {
     parameters: {
       query?: never;
@@ -1086,7 +1136,7 @@ export interface components {
         coverage: {
           transcript: {
             /**
-             * @description Text track or speech to text
+             * @description Captions (a track of the file or uploaded) or speech to text
              * @enum {string}
              */
             origin: "captions" | "speech";
@@ -1183,7 +1233,7 @@ export interface components {
        */
       seen_seconds: number;
       /**
-       * @description Evidence sources of the heard seconds: `text-track:<index>[:<language>]`, `whisper[:<language>]`
+       * @description Evidence sources of the heard seconds: `text-track:<index>[:<language>]` (a track of the file), `captions-uploaded:<language>` (PUT …/captions/{language}), `whisper[:<language>]`
        * @example [
        *       "text-track:0:eng"
        *     ]
@@ -1264,6 +1314,63 @@ export interface components {
          */
         message: string;
       }[];
+    };
+    CaptionList: {
+      data: components["schemas"]["CaptionTrack"][];
+    };
+    CaptionTrack: {
+      /**
+       * @description BCP 47 tag: as uploaded, else the language measured (`und` when unknown)
+       * @example en
+       */
+      language: string;
+      /**
+       * @description `captions-uploaded`: a file sent to PUT …/captions/{language}; `captions-container`: a caption or subtitle track of the video file; `speech`: recognised from the audio
+       * @example captions-uploaded
+       * @enum {string}
+       */
+      origin: "captions-uploaded" | "captions-container" | "speech";
+      /**
+       * @description Evidence source of its spans
+       * @example captions-uploaded:en
+       */
+      source: string;
+      /**
+       * @description Seconds of the video it covers
+       * @example 23.5
+       */
+      seconds: number;
+    };
+    CaptionUpload: {
+      /** @example vid_01jd3m6t8y0c7x4k2n9q5r1s3v */
+      video_id: string;
+      /**
+       * @description The language tag, canonicalised
+       * @example en
+       */
+      language: string;
+      /**
+       * @example captions-uploaded
+       * @enum {string}
+       */
+      origin: "captions-uploaded";
+      /**
+       * @description The format read
+       * @example webvtt
+       * @enum {string}
+       */
+      format: "webvtt" | "srt";
+      /**
+       * @description Cues with text in the file
+       * @example 42
+       */
+      cue_count: number;
+      /**
+       * @description The video is re-indexed; poll GET /videos/{video_id} until it is completed
+       * @example processing
+       * @enum {string}
+       */
+      status: "processing";
     };
     /**
      * @example {
@@ -1493,7 +1600,7 @@ export interface components {
        */
       kind: "transcript" | "scene" | "ocr" | "metadata" | "tags";
       /**
-       * @description Where the text comes from
+       * @description Where the text comes from: `text-track:<index>[:<language>]`, `captions-uploaded:<language>`, `whisper[:<language>]`, …
        * @example text-track:0:eng
        */
       source: string;
@@ -3217,6 +3324,247 @@ export interface operations {
       };
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listCaptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        video_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transcripts heard */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CaptionList"];
+        };
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getCaptions: {
+    parameters: {
+      query?: {
+        /** @description `webvtt` (text/vtt) or `srt` (application/x-subrip) */
+        format?: "webvtt" | "srt";
+      };
+      header?: never;
+      path: {
+        video_id: string;
+        /** @description A BCP 47 language tag (`en`, `en-GB`, `pt-BR`); compared case-insensitively */
+        language: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transcript as a caption file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/vtt": string;
+          "application/x-subrip": string;
+        };
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  putCaptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        video_id: string;
+        /** @description A BCP 47 language tag (`en`, `en-GB`, `pt-BR`); compared case-insensitively */
+        language: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "text/vtt": string;
+        "application/x-subrip": string;
+      };
+    };
+    responses: {
+      /** @description The captions are kept and the video is being re-indexed */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CaptionUpload"];
+        };
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `payload-too-large`: The request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unsupported-media-type`: The request body must be application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,0 +1,96 @@
+import { findVideo, updateVideoIf } from "../../db/repos/videos";
+import { upsertLeaseStatement } from "../../db/repos/work-leases";
+import type { AuthContext } from "../../domain/caller";
+import { PROCESSING_PROGRESS } from "../../domain/video";
+import { ApiError, invalidRequest, notFound } from "../../errors/api-error";
+import { nowIso } from "../../lib/clock";
+import type { ProcessVideoMessage } from "../../lib/queue-messages";
+import type { Deps } from "../deps";
+import { CaptionFileError, type CaptionFormat, parseCaptionFile } from "./parse";
+import { MAX_UPLOADED_LANGUAGES, storeCaptionFile, uploadedLanguages } from "./uploaded";
+
+/** What an accepted caption upload answers. */
+export interface CaptionUpload {
+  video_id: string;
+  language: string;
+  origin: "captions-uploaded";
+  format: CaptionFormat;
+  cue_count: number;
+  status: "processing";
+}
+
+/**
+ * Keeps a caption file for a completed video (replacing the one uploaded for its language)
+ * and re-indexes the video with it: the video moves back to `processing` at `probed` with a
+ * fresh lease and processing is asked for. From there the ordinary path
+ * assembles and indexes it again, and the sweep carries on a re-index a crash interrupted.
+ */
+export async function putCaptions(
+  deps: Pick<Deps, "db" | "bucket" | "queues">,
+  auth: Pick<AuthContext, "workspaceId">,
+  input: { videoId: string; language: string; format: CaptionFormat; bytes: Uint8Array },
+): Promise<CaptionUpload> {
+  const { db } = deps;
+  const video = await findVideo(db, auth.workspaceId, input.videoId);
+  if (!video) throw notFound("Video", input.videoId);
+  if (video.status !== "completed") {
+    throw new ApiError(
+      "conflict",
+      `Video ${video.id} is ${video.status}; captions can be uploaded once it is completed.`,
+    );
+  }
+  let cueCount: number;
+  try {
+    cueCount = parseCaptionFile(input.format, input.bytes).length;
+  } catch (error) {
+    if (!(error instanceof CaptionFileError)) throw error;
+    throw invalidRequest([
+      {
+        path: "body",
+        message: `is not a valid ${input.format === "webvtt" ? "WebVTT" : "SRT"} file: ${error.message}`,
+      },
+    ]);
+  }
+  const languages = await uploadedLanguages(deps.bucket, video.id);
+  if (!languages.includes(input.language) && languages.length >= MAX_UPLOADED_LANGUAGES) {
+    throw new ApiError(
+      "conflict",
+      `Video ${video.id} already has uploaded captions in ${MAX_UPLOADED_LANGUAGES} languages, the most it keeps.`,
+    );
+  }
+  await storeCaptionFile(deps.bucket, video.id, input.language, input.format, input.bytes);
+  const now = nowIso();
+  const moved = await updateVideoIf(db, video.id, ["completed"], {
+    status: "processing",
+    progress: PROCESSING_PROGRESS.probed,
+    updatedAt: now,
+  });
+  if (!moved) {
+    // Another upload started a re-index first; whether it read this file is not known.
+    throw new ApiError(
+      "conflict",
+      `Video ${video.id} is being re-indexed; send the captions again once it is completed.`,
+    );
+  }
+  // Attempts of the first processing must not count against the re-index.
+  await upsertLeaseStatement(db, {
+    subjectId: video.id,
+    kind: "video",
+    attempts: 0,
+    activeFrom: now,
+  });
+  const message: ProcessVideoMessage = {
+    type: "process-video",
+    video_id: video.id,
+    workspace_id: video.workspaceId,
+  };
+  await deps.queues.processing.send(message);
+  return {
+    video_id: video.id,
+    language: input.language,
+    origin: "captions-uploaded",
+    format: input.format,
+    cue_count: cueCount,
+    status: "processing",
+  };
+}
