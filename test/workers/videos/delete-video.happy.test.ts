@@ -38,6 +38,17 @@ describe("DELETE /videos/{video_id}", () => {
 
     await expectProblem(await api.get(`/videos/${video.id}`), 404, "resource-not-found");
     await expectProblem(await api.get(`/videos/${video.id}/upload`), 404, "resource-not-found");
+    await expectProblem(await api.get(`/videos/${video.id}/captions`), 404, "resource-not-found");
+    await expectProblem(
+      await api.get(`/videos/${video.id}/captions/en`),
+      404,
+      "resource-not-found",
+    );
+    const captions = await api.request("PUT", `/videos/${video.id}/captions/en`, {
+      body: "WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n",
+      headers: { "content-type": "text/vtt" },
+    });
+    await expectProblem(captions, 404, "resource-not-found");
     const list = await expectJson<{ data: VideoDto[] }>(await api.get("/videos"), 200);
     expect(list.data.map((v) => v.id)).not.toContain(video.id);
     const hits = await expectJson<{ data: { video_id: string }[] }>(
