@@ -8,6 +8,7 @@ import {
   abortUpload,
   alarmTime,
   completeUpload,
+  forgetUpload,
   mintTargets,
   type OpenSession,
   openSession,
@@ -74,6 +75,13 @@ export class UploadSession extends DurableObject<Env> {
   abort(workspaceId: string): Promise<SessionResult> {
     return this.serialized(async () =>
       this.persist(await abortUpload(this.deps, await this.load(), workspaceId)),
+    );
+  }
+
+  /** The video was deleted: aborts an open upload and forgets the session's client data. */
+  forget(workspaceId: string): Promise<SessionResult> {
+    return this.serialized(async () =>
+      this.persist(await forgetUpload(this.deps, await this.load(), workspaceId)),
     );
   }
 

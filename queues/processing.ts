@@ -6,6 +6,7 @@ import {
   UnderstandWindowMessageSchema,
 } from "../src/lib/queue-messages";
 import { InvocationScope } from "../src/ports/media-understanding/port";
+import { eraseVideo } from "../src/services/deletion/erase-video";
 import type { Deps } from "../src/services/deps";
 import { withLeaseHeartbeat } from "../src/services/lease-heartbeat";
 import { failVideo, processVideo } from "../src/services/processing";
@@ -30,13 +31,20 @@ function videoLease(message: { video_id: string }) {
   return { subjectId: message.video_id, kind: "video" as const };
 }
 
-/** The processing queue: probe and plan uploaded videos, and assemble their indexes. */
+/**
+ * The processing queue: probe and plan uploaded videos, assemble their indexes, and erase
+ * deleted ones (without a heartbeat: erasure waits for the video's lease to lapse).
+ */
 export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, ProcessingMessageSchema, (message) =>
-    withLeaseHeartbeat(deps, videoLease(message), () =>
+  return consumeEach(batch, ProcessingMessageSchema, async (message) => {
+    if (message.type === "erase-video") {
+      await eraseVideo(deps, message);
+      return;
+    }
+    await withLeaseHeartbeat(deps, videoLease(message), () =>
       message.type === "process-video" ? processVideo(deps, message) : assembleVideo(deps, message),
-    ),
-  );
+    );
+  });
 }
 
 /**

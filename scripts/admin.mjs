@@ -11,6 +11,7 @@ import { listen } from "./lib/webhooks-listen.mjs";
 const PERMISSIONS = [
   "READ_VIDEOS",
   "UPLOAD_VIDEOS",
+  "DELETE_VIDEOS",
   "VIEW_INSIGHTS",
   "RUN_WORKFLOWS",
   "SEARCH_CONTENT",

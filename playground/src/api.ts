@@ -36,6 +36,11 @@ export class Api {
     return (await res.json()) as T;
   }
 
+  /** A DELETE answered with 204 and no body. */
+  async delete(path: string): Promise<void> {
+    await this.send("DELETE", path, "application/json");
+  }
+
   /** The answer's body as text, asking for `accept` (a Markdown report's content). */
   async text(path: string, accept: string): Promise<string> {
     return (await this.send("GET", path, accept)).text();

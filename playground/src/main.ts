@@ -7,7 +7,7 @@ import { byId } from "./dom";
 import { fillRunForm, runProfile } from "./runs";
 import { search } from "./search";
 import { uploadFile } from "./upload";
-import { listVideos, watchVideo } from "./videos";
+import { listVideos, type Video, watchVideo } from "./videos";
 import { fillWorkflowForm, runWorkflow } from "./workflows";
 
 const KEY_SLOT = "vas-playground-key";
@@ -49,8 +49,17 @@ function guarded(statusId: string, task: (api: Api) => Promise<void>): void {
   });
 }
 
+/** Deletes a video (key with DELETE_VIDEOS) when its button is clicked, then lists again. */
+function removeVideo(video: Video): void {
+  guarded("videos-status", async (client) => {
+    await client.delete(`/videos/${video.id}`);
+    byId("videos-status").textContent = `Deleted ${video.filename}; its data is being erased.`;
+    await refresh(client);
+  });
+}
+
 async function refresh(client: Api): Promise<void> {
-  const videos = await listVideos(client);
+  const videos = await listVideos(client, removeVideo);
   fillCaptionsForm(videos);
   await fillRunForm(client, videos);
   await fillWorkflowForm(client);

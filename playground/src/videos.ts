@@ -14,24 +14,28 @@ export interface Video {
 /** How many videos the list shows (newest first). */
 const SHOWN = 12;
 
-function card(video: Video): HTMLElement {
+function card(video: Video, remove: (video: Video) => void): HTMLElement {
   const picture = video.thumbnail_url
     ? h("img", { src: video.thumbnail_url, alt: `Thumbnail of ${video.filename}` })
     : h("div", { class: "no-thumb", text: "no thumbnail" });
+  const button = h("button", { type: "button", class: "delete", text: "Delete" });
+  button.addEventListener("click", () => remove(video));
   return h(
     "li",
     { class: "video", "data-video-id": video.id, "data-status": video.status },
     picture,
     h("span", { class: "name", text: video.filename }),
     h("span", { class: "status", text: video.status }),
+    button,
   );
 }
 
 /**
  * Lists the newest videos with their thumbnails (the list leaves thumbnails out, so each is
- * read once) and answers them, so the run form can offer the completed ones.
+ * read once), each with a delete button calling `remove`, and answers them, so the run form
+ * can offer the completed ones.
  */
-export async function listVideos(api: Api): Promise<Video[]> {
+export async function listVideos(api: Api, remove: (video: Video) => void): Promise<Video[]> {
   const page = await api.json<Page<Video>>("GET", `/videos?limit=${SHOWN}`);
   const videos = await Promise.all(
     page.data.map((video) => api.json<Video>("GET", `/videos/${video.id}`)),
@@ -40,7 +44,7 @@ export async function listVideos(api: Api): Promise<Video[]> {
   show(
     list,
     ...(videos.length === 0 ? [h("li", { text: "No videos yet: upload one." })] : []),
-    ...videos.map(card),
+    ...videos.map((video) => card(video, remove)),
   );
   return videos;
 }

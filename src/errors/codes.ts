@@ -14,6 +14,7 @@ export const ERROR_CODES = {
     status: 409,
     title: "A request with this idempotency key is still being processed",
   },
+  "video-deleted": { status: 409, title: "The video was deleted" },
   "upload-incomplete": { status: 409, title: "The upload is missing parts" },
   "upload-size-mismatch": { status: 409, title: "The stored bytes do not match file_size" },
   "upload-expired": { status: 410, title: "The upload session has expired" },

@@ -67,6 +67,19 @@ export function clusterIndexKey(videoId: string): string {
   return `videos/${videoId}/cluster-index`;
 }
 
+/**
+ * Every prefix a video's objects live under (source, probe, frames, thumbnail, cluster index,
+ * index document, staged upload bytes): erasing a video empties them.
+ */
+export function videoPrefixes(videoId: string): string[] {
+  return [`videos/${videoId}/`, `staging/${videoId}/`];
+}
+
+/** The keys a video's signed URLs point at (clips, thumbnail, cover art), deleted at once on DELETE. */
+export function videoServedKeys(videoId: string): string[] {
+  return [sourceKey(videoId), thumbnailKeyOf(videoId), coverArtKey(videoId)];
+}
+
 /** Where the caption files uploaded for a video are kept, one object per language. */
 export function captionsPrefix(videoId: string): string {
   return `videos/${videoId}/captions/`;

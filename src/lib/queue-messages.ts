@@ -17,6 +17,13 @@ export interface AssembleVideoMessage {
   workspace_id: string;
 }
 
+/** Processing queue: erase a deleted video's bytes, rows and vectors, then announce it. */
+export interface EraseVideoMessage {
+  type: "erase-video";
+  video_id: string;
+  workspace_id: string;
+}
+
 /** Windows queue: understand one planned window of a video (a stretch of audio, some frames). */
 export interface UnderstandWindowMessage {
   type: "understand-window";
@@ -72,10 +79,18 @@ export const AssembleVideoMessageSchema = z.object({
   workspace_id: z.string(),
 }) satisfies z.ZodType<AssembleVideoMessage>;
 
-/** Processing queue: either step a video's processing takes there. */
+/** Processing queue: what a consumer accepts as an erase-video message. */
+export const EraseVideoMessageSchema = z.object({
+  type: z.literal("erase-video"),
+  video_id: z.string(),
+  workspace_id: z.string(),
+}) satisfies z.ZodType<EraseVideoMessage>;
+
+/** Processing queue: a step of a video's processing, or the erasure of a deleted one. */
 export const ProcessingMessageSchema = z.discriminatedUnion("type", [
   ProcessVideoMessageSchema,
   AssembleVideoMessageSchema,
+  EraseVideoMessageSchema,
 ]);
 
 /** Windows queue: what the consumer accepts as an understand-window message. */

@@ -36,13 +36,15 @@ export const IdempotencyHeaderSchema = z.object({
   // Documentation only: the idempotency middleware reads and checks the header itself.
   "Idempotency-Key": z.string().min(1).max(IDEMPOTENCY_KEY_MAX).optional().openapi({
     description:
-      "Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422.",
+      "Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422.",
     example: "8e0f6c1a-5b7e-4a43-9f3e-7a5d2a1c9b10",
   }),
 });
 
 interface AlphaRouteOptions {
   permission: Permission;
+  /** Honours Idempotency-Key on a method other than POST (every POST does). */
+  idempotent?: true;
   /** Further statuses this route can answer with (409, 410, ...). */
   errors?: readonly number[];
 }
@@ -60,7 +62,7 @@ export function alphaRoute<const R extends AlphaRouteConfig>(
 ): R {
   // Every POST, with no way to opt out: a POST added later cannot forget it (the spec's Endpoints
   // section).
-  const idempotent = route.method === "post";
+  const idempotent = route.method === "post" || options.idempotent === true;
   const statuses = [
     ...BASE_ERROR_STATUSES,
     ...(route.request?.body ? BODY_ERROR_STATUSES : []),

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import type {
   AssembleVideoMessage,
   DeliverWebhookMessage,
+  EraseVideoMessage,
   IndexVideoMessage,
   ProcessVideoMessage,
   RunAnalysisMessage,
@@ -13,7 +14,7 @@ import type { Ports } from "../ports";
 
 /** The queues work is handed to, typed by the message each carries. */
 export interface WorkQueues {
-  processing: Queue<ProcessVideoMessage | AssembleVideoMessage>;
+  processing: Queue<ProcessVideoMessage | AssembleVideoMessage | EraseVideoMessage>;
   /** Audio windows (and any window sent before frames had a queue of their own). */
   windows: Queue<UnderstandWindowMessage>;
   frames: Queue<UnderstandWindowMessage>;

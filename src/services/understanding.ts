@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { deletedVideoIds } from "../db/repos/video-erasure";
 import { findVideos } from "../db/repos/videos";
 import type { ExtractionExtent } from "../domain/evidence";
 import type { VideoMedia } from "../domain/video";
@@ -101,32 +102,41 @@ function nothingWarning(local: boolean): string {
   return `Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. ${remedy}`;
 }
 
-/** A note on a run about one of its videos: here, that nothing in it was heard or seen. */
+/**
+ * A note on a run about one of its videos: that nothing in it was heard or seen, or that it was
+ * deleted (steps after the deletion read nothing of it).
+ */
 export interface RunNotice {
-  code: "nothing_understood";
+  code: "nothing_understood" | "source_deleted";
   video_id: string;
   detail: string;
 }
 
+/** What a run says of a source deleted before or while it ran. */
+export const SOURCE_DELETED_DETAIL =
+  "This video was deleted: the run read nothing of it from then on, so its answers leave it out, and its media and index are erased.";
+
 /**
- * Notices for the videos of a run in which nothing was heard or seen, so a run whose answers
- * are all not checked says why on the run itself.
+ * The run's notices on its sources, in `source_ids` order: videos in which nothing was heard or
+ * seen (so a run whose answers are all not checked says why) and videos deleted since.
  */
-export async function nothingUnderstoodNotices(
+export async function runNotices(
   db: Database,
   workspaceId: string,
   videoIds: readonly string[],
 ): Promise<RunNotice[]> {
   const rows = await findVideos(db, workspaceId, videoIds);
+  const notices = rows.flatMap((row): RunNotice[] => {
+    const warning = describeUnderstanding(row.media ?? {}, row.duration)?.warning;
+    if (warning === undefined) return [];
+    const name = row.media?.title ?? row.filename;
+    return [{ code: "nothing_understood", video_id: row.id, detail: `${name}: ${warning}` }];
+  });
+  if (rows.length < new Set(videoIds).size) {
+    for (const id of await deletedVideoIds(db, workspaceId, videoIds)) {
+      notices.push({ code: "source_deleted", video_id: id, detail: SOURCE_DELETED_DETAIL });
+    }
+  }
   const order = new Map(videoIds.map((id, index) => [id, index]));
-  return rows
-    .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
-    .flatMap((row) => {
-      const warning = describeUnderstanding(row.media ?? {}, row.duration)?.warning;
-      if (warning === undefined) return [];
-      const name = row.media?.title ?? row.filename;
-      return [
-        { code: "nothing_understood" as const, video_id: row.id, detail: `${name}: ${warning}` },
-      ];
-    });
+  return notices.sort((a, b) => (order.get(a.video_id) ?? 0) - (order.get(b.video_id) ?? 0));
 }

@@ -35,6 +35,7 @@ const ROUTES: { [K in OperationId]: [Method, string] } = {
   listVideos: ["get", "/videos"],
   createUpload: ["post", "/videos"],
   getVideo: ["get", "/videos/{video_id}"],
+  deleteVideo: ["delete", "/videos/{video_id}"],
   listCaptions: ["get", "/videos/{video_id}/captions"],
   getCaptions: ["get", "/videos/{video_id}/captions/{language}"],
   putCaptions: ["put", "/videos/{video_id}/captions/{language}"],
@@ -146,6 +147,7 @@ export function walk(c: Connection): Walk {
     createUpload: () =>
       call(c, "createUpload", { body: { filename: "talk.mp4", file_size: 5_242_880 } }),
     getVideo: ({ video }) => call(c, "getVideo", { path: { video_id: video } }),
+    deleteVideo: ({ video }) => call(c, "deleteVideo", { path: { video_id: video } }),
     listCaptions: ({ video }) => call(c, "listCaptions", { path: { video_id: video } }),
     // Caption files are WebVTT or SRT, not JSON: the typed client (clients/typescript) sends
     // and reads them; here only the operations' parameters are checked.

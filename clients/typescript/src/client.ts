@@ -2,7 +2,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { type CaptionFormat, getCaptions, listCaptions, putCaptions } from "./captions.js";
 import { failedError, VasError } from "./errors.js";
 import type { paths } from "./generated/openapi.js";
-import { apiRoot, type FetchLike, retryingFetch, unwrap } from "./http.js";
+import { apiRoot, type FetchLike, retryingFetch, unwrap, unwrapEmpty } from "./http.js";
 import { paginate } from "./paginate.js";
 import type { CreateRunRequest, QueryOf, Run, SearchRequest, Video } from "./types.js";
 import { type UploadOptions, uploadFile } from "./upload.js";
@@ -54,6 +54,17 @@ export class VasClient {
       }),
       "GET /videos/{video_id}",
       options.signal,
+    );
+  }
+
+  /**
+   * Deletes a video: from the answer on no API path reads it; its bytes, rows and vectors are
+   * erased in the background and `video.deleted` is sent once that is complete.
+   */
+  deleteVideo(videoId: string) {
+    return unwrapEmpty(
+      this.api.DELETE("/videos/{video_id}", { params: { path: { video_id: videoId } } }),
+      "DELETE /videos/{video_id}",
     );
   }
 

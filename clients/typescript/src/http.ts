@@ -32,7 +32,8 @@ export function bodyEndsOnAbort(response: Response, signal: AbortSignal): Respon
  */
 export function retryingFetch(fetchFn: FetchLike): FetchLike {
   return async (request) => {
-    if (request.method === "POST" && !request.headers.has("idempotency-key"))
+    // A retried DELETE /videos/{id} that already succeeded would answer 404 without the key.
+    if (["POST", "DELETE"].includes(request.method) && !request.headers.has("idempotency-key"))
       request.headers.set("idempotency-key", crypto.randomUUID());
     for (let attempt = 0; ; attempt++) {
       const copy = attempt < 2 ? request.clone() : request;
@@ -66,15 +67,29 @@ export async function unwrap<T>(
   what: string,
   signal?: AbortSignal,
 ): Promise<T> {
-  let answered: Answered<T>;
+  const answered = await answer(call, what, signal);
+  if (answered.error !== undefined || answered.data === undefined)
+    throw httpError(answered.response, answered.error);
+  return answered.data;
+}
+
+/** Like `unwrap`, for an operation whose success is 204 with no body. */
+export async function unwrapEmpty(call: Promise<Answered<unknown>>, what: string): Promise<void> {
+  const answered = await answer(call, what);
+  if (answered.error !== undefined || answered.response.status !== 204)
+    throw httpError(answered.response, answered.error);
+}
+
+async function answer<T>(
+  call: Promise<Answered<T>>,
+  what: string,
+  signal?: AbortSignal,
+): Promise<Answered<T>> {
   try {
-    answered = await call;
+    return await call;
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     throw networkError(what, error);
   }
-  if (answered.error !== undefined || answered.data === undefined)
-    throw httpError(answered.response, answered.error);
-  return answered.data;
 }

@@ -6,6 +6,7 @@ import type { Database } from "../client";
 import { GUARD_PARAMETERS, insertWhere } from "../insert-where";
 import { segmentText, videoSegments, videos } from "../schema";
 import type { SegmentRow } from "./segments";
+import { notDeleted } from "./videos";
 
 /** One row of the full-text index. */
 export interface SearchTextRow {
@@ -177,7 +178,7 @@ export async function candidateSegments(
   return completedSegmentsWhere(db, workspaceId, sql.join(picked, sql` UNION ALL `));
 }
 
-/** Which of these video ids exist in the workspace (any status). */
+/** Which of these video ids exist in the workspace (any status but deleted). */
 export async function existingVideoIds(
   db: Database,
   workspaceId: string,
@@ -188,7 +189,7 @@ export async function existingVideoIds(
     const rows = await db
       .select({ id: videos.id })
       .from(videos)
-      .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, slice)));
+      .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, slice), notDeleted));
     for (const row of rows) found.add(row.id);
   }
   return found;

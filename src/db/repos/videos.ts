@@ -1,34 +1,49 @@
-import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { videos } from "../schema";
 
-/** A video row. */
-export type VideoRow = typeof videos.$inferSelect;
-/** A video status. */
-export type VideoStatus = VideoRow["status"];
+/** A video row as stored, a deleted video's tombstone included. */
+export type StoredVideoRow = typeof videos.$inferSelect;
+/** A stored video status (`deleted` marks a tombstone). */
+export type VideoStatus = StoredVideoRow["status"];
+/** A status a reader of the video can see. */
+export type VisibleVideoStatus = Exclude<VideoStatus, "deleted">;
+/** A video row every read path may see: never a deleted video. */
+export type VideoRow = StoredVideoRow & { status: VisibleVideoStatus };
+
+/** The condition every read of videos carries: a deleted video is never read. */
+export const notDeleted: SQL = ne(videos.status, "deleted");
+
+/** Whether a stored row is one readers may see (narrows its status). */
+export function isVisible<T extends Pick<StoredVideoRow, "status">>(
+  row: T,
+): row is T & { status: VisibleVideoStatus } {
+  return row.status !== "deleted";
+}
 
 /** The videos of a workspace, newest first, `limit + 1` rows from after the cursor key. */
 export async function listVideos(
   db: Database,
   workspaceId: string,
-  filter: { status?: VideoStatus | undefined },
+  filter: { status?: VisibleVideoStatus | undefined },
   page: PageQuery,
 ): Promise<VideoRow[]> {
-  const conditions: SQL[] = [eq(videos.workspaceId, workspaceId)];
+  const conditions: SQL[] = [eq(videos.workspaceId, workspaceId), notDeleted];
   if (filter.status !== undefined) conditions.push(eq(videos.status, filter.status));
   const afterId = page.after?.[0];
   if (typeof afterId === "string") conditions.push(lt(videos.id, afterId));
-  return db
+  const rows = await db
     .select()
     .from(videos)
     .where(and(...conditions))
     .orderBy(desc(videos.id))
     .limit(page.limit + 1);
+  return rows.filter(isVisible);
 }
 
-/** One video of a workspace, or null when absent or in another workspace. */
+/** One video of a workspace, or null when absent, deleted or in another workspace. */
 export async function findVideo(
   db: Database,
   workspaceId: string,
@@ -37,9 +52,9 @@ export async function findVideo(
   const rows = await db
     .select()
     .from(videos)
-    .where(and(eq(videos.workspaceId, workspaceId), eq(videos.id, id)))
+    .where(and(eq(videos.workspaceId, workspaceId), eq(videos.id, id), notDeleted))
     .limit(1);
-  return rows[0] ?? null;
+  return rows.find(isVisible) ?? null;
 }
 
 /** Inserts a new video row. */
@@ -96,15 +111,22 @@ export function videoIsIn(id: string, statuses: readonly VideoStatus[]): SQL {
   return sql`exists (select 1 from ${videos} where ${videos.id} = ${id} and ${inArray(videos.status, [...statuses])})`;
 }
 
-/** One video by id, whatever its workspace (for consumers that carry the id). */
+/**
+ * One video by id, whatever its workspace (for consumers that carry the id); null when absent
+ * or deleted, so work over a deleted video stops where it stands.
+ */
 export async function findVideoById(db: Database, id: string): Promise<VideoRow | null> {
-  const rows = await db.select().from(videos).where(eq(videos.id, id)).limit(1);
-  return rows[0] ?? null;
+  const rows = await db
+    .select()
+    .from(videos)
+    .where(and(eq(videos.id, id), notDeleted))
+    .limit(1);
+  return rows.find(isVisible) ?? null;
 }
 
 /**
  * The videos of a workspace among `ids`, one query per 90 ids, in no particular order;
- * absent and foreign ids are left out, so callers decide what a missing one means.
+ * absent, deleted and foreign ids are left out, so callers decide what a missing one means.
  */
 export async function findVideos(
   db: Database,
@@ -117,8 +139,8 @@ export async function findVideos(
       db
         .select()
         .from(videos)
-        .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, slice))),
+        .where(and(eq(videos.workspaceId, workspaceId), inArray(videos.id, slice), notDeleted)),
     ),
   );
-  return found.flat();
+  return found.flat().filter(isVisible);
 }

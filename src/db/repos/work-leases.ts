@@ -2,7 +2,7 @@ import { type AnyColumn, and, asc, eq, inArray, isNull, lt, notExists, or, sql }
 import type { Database } from "../client";
 import { runs, videos, workLeases } from "../schema";
 import type { RunRow } from "./runs";
-import type { VideoRow } from "./videos";
+import { isVisible, type VideoRow } from "./videos";
 
 /** A lease row. */
 export type WorkLease = typeof workLeases.$inferSelect;
@@ -76,7 +76,7 @@ export async function staleVideos(db: Database, window: StaleWindow): Promise<St
     )
     .orderBy(asc(videos.updatedAt))
     .limit(window.limit);
-  return stale(rows);
+  return stale(rows.flatMap(({ row, ...rest }) => (isVisible(row) ? [{ row, ...rest }] : [])));
 }
 
 /** Runs `queued` or `processing` with no progress within the lease, oldest first. */

@@ -14,7 +14,10 @@ export const videos = sqliteTable(
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
     fileSize: integer("file_size").notNull(),
-    status: text("status", { enum: ["queued", "processing", "completed", "failed"] }).notNull(),
+    // `deleted`: a tombstone hidden from every read; it keeps the id so runs refuse it by name.
+    status: text("status", {
+      enum: ["queued", "processing", "completed", "failed", "deleted"],
+    }).notNull(),
     progress: real("progress").notNull().default(0),
     source: text("source").notNull().default("upload"),
     duration: real("duration"),
@@ -23,6 +26,10 @@ export const videos = sqliteTable(
     error: text("error", { mode: "json" }).$type<StoredError>(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** When DELETE /videos/{id} was answered. */
+    deletedAt: text("deleted_at"),
+    /** When erasure of a deleted video's bytes, rows and vectors completed. */
+    erasedAt: text("erased_at"),
   },
   (table) => [
     index("videos_workspace_idx").on(table.workspaceId, table.id),

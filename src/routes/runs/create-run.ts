@@ -6,7 +6,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { presentRun } from "../../services/presenters/run";
 import { createAnalysisRun } from "../../services/runs/create-run";
 import { createWorkflowRun } from "../../services/runs/create-workflow-run";
-import { nothingUnderstoodNotices } from "../../services/understanding";
+import { runNotices } from "../../services/understanding";
 import { alphaRoute } from "../define";
 import { CreateRunBodySchema } from "./create-run-body";
 import { RunSchema } from "./schemas";
@@ -34,7 +34,7 @@ const route = alphaRoute(
 );
 
 function noticesOf(db: Database, run: RunRow) {
-  return nothingUnderstoodNotices(db, run.workspaceId, run.sourceIds);
+  return runNotices(db, run.workspaceId, run.sourceIds);
 }
 
 /** POST /runs */

@@ -5,7 +5,7 @@ import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { presentRun } from "../../services/presenters/run";
-import { nothingUnderstoodNotices } from "../../services/understanding";
+import { runNotices } from "../../services/understanding";
 import { alphaRoute } from "../define";
 import { RunIdParamsSchema, RunSchema } from "./schemas";
 
@@ -41,7 +41,7 @@ export function registerGetRun(app: OpenAPIHono<HonoEnv>) {
     if (!run) throw notFound("Run", run_id);
     const answers = run.status === "completed" ? await answerReferences(db, run.id) : [];
     const snapshots = expand.has("snapshots") ? await findSnapshots(db, run.id) : undefined;
-    const notices = await nothingUnderstoodNotices(db, run.workspaceId, run.sourceIds);
+    const notices = await runNotices(db, run.workspaceId, run.sourceIds);
     return c.json(
       presentRun(run, {
         answers,

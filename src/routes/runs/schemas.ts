@@ -75,8 +75,9 @@ const AnalysisDetailSchema = z
 
 const NoticeSchema = z
   .object({
-    code: z.enum(["nothing_understood"]).openapi({
-      description: "nothing_understood: nothing in this video was heard or seen",
+    code: z.enum(["nothing_understood", "source_deleted"]).openapi({
+      description:
+        "nothing_understood: nothing in this video was heard or seen; source_deleted: the video was deleted, and the run read nothing of it from then on",
     }),
     video_id: z.string().openapi({ example: "vid_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
     detail: z.string().openapi({

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { registerDeleteVideo } from "./delete-video";
 import { registerGetCaptions } from "./get-captions";
 import { registerGetVideo } from "./get-video";
 import { registerListCaptions } from "./list-captions";
@@ -10,6 +11,7 @@ import { registerPutCaptions } from "./put-captions";
 export function registerVideoRoutes(app: OpenAPIHono<HonoEnv>) {
   registerListVideos(app);
   registerGetVideo(app);
+  registerDeleteVideo(app);
   registerListCaptions(app);
   registerGetCaptions(app);
   registerPutCaptions(app);

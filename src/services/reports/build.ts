@@ -1,5 +1,5 @@
 import { answersByKey, renderBlock } from "./blocks";
-import { decidedOnPart, NOTHING_UNDERSTOOD, partialCoverage } from "./coverage";
+import { decidedOnPart, NOTHING_UNDERSTOOD, partialCoverage, SOURCE_DELETED } from "./coverage";
 import { compareText, formatTime } from "./format";
 import type { ReportModel, ReportNotice, ReportSource } from "./model";
 import { lookup, type ReportStrings, stringsFor } from "./strings";
@@ -131,8 +131,14 @@ export function buildReport(input: RenderInput): ReportModel {
   const unread = new Set(
     notices.filter((n) => n.code === NOTHING_UNDERSTOOD).map((n) => n.video_id),
   );
+  // A deleted source was not read whole either: an answer decided without it is no pass.
+  const unchecked = new Set(
+    notices
+      .filter((n) => n.code === NOTHING_UNDERSTOOD || n.code === SOURCE_DELETED)
+      .map((n) => n.video_id),
+  );
   const partialOf = (answer: StoredAnswer) =>
-    partialCoverage(answer, answerSources(input, answer, sourceIds), unread);
+    partialCoverage(answer, answerSources(input, answer, sourceIds), unchecked);
   const onPart = answers.filter((a) => decidedOnPart(partialOf(a), a)).length;
   return {
     title,

@@ -20,7 +20,7 @@ import { reportKey, reportManifestKey } from "../../lib/object-keys";
 import { nameAtVersion } from "../../lib/refs";
 import type { Deps } from "../deps";
 import { reportResource } from "../presenters/report";
-import { nothingUnderstoodNotices } from "../understanding";
+import { runNotices } from "../understanding";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
 import { renderModel } from "./render";
@@ -192,7 +192,7 @@ export async function renderReports(
       : undefined;
   const { template, ref } = await templateFor(deps, run, answers, options.inlineTemplate, headings);
   // Stored state at report time, in `source_ids` order: the same run renders the same bytes.
-  const notices = await nothingUnderstoodNotices(db, run.workspaceId, run.sourceIds);
+  const notices = await runNotices(db, run.workspaceId, run.sourceIds);
   const renderInput: RenderInput = {
     run: {
       id: run.id,

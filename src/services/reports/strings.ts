@@ -1,5 +1,5 @@
 import type { ResultState } from "../../domain/answers";
-import { NOTHING_UNDERSTOOD, type PartialCoverage } from "./coverage";
+import { NOTHING_UNDERSTOOD, type PartialCoverage, SOURCE_DELETED } from "./coverage";
 import type { RunNoticeInput } from "./types";
 
 /** The fixed strings of a report in one language. */
@@ -227,7 +227,9 @@ const JA: ReportStrings = {
   noticeText: (notice, name) =>
     notice.code === NOTHING_UNDERSTOOD
       ? `${name}：この動画では何も聞き取れず、何も見えませんでした。検索ではタイトルとタグでしか見つからず、この動画についての規則や回答はすべて未確認です。字幕トラックを付けて、もう一度アップロードしてください。`
-      : notice.detail,
+      : notice.code === SOURCE_DELETED
+        ? `${name}：この動画は削除されました。以降この実行は何も読み取らず、回答には含まれません。メディアと索引は消去されます。`
+        : notice.detail,
   reasonTexts: {
     required_evidence_not_extracted: "必要な証拠が抽出されませんでした",
   },

@@ -7,6 +7,7 @@ import { EXECUTION_PROFILES, type ExecutionProfileRef } from "../../domain/execu
 import { ApiError, notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import { refuseDeleted } from "../deletion/refuse-deleted";
 import type { Deps } from "../deps";
 import { videoMedia } from "../media-urls";
 
@@ -38,6 +39,7 @@ export async function completedSources(
   sourceIds: readonly string[],
 ): Promise<VideoRow[]> {
   const byId = new Map((await findVideos(db, workspaceId, sourceIds)).map((v) => [v.id, v]));
+  await refuseDeleted(db, workspaceId, sourceIds, byId);
   return sourceIds.map((id) => {
     const video = byId.get(id);
     if (!video) throw notFound("Video", id);

@@ -1,5 +1,6 @@
 import { deleteSettledLeases } from "../../db/repos/work-leases";
 import type { Deps } from "../deps";
+import { type ErasureSweep, sweepErasures } from "./erasure";
 import { sweepClock } from "./lease";
 import { type RunSweep, sweepRuns } from "./runs";
 import { sweepVideos, type VideoSweep } from "./videos";
@@ -8,6 +9,7 @@ import { sweepWebhooks, type WebhookSweep } from "./webhooks";
 /** What one sweep did. */
 export interface SweepReport {
   videos: VideoSweep;
+  erasures: ErasureSweep;
   runs: RunSweep;
   webhooks: WebhookSweep;
 }
@@ -22,6 +24,7 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
   const clock = sweepClock(deps.config, deps.clock.now());
   const report: SweepReport = {
     videos: await sweepVideos(deps, clock),
+    erasures: await sweepErasures(deps, clock),
     runs: await sweepRuns(deps, clock),
     webhooks: await sweepWebhooks(deps),
   };
@@ -29,6 +32,7 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
   const touched =
     report.videos.resent.length +
     report.videos.failed.length +
+    report.erasures.resent.length +
     report.runs.resent.length +
     report.runs.canceled.length +
     report.runs.failed.length +

@@ -1,4 +1,4 @@
-import { updateVideo } from "../../db/repos/videos";
+import { updateVideoIf } from "../../db/repos/videos";
 import type { StoredError } from "../../domain/async-errors";
 import { asyncError } from "../../errors/async-codes";
 import { nowIso } from "../../lib/clock";
@@ -32,7 +32,8 @@ async function end(
   if (session.uploadId !== null)
     await deps.ports.storage.abortMultipart(session.objectKey, session.uploadId);
   else await deps.ports.storage.deleteObject(uploadKey(session));
-  await updateVideo(deps.db, session.videoId, {
+  // Only a video still waiting for its upload: a deleted video's tombstone stays deleted.
+  await updateVideoIf(deps.db, session.videoId, ["queued"], {
     status: "failed",
     error,
     updatedAt: nowIso(deps.clock.now()),
@@ -52,6 +53,29 @@ export async function abortUpload(
   const refusal = blocked(deps, state.session);
   if (refusal) return refusal;
   const next = await end(deps, state, "aborted", asyncError("upload-aborted"));
+  return { result: answer(deps, next, null), next };
+}
+
+/**
+ * The video is being deleted: a session still open is aborted (its stored parts discarded),
+ * then the session forgets the filename and receipts and answers as absent from then on. The
+ * staging sweep stays scheduled, so a late PUT to a target handed out earlier is removed too.
+ */
+export async function forgetUpload(
+  deps: UploadDeps,
+  stored: SessionState | null,
+  workspaceId: string,
+): Promise<SessionStep> {
+  const state = owned(stored, workspaceId);
+  if (!state) return notFound();
+  const ended =
+    state.session.state === "open"
+      ? await end(deps, state, "aborted", asyncError("upload-aborted"))
+      : state;
+  const next: SessionState = {
+    parts: {},
+    session: { ...ended.session, filename: "", deleted: true },
+  };
   return { result: answer(deps, next, null), next };
 }
 

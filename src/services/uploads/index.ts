@@ -1,5 +1,5 @@
 export { completeUpload, startProcessing } from "./complete";
-export { abortUpload, alarmTime, settleUpload } from "./end";
+export { abortUpload, alarmTime, forgetUpload, settleUpload } from "./end";
 export { openSession } from "./open";
 export * from "./plan";
 export { type ReportedPart, recordParts } from "./receipts";

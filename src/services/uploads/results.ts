@@ -41,7 +41,9 @@ export function answer(
 
 /** The session, when it exists and belongs to the workspace. */
 export function owned(state: SessionState | null, workspaceId: string): SessionState | null {
-  return state && state.session.workspaceId === workspaceId ? state : null;
+  return state && state.session.workspaceId === workspaceId && !state.session.deleted
+    ? state
+    : null;
 }
 
 /** Why a session takes no more changes (aborted, completed, expired), or null. */

@@ -29,6 +29,8 @@ export interface SessionRecord {
   stagingKey?: string | null;
   /** When the alarm deletes what late PUTs left at `stagingKey` (all targets expired by then). */
   cleanupAt?: number | null;
+  /** The video was deleted: the session answers as absent; only the staging sweep is left. */
+  deleted?: boolean;
 }
 
 /**

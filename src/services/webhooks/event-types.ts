@@ -2,6 +2,7 @@
 export const WEBHOOK_EVENT_TYPES = [
   "video.indexed",
   "video.failed",
+  "video.deleted",
   "run.completed",
   "run.failed",
   "run.canceled",

@@ -5,6 +5,7 @@ import type { WorkflowOutputMode, WorkflowStatus } from "../../domain/workflows"
 import { ApiError, notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import { refuseDeleted } from "../deletion/refuse-deleted";
 import type { Deps } from "../deps";
 import { presentWorkflow, type WorkflowResource } from "../presenters/workflow";
 import { visibleRulebook } from "../rulebooks/rulebooks";
@@ -23,6 +24,7 @@ export interface WorkflowDraft {
 /** Checks every source in order: the first unknown (404) or not completed (409) is named. */
 async function checkSources(deps: Pick<Deps, "db">, auth: AuthContext, ids: readonly string[]) {
   const byId = new Map((await findVideos(deps.db, auth.workspaceId, ids)).map((v) => [v.id, v]));
+  await refuseDeleted(deps.db, auth.workspaceId, ids, byId);
   for (const id of ids) {
     const video = byId.get(id);
     if (!video) throw notFound("Video", id);

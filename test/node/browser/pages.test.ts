@@ -141,6 +141,17 @@ describe("GET /playground in a browser", () => {
     );
     await shoot(page, "4-findings");
 
+    // Deleted from its card: it leaves the list at once, and the API no longer has it.
+    const card = page.locator(`#videos li[data-video-id="${videoId}"]`);
+    await card.locator("button.delete").click();
+    await page.getByText("Deleted talk.mp4; its data is being erased.").waitFor();
+    await card.waitFor({ state: "detached" });
+    const gone = await fetch(`${baseUrl}/api/v1alpha1/videos/${videoId}`, {
+      headers: { authorization: `Bearer ${world.key}` },
+    });
+    expect(gone.status, await gone.text()).toBe(404);
+    await shoot(page, "5-deleted");
+
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);
     await context.close();

@@ -31,6 +31,13 @@ export async function getVideo(client: VasClient, s: Settings, id: string) {
   return EXIT.ok;
 }
 
+export async function removeVideo(client: VasClient, s: Settings, id: string) {
+  await client.deleteVideo(id);
+  if (s.json) printJson({ id, deleted: true });
+  else printTable([[id, "deleted"]]);
+  return EXIT.ok;
+}
+
 export async function waitVideo(client: VasClient, s: Settings, id: string, timeout: number) {
   const video = await client.waitForVideo(id, { timeoutMs: timeout * 1000 });
   if (s.json) printJson(video);

@@ -66,7 +66,7 @@ program
     ),
   );
 
-const videos = program.command("videos").description("list, show or wait for videos");
+const videos = program.command("videos").description("list, show, wait for or delete videos");
 videos
   .command("ls", { isDefault: true })
   .addOption(new Option("--limit <n>", "at most this many").argParser(positive).default(25))
@@ -75,6 +75,11 @@ videos
   .command("get")
   .argument("<video_id>")
   .action(action((client, s, id: string) => commands.getVideo(client, s, id)));
+videos
+  .command("rm")
+  .description("delete a video and everything derived from it")
+  .argument("<video_id>")
+  .action(action((client, s, id: string) => commands.removeVideo(client, s, id)));
 videos
   .command("wait")
   .argument("<video_id>")

@@ -49,7 +49,13 @@ export interface paths {
     get: operations["getVideo"];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a video
+     * @description Deletes a video and everything derived from it. Once this answers 204 no API path reads the video: `GET` answers 404, lists and search leave it out, its media and thumbnail URLs stop working, and new runs naming it answer 409. An upload still open is aborted. Its stored bytes, index rows and vectors are erased in the background, resumed after any crash, and `video.deleted` is sent once erasure is complete. Reports that cited it keep their hash and redact it when rendered.
+     *
+     *     Permission: `DELETE_VIDEOS`.
+     */
+    delete: operations["deleteVideo"];
     options?: never;
     head?: never;
     patch?: never;
@@ -1279,6 +1285,7 @@ export interface components {
         | "not-acceptable"
         | "conflict"
         | "idempotency-key-in-use"
+        | "video-deleted"
         | "upload-incomplete"
         | "upload-size-mismatch"
         | "upload-expired"
@@ -2122,10 +2129,10 @@ export interface components {
     };
     RunNotice: {
       /**
-       * @description nothing_understood: nothing in this video was heard or seen
+       * @description nothing_understood: nothing in this video was heard or seen; source_deleted: the video was deleted, and the run read nothing of it from then on
        * @enum {string}
        */
-      code: "nothing_understood";
+      code: "nothing_understood" | "source_deleted";
       /** @example vid_01jd3m6t8y0c7x4k2n9q5r1s3v */
       video_id: string;
       /**
@@ -2844,7 +2851,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, run.completed, run.failed, run.canceled, report.created.
+       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, video.deleted, run.completed, run.failed, run.canceled, report.created.
        * @example [
        *       "video.indexed",
        *       "run.completed"
@@ -2854,6 +2861,7 @@ export interface components {
         | "*"
         | "video.indexed"
         | "video.failed"
+        | "video.deleted"
         | "run.completed"
         | "run.failed"
         | "run.canceled"
@@ -2879,7 +2887,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, run.completed, run.failed, run.canceled, report.created.
+       * @description Events this endpoint receives: `["*"]` for all, or any of *, video.indexed, video.failed, video.deleted, run.completed, run.failed, run.canceled, report.created.
        * @example [
        *       "video.indexed",
        *       "run.completed"
@@ -2889,6 +2897,7 @@ export interface components {
         | "*"
         | "video.indexed"
         | "video.failed"
+        | "video.deleted"
         | "run.completed"
         | "run.failed"
         | "run.canceled"
@@ -3076,7 +3085,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -3133,7 +3142,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3229,6 +3238,92 @@ export interface operations {
       };
       /** @description `resource-not-found`: The resource does not exist */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteVideo: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        video_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; erasure continues in the background */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3450,7 +3545,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3630,7 +3725,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3752,7 +3847,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -3807,7 +3902,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3840,7 +3935,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -3910,7 +4005,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3970,7 +4065,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -4027,7 +4122,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4150,7 +4245,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -4207,7 +4302,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4325,7 +4420,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -4384,7 +4479,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4504,7 +4599,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -4563,7 +4658,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4686,7 +4781,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -4743,7 +4838,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4861,7 +4956,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -4920,7 +5015,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5040,7 +5135,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -5099,7 +5194,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5223,7 +5318,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -5280,7 +5375,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5401,7 +5496,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -5456,7 +5551,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5564,7 +5659,7 @@ export interface operations {
         "expand[]"?: ("content" | "manifest")[];
       };
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -5623,7 +5718,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5898,7 +5993,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -5955,7 +6050,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6006,7 +6101,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -6065,7 +6160,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6116,7 +6211,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -6173,7 +6268,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6350,7 +6445,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6430,7 +6525,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6542,7 +6637,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -6599,7 +6694,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6857,7 +6952,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -6916,7 +7011,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7037,7 +7132,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path?: never;
@@ -7094,7 +7189,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7366,7 +7461,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7421,7 +7516,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7598,7 +7693,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7654,7 +7749,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7687,7 +7782,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7746,7 +7841,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7797,7 +7892,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes the POST safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
+        /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7852,7 +7947,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
+      /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
           [name: string]: unknown;

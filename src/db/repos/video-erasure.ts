@@ -1,0 +1,174 @@
+import { and, asc, eq, gt, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
+import type { Database } from "../client";
+import { mediaWindows, segmentText, videoSegments, videos, workLeases } from "../schema";
+import type { StoredVideoRow } from "./videos";
+
+/** A deleted video's tombstone: what is kept once everything else is erased. */
+export type Tombstone = Pick<
+  StoredVideoRow,
+  "id" | "workspaceId" | "deletedAt" | "erasedAt" | "updatedAt"
+>;
+
+const TOMBSTONE = {
+  id: videos.id,
+  workspaceId: videos.workspaceId,
+  deletedAt: videos.deletedAt,
+  erasedAt: videos.erasedAt,
+  updatedAt: videos.updatedAt,
+};
+
+/**
+ * Marks a video of a workspace deleted, unless it already is: from this statement on no read
+ * path sees it, and processing's guarded writes stop. The filename and measurements go at once;
+ * the row stays as a tombstone so runs can refuse the id by name.
+ */
+export function markVideoDeletedStatement(
+  db: Database,
+  workspaceId: string,
+  id: string,
+  at: string,
+) {
+  return db
+    .update(videos)
+    .set({
+      status: "deleted",
+      deletedAt: at,
+      updatedAt: at,
+      filename: "",
+      duration: null,
+      frameCount: null,
+      media: null,
+      error: null,
+    })
+    .where(
+      and(eq(videos.id, id), eq(videos.workspaceId, workspaceId), ne(videos.status, "deleted")),
+    );
+}
+
+/** A deleted video's tombstone (any workspace), or null when the video is not deleted. */
+export async function findTombstone(db: Database, id: string): Promise<Tombstone | null> {
+  const rows = await db
+    .select(TOMBSTONE)
+    .from(videos)
+    .where(and(eq(videos.id, id), eq(videos.status, "deleted")))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Which of these ids are deleted videos of the workspace. */
+export async function deletedVideoIds(
+  db: Database,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const slice of chunks([...new Set(ids)], IDS_PER_STATEMENT)) {
+    const rows = await db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(
+        and(
+          eq(videos.workspaceId, workspaceId),
+          inArray(videos.id, slice),
+          eq(videos.status, "deleted"),
+        ),
+      );
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** Deleted videos whose erasure has not completed and made no progress since `staleBefore`. */
+export async function unerasedVideos(
+  db: Database,
+  window: { staleBefore: string; limit: number },
+): Promise<Tombstone[]> {
+  return db
+    .select(TOMBSTONE)
+    .from(videos)
+    .where(
+      and(
+        eq(videos.status, "deleted"),
+        isNull(videos.erasedAt),
+        lt(videos.updatedAt, window.staleBefore),
+      ),
+    )
+    .orderBy(asc(videos.updatedAt))
+    .limit(window.limit);
+}
+
+/** Whether work on the video renewed its lease after `since` (a consumer may still write). */
+export async function leaseActiveSince(db: Database, id: string, since: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: workLeases.subjectId })
+    .from(workLeases)
+    .where(and(eq(workLeases.subjectId, id), gt(workLeases.activeFrom, since)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Up to `limit` of a video's segment ids (they are its vector ids too). */
+export async function segmentIdsPage(db: Database, videoId: string, limit: number) {
+  const rows = await db
+    .select({ id: videoSegments.id })
+    .from(videoSegments)
+    .where(eq(videoSegments.videoId, videoId))
+    .orderBy(asc(videoSegments.position))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** Statements erasing these segments and their full-text rows, and recording progress. */
+export function eraseSegmentsStatements(
+  db: Database,
+  videoId: string,
+  segmentIds: readonly string[],
+  at: string,
+): BatchItem<"sqlite">[] {
+  const statements: BatchItem<"sqlite">[] = [];
+  for (const slice of chunks([...segmentIds], IDS_PER_STATEMENT)) {
+    statements.push(
+      db
+        .delete(segmentText)
+        .where(and(eq(segmentText.videoId, videoId), inArray(segmentText.segmentId, slice))),
+      db
+        .delete(videoSegments)
+        .where(and(eq(videoSegments.videoId, videoId), inArray(videoSegments.id, slice))),
+    );
+  }
+  statements.push(touchStatement(db, videoId, at));
+  return statements;
+}
+
+/** Records erasure progress, so the sweep leaves an erasure that is moving alone. */
+export function touchStatement(db: Database, videoId: string, at: string) {
+  return db
+    .update(videos)
+    .set({ updatedAt: at })
+    .where(and(eq(videos.id, videoId), eq(videos.status, "deleted")));
+}
+
+/** Statements erasing the video's remaining rows: windows, full-text rows, lease. */
+export function eraseVideoRowsStatements(db: Database, videoId: string): BatchItem<"sqlite">[] {
+  return [
+    db.delete(mediaWindows).where(eq(mediaWindows.videoId, videoId)),
+    db.delete(segmentText).where(eq(segmentText.videoId, videoId)),
+    db.delete(videoSegments).where(eq(videoSegments.videoId, videoId)),
+    db.delete(workLeases).where(eq(workLeases.subjectId, videoId)),
+  ];
+}
+
+/** The condition of the last erasure batch: the video is deleted and not yet erased. */
+export function awaitingErasure(videoId: string): SQL {
+  return sql`exists (select 1 from ${videos} where ${videos.id} = ${videoId} and ${videos.status} = 'deleted' and ${videos.erasedAt} is null)`;
+}
+
+/** Marks erasure complete; batch it after the event it guards. */
+export function markErasedStatement(db: Database, videoId: string, at: string) {
+  return db
+    .update(videos)
+    .set({ erasedAt: at, updatedAt: at })
+    .where(and(eq(videos.id, videoId), eq(videos.status, "deleted"), isNull(videos.erasedAt)));
+}
