@@ -1,7 +1,7 @@
 import type { Env } from "../src/env";
 import type { Ports } from "../src/ports";
 import { createDeps, type Deps } from "../src/services/deps";
-import { dispatchPendingEvents } from "../src/services/webhooks/dispatch";
+import { DISPATCH_BATCH, dispatchPendingEvents } from "../src/services/webhooks/dispatch";
 import { fetchTransport } from "../src/services/webhooks/transport";
 import { consumeAnalysis, consumeAnalysisDeadLetters } from "./analysis";
 import {
@@ -30,11 +30,25 @@ export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): 
   const deps = createDeps(env, ports);
   await consume(batch, deps);
   if (EVENT_SOURCES.has(batch.queue)) {
-    // The sweep would fan the events out too, a minute later; this keeps webhooks prompt.
-    await dispatchPendingEvents(deps).catch((error: unknown) =>
-      console.error(JSON.stringify({ dispatch: batch.queue, error: String(error) })),
+    // The sweep would fan the events out too, a minute later; this keeps webhooks prompt. Only
+    // the batch's own workspaces: a consumer fans out the events it wrote, not every tenant's.
+    await dispatchPendingEvents(deps, DISPATCH_BATCH, batchWorkspaces(batch)).catch(
+      (error: unknown) =>
+        console.error(JSON.stringify({ dispatch: batch.queue, error: String(error) })),
     );
   }
+}
+
+/** The workspaces a batch's messages name. */
+function batchWorkspaces(batch: MessageBatch): string[] {
+  const ids = new Set<string>();
+  for (const message of batch.messages) {
+    const body: unknown = message.body;
+    if (typeof body === "object" && body !== null && "workspace_id" in body) {
+      if (typeof body.workspace_id === "string") ids.add(body.workspace_id);
+    }
+  }
+  return [...ids];
 }
 
 function consume(batch: MessageBatch, deps: Deps): Promise<void> {

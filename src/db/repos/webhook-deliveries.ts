@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, isNull, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
@@ -14,12 +14,18 @@ export type DeliveryStatus = DeliveryRow["status"];
 /** An attempt log row. */
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 
-/** Events no dispatcher has fanned out yet, oldest first. */
-export async function undispatchedEvents(db: Database, limit: number): Promise<EventRow[]> {
+/** Events no dispatcher has fanned out yet, oldest first; of the given workspaces when named. */
+export async function undispatchedEvents(
+  db: Database,
+  limit: number,
+  workspaceIds?: readonly string[],
+): Promise<EventRow[]> {
+  if (workspaceIds?.length === 0) return [];
+  const pending = isNull(events.dispatchedAt);
   return db
     .select()
     .from(events)
-    .where(isNull(events.dispatchedAt))
+    .where(workspaceIds ? and(pending, inArray(events.workspaceId, [...workspaceIds])) : pending)
     .orderBy(asc(events.id))
     .limit(limit);
 }

@@ -85,9 +85,16 @@ export async function dispatchEvent(deps: Deps, event: EventRow): Promise<Delive
   return deliveries;
 }
 
-/** Fans out every event not dispatched yet (a bounded number per call); returns how many. */
-export async function dispatchPendingEvents(deps: Deps, limit = DISPATCH_BATCH): Promise<number> {
-  const pending = await undispatchedEvents(deps.db, limit);
+/**
+ * Fans out every event not dispatched yet (a bounded number per call), or only those of the
+ * given workspaces; returns how many.
+ */
+export async function dispatchPendingEvents(
+  deps: Deps,
+  limit = DISPATCH_BATCH,
+  workspaceIds?: readonly string[],
+): Promise<number> {
+  const pending = await undispatchedEvents(deps.db, limit, workspaceIds);
   for (const event of pending) {
     // One event that cannot be fanned out must not hold back the others.
     await dispatchEvent(deps, event).catch((error: unknown) =>

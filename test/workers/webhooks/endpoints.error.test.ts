@@ -15,7 +15,7 @@ describe("webhook endpoint validation", () => {
     ["empty event_types", { url: "https://a.example.com/", event_types: [] }, "event_types"],
     [
       "an unknown event type",
-      { url: "https://a.example.com/", event_types: ["video.deleted"] },
+      { url: "https://a.example.com/", event_types: ["video.exploded"] },
       "event_types[0]",
     ],
     [
