@@ -22,8 +22,9 @@ const PERMISSIONS = [
 const USAGE = `usage: npm run admin -- [--base-url URL] [--admin-token TOKEN] <command>
 commands:
   workspaces list [--json]
-  workspaces create --name NAME [--alpha-opt-in] [--index-private-tags]
-  workspaces update WORKSPACE_ID [--alpha-opt-in true|false] [--index-private-tags true|false] [--name NAME]
+  workspaces create --name NAME [--alpha-opt-in] [--index-private-tags] [--retention-days DAYS]
+  workspaces update WORKSPACE_ID [--alpha-opt-in true|false] [--index-private-tags true|false]
+                    [--retention-days DAYS|none] [--name NAME]
   keys list --workspace WORKSPACE_ID [--json]
   keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO] [--owner USER_ID]
   keys revoke KEY_ID
@@ -31,6 +32,8 @@ commands:
 base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (PORT defaults to 8787);
 the service's root or its API root (…/api/v1alpha1, as vas takes it)
 admin token: --admin-token, else ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars (local URLs only)
+--retention-days: videos older than DAYS (1-3650, from their upload's start) are deleted by the
+sweep; none keeps them until deleted (the default)
 permissions (comma-separated for --permissions; * means all of them):
   ${PERMISSIONS.join("\n  ")}`;
 
@@ -51,6 +54,7 @@ try {
       name: { type: "string" },
       "alpha-opt-in": { type: "string" },
       "index-private-tags": { type: "string" },
+      "retention-days": { type: "string" },
       workspace: { type: "string" },
       type: { type: "string", default: "alpha" },
       permissions: { type: "string", default: "*" },
@@ -105,6 +109,16 @@ function switchValue(name) {
   if (raw === undefined) return undefined;
   if (raw !== "true" && raw !== "false") fail(`--${name} takes true or false`, 2);
   return raw === "true";
+}
+
+/** `--retention-days`: a number of days, null for `none`, undefined when not given. */
+function retentionDays() {
+  const raw = values["retention-days"];
+  if (raw === undefined) return undefined;
+  if (raw === "none") return null;
+  // The range is the service's to check: its answer names the field and the limits.
+  if (!/^\d+$/.test(raw)) fail("--retention-days takes a number of days or none", 2);
+  return Number(raw);
 }
 
 /** One line for a problem document: its detail, then each field error. */
@@ -180,6 +194,7 @@ switch (`${resource} ${action}`) {
       ["ID", (w) => w.id],
       ["ALPHA", (w) => (w.alpha_opt_in ? "yes" : "no")],
       ["PRIVATE", (w) => (w.index_private_tags ? "indexed" : "dropped")],
+      ["RETENTION", (w) => (w.retention_days === null ? "keep" : `${w.retention_days}d`)],
       ["CREATED", (w) => w.created_at],
       ["NAME", (w) => w.name],
     ]);
@@ -203,6 +218,7 @@ switch (`${resource} ${action}`) {
       name: values.name,
       alpha_opt_in: switchValue("alpha-opt-in") ?? false,
       index_private_tags: switchValue("index-private-tags") ?? false,
+      ...(retentionDays() === undefined ? {} : { retention_days: retentionDays() }),
     });
     break;
   case "workspaces update": {
@@ -213,6 +229,7 @@ switch (`${resource} ${action}`) {
       change.alpha_opt_in = switchValue("alpha-opt-in");
     if (switchValue("index-private-tags") !== undefined)
       change.index_private_tags = switchValue("index-private-tags");
+    if (retentionDays() !== undefined) change.retention_days = retentionDays();
     result = await call("PATCH", `/workspaces/${encodeURIComponent(id)}`, change);
     break;
   }

@@ -98,10 +98,16 @@ describe("npm run dev", () => {
           "Listed",
           "--alpha-opt-in",
           "--index-private-tags",
+          "--retention-days",
+          "30",
         ])
       ).stdout,
     );
-    expect(workspace).toMatchObject({ alpha_opt_in: true, index_private_tags: true });
+    expect(workspace).toMatchObject({
+      alpha_opt_in: true,
+      index_private_tags: true,
+      retention_days: 30,
+    });
     const key = JSON.parse(
       (
         await admin([
@@ -118,8 +124,16 @@ describe("npm run dev", () => {
     );
     await admin(["keys", "revoke", key.id]);
     const workspaces = (await admin(["workspaces", "list"])).stdout;
-    expect(workspaces.split("\n")[0]).toMatch(/^ID\s+ALPHA\s+PRIVATE\s+CREATED\s+NAME$/);
-    expect(workspaces).toMatch(new RegExp(`${workspace.id}\\s+yes\\s+indexed\\s+\\S+\\s+Listed`));
+    expect(workspaces.split("\n")[0]).toMatch(
+      /^ID\s+ALPHA\s+PRIVATE\s+RETENTION\s+CREATED\s+NAME$/,
+    );
+    expect(workspaces).toMatch(
+      new RegExp(`${workspace.id}\\s+yes\\s+indexed\\s+30d\\s+\\S+\\s+Listed`),
+    );
+    const kept = JSON.parse(
+      (await admin(["workspaces", "update", workspace.id, "--retention-days", "none"])).stdout,
+    );
+    expect(kept).toMatchObject({ id: workspace.id, retention_days: null });
     const keys = (await admin(["keys", "list", "--workspace", workspace.id])).stdout;
     const row = keys.split("\n").find((line) => line.startsWith(key.id)) ?? "";
     expect(row).toContain(workspace.id);

@@ -98,16 +98,26 @@ export async function staleRuns(db: Database, window: StaleWindow): Promise<Stal
 }
 
 /**
- * Forgets the leases of items that have ended (or vanished). Each lease looks its item up by
+ * Forgets the leases of items that have ended (or vanished); a deleted video's has ended
+ * once it is erased. Each lease looks its item up by
  * id, so the statement reads as many rows as there are leases (work in flight), never the
  * videos or runs tables as a whole.
  */
 export async function deleteSettledLeases(db: Database): Promise<void> {
   const active = ["queued", "processing"] as const;
+  // A video deleted while processing keeps its lease until erased: erasure waits on it.
   const videoActive = db
     .select({ id: videos.id })
     .from(videos)
-    .where(and(eq(videos.id, workLeases.subjectId), inArray(videos.status, active)));
+    .where(
+      and(
+        eq(videos.id, workLeases.subjectId),
+        or(
+          inArray(videos.status, active),
+          and(eq(videos.status, "deleted"), isNull(videos.erasedAt)),
+        ),
+      ),
+    );
   const runActive = db
     .select({ id: runs.id })
     .from(runs)

@@ -20,6 +20,7 @@ export async function updateWorkspace(
   change: {
     alphaOptIn?: boolean | undefined;
     indexPrivateTags?: boolean | undefined;
+    retentionDays?: number | null | undefined;
     name?: string | undefined;
     updatedAt: string;
   },
@@ -32,6 +33,7 @@ export async function updateWorkspace(
       ...(change.indexPrivateTags === undefined
         ? {}
         : { indexPrivateTags: change.indexPrivateTags }),
+      ...(change.retentionDays === undefined ? {} : { retentionDays: change.retentionDays }),
       ...(change.name === undefined ? {} : { name: change.name }),
     })
     .where(eq(workspaces.id, id))

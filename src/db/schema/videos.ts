@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { StoredError } from "../../domain/async-errors";
 import type { VideoMedia } from "../../domain/video";
@@ -36,5 +37,9 @@ export const videos = sqliteTable(
     index("videos_workspace_status_idx").on(table.workspaceId, table.status, table.id),
     // The crash sweep's query: unfinished videos of every workspace, least recently updated.
     index("videos_status_updated_idx").on(table.status, table.updatedAt),
+    // The retention sweep's query: a workspace's videos not yet deleted, oldest upload first.
+    index("videos_workspace_created_idx")
+      .on(table.workspaceId, table.createdAt)
+      .where(sql`${table.status} <> 'deleted'`),
   ],
 );

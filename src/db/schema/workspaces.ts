@@ -1,15 +1,25 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** A tenant: every resource belongs to exactly one workspace. */
-export const workspaces = sqliteTable("workspaces", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
-  /** Whether location and device container tags are indexed (docs/decisions.md). */
-  indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
-  createdAt: text("created_at").notNull(),
-  updatedAt: text("updated_at").notNull(),
-});
+export const workspaces = sqliteTable(
+  "workspaces",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
+    /** Whether location and device container tags are indexed (docs/decisions.md). */
+    indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
+    /** Days a video is kept after its upload started; null keeps videos until deleted. */
+    retentionDays: integer("retention_days"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  // The retention sweep walks only the workspaces that set a retention.
+  (table) => [
+    index("workspaces_retention_idx").on(table.id).where(sql`${table.retentionDays} is not null`),
+  ],
+);
 
 /** API keys; only the SHA-256 of the secret is stored. */
 export const apiKeys = sqliteTable(

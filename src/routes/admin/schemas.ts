@@ -3,6 +3,21 @@ import { PERMISSIONS } from "../../domain/caller";
 import { type SameShape, TimestampSchema } from "../../schemas/common";
 import type { ApiKeyDto, WorkspaceDto } from "../../services/presenters/admin";
 
+/** The longest retention a workspace may set: ten years; longer is "keep" (null). */
+export const MAX_RETENTION_DAYS = 3650;
+
+/** Days a workspace keeps each video from its upload's start; null keeps videos until deleted. */
+export const RetentionDaysSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_RETENTION_DAYS)
+  .nullable()
+  .openapi({
+    description: `Days each video is kept, counted from its \`created_at\` (the upload's start), 1-${MAX_RETENTION_DAYS}; the scheduled sweep deletes a video past it as DELETE /videos/{id} does, \`video.deleted\` included. null keeps videos until they are deleted.`,
+    example: 90,
+  });
+
 /** A workspace as the admin API shows it. */
 export const WorkspaceSchema = z
   .object({
@@ -15,6 +30,7 @@ export const WorkspaceSchema = z
       description:
         "Whether container tags that locate a person or identify a device (GPS, make, model, serial, owner) are indexed; false drops them before anything is stored",
     }),
+    retention_days: RetentionDaysSchema,
     created_at: TimestampSchema,
   })
   .openapi("AdminWorkspace");

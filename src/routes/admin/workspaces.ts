@@ -8,7 +8,7 @@ import { idParam } from "../../schemas/common";
 import { evictCachedKeys } from "../../services/auth";
 import { presentWorkspace } from "../../services/presenters/admin";
 import { problemResponses } from "../define";
-import { WorkspaceSchema } from "./schemas";
+import { MAX_RETENTION_DAYS, RetentionDaysSchema, WorkspaceSchema } from "./schemas";
 
 const createWorkspaceRoute = createRoute({
   method: "post",
@@ -28,6 +28,7 @@ const createWorkspaceRoute = createRoute({
               description:
                 "Index location and device container tags of this workspace's videos (default false)",
             }),
+            retention_days: RetentionDaysSchema.default(null),
           }),
         },
       },
@@ -47,7 +48,7 @@ const updateWorkspaceRoute = createRoute({
   operationId: "updateWorkspace",
   path: "/workspaces/{id}",
   tags: ["Admin"],
-  summary: "Change a workspace (alpha opt-in, private tags, name)",
+  summary: "Change a workspace (alpha opt-in, private tags, retention, name)",
   request: {
     params: z.object({ id: idParam("id", "ws_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
     body: {
@@ -61,15 +62,19 @@ const updateWorkspaceRoute = createRoute({
                 description:
                   "Index location and device container tags of videos processed from now on",
               }),
+              retention_days: RetentionDaysSchema.optional().openapi({
+                description: `Days each video is kept from its upload's start (1-${MAX_RETENTION_DAYS}), null to keep videos until deleted; a shorter retention applies to existing videos at the next sweep`,
+              }),
               name: z.string().trim().min(1).max(200).optional(),
             })
             .refine(
               (body) =>
                 body.alpha_opt_in !== undefined ||
                 body.index_private_tags !== undefined ||
+                body.retention_days !== undefined ||
                 body.name !== undefined,
               {
-                message: "alpha_opt_in, index_private_tags or name is required",
+                message: "alpha_opt_in, index_private_tags, retention_days or name is required",
                 path: ["alpha_opt_in"],
               },
             ),
@@ -96,6 +101,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       name: body.name,
       alphaOptIn: body.alpha_opt_in,
       indexPrivateTags: body.index_private_tags,
+      retentionDays: body.retention_days,
       createdAt: now,
       updatedAt: now,
     };
@@ -109,6 +115,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
     const row = await updateWorkspace(c.var.deps.db, id, {
       alphaOptIn: body.alpha_opt_in,
       indexPrivateTags: body.index_private_tags,
+      retentionDays: body.retention_days,
       name: body.name,
       updatedAt: nowIso(),
     });

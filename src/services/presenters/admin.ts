@@ -7,6 +7,7 @@ export interface WorkspaceDto {
   name: string;
   alpha_opt_in: boolean;
   index_private_tags: boolean;
+  retention_days: number | null;
   created_at: string;
 }
 
@@ -30,6 +31,7 @@ export function presentWorkspace(row: WorkspaceRow): WorkspaceDto {
     name: row.name,
     alpha_opt_in: row.alphaOptIn,
     index_private_tags: row.indexPrivateTags,
+    retention_days: row.retentionDays,
     created_at: row.createdAt,
   };
 }

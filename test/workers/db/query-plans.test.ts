@@ -14,6 +14,7 @@ import * as steps from "../../../src/db/repos/run-steps";
 import * as runs from "../../../src/db/repos/runs";
 import * as search from "../../../src/db/repos/search";
 import * as segments from "../../../src/db/repos/segments";
+import * as retention from "../../../src/db/repos/video-retention";
 import * as videos from "../../../src/db/repos/videos";
 import * as deliveries from "../../../src/db/repos/webhook-deliveries";
 import * as endpoints from "../../../src/db/repos/webhook-endpoints";
@@ -279,6 +280,10 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "work leases: stale runs": (db) => leases.staleRuns(db, { staleBefore: NOW, limit: 50 }),
   "work leases: settle": (db) => leases.deleteSettledLeases(db),
   "work leases: find": (db) => leases.findLease(db, VIDEO),
+  "retention: workspaces due": (db) =>
+    retention.workspacesPastRetention(db, { now: NOW, limit: 50 }),
+  "retention: videos due": (db) =>
+    retention.videosPastRetention(db, { workspaceId: WS, createdBefore: NOW }, 50),
 };
 
 beforeAll(seedAll);
