@@ -1,7 +1,10 @@
 import type { AnswerAttribute, AnswerItem, AnswerPayload } from "../../domain/answers";
 import type { Redaction } from "../../domain/evidence";
 
-/** The reason every redaction of a read carries. */
+/**
+ * The reason every redaction of a read carries, and the notice code of a run's or report's
+ * source deleted since.
+ */
 export const SOURCE_DELETED: Redaction = "source_deleted";
 
 /** What a withheld text reads in API answers (reports use their language's words). */
