@@ -64,7 +64,7 @@ export interface ReportManifestDto {
   }[];
 }
 
-/** A source of the report's run deleted since: what reads of the report withhold of it. */
+/** A deleted source of the report's run: what reads of the report withhold of it. */
 export interface ReportNoticeDto {
   code: Redaction;
   video_id: string;
@@ -81,8 +81,8 @@ export interface ReportDto extends ReportResource {
   manifest?: ReportManifestDto;
 }
 
-/** What a report notice says of a deleted source. */
-export const REPORT_SOURCE_DELETED_DETAIL =
+// Says why `content_identity` no longer hashes what a read shows.
+const REPORT_SOURCE_DELETED_DETAIL =
   "This video was deleted: the content and manifest read here withhold its quotes, title and media links. content_identity names the content as issued.";
 
 /** The report's run and which of its sources are deleted: what every read of it needs. */
@@ -115,7 +115,7 @@ export async function presentReport(
 ): Promise<ReportDto> {
   const { deps, linker, run, deleted } = context;
   const dto: ReportDto = reportResource(row);
-  const gone = run.sourceIds.filter((id, i) => deleted.has(id) && run.sourceIds.indexOf(id) === i);
+  const gone = run.sourceIds.filter((id) => deleted.has(id));
   if (gone.length > 0) {
     dto.notices = gone.map((id) => ({
       code: SOURCE_DELETED,
