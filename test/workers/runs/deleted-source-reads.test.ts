@@ -226,6 +226,23 @@ describe("reads of a run whose source was deleted after its reports were issued"
     expect(await markdownOf(report?.id ?? "")).toBe(report?.content);
   });
 
+  it("read a report made before manifests kept how it was rendered the same way", async () => {
+    const [json] = await reports("&expand[]=content");
+    const row = await env.DB.prepare("SELECT manifest FROM reports WHERE id = ?")
+      .bind(json?.id)
+      .first<{ manifest: string }>();
+    const key = JSON.parse(row?.manifest ?? "{}").object_key;
+    const stored = JSON.parse((await (await env.MEDIA_BUCKET.get(key))?.text()) ?? "{}");
+    expect(stored.render).toEqual({ notices: [], redacted: [] });
+    delete stored.render;
+    await env.MEDIA_BUCKET.put(key, JSON.stringify(stored));
+    const again = await expectJson<ReportDto>(
+      await api.get(`/reports/${json?.id}?expand[]=content`),
+      200,
+    );
+    expect(again.content).toBe(json?.content);
+  });
+
   it("read the same once the video is erased", async () => {
     const before = await reports("&expand[]=content");
     await waitForErasure(gone);
