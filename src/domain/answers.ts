@@ -1,4 +1,4 @@
-import type { EvidenceRef, EvidenceSummary } from "./evidence";
+import type { EvidenceRef, EvidenceSummary, Redaction } from "./evidence";
 
 /** Answer types of the spec's Answer section. */
 export const ANSWER_TYPES = [
@@ -60,6 +60,8 @@ export interface AnswerItem {
   attributes: AnswerAttribute[];
   evidence: EvidenceRef[];
   value?: string | number | boolean;
+  /** Set on reads when the item cites or names a deleted video: its label and text are withheld. */
+  redacted?: Redaction;
 }
 
 /** The payload of an answer (its shape is this service's decision; see docs/answer-engine.md). */
@@ -71,6 +73,8 @@ export interface AnswerPayload {
   unit?: string;
   items: AnswerItem[];
   evidence_summary: EvidenceSummary;
+  /** Set on reads when the answer cites a deleted video: its summary and text value are withheld. */
+  redacted?: Redaction;
 }
 
 /** Resources an answer consumed. */

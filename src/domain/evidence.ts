@@ -23,6 +23,12 @@ export interface ExtractionCoverage {
   metadata: boolean;
 }
 
+/**
+ * Why a read withholds text or a link it would otherwise show: the video it came from was
+ * deleted. Stored records keep what they held; every read leaves it out.
+ */
+export type Redaction = "source_deleted";
+
 /** One span of a segment that an answer cites. Times in seconds. */
 export interface EvidenceRef {
   /** Stable id: `evidence_` + a hash of (segment id, kind, start, end). */
@@ -34,6 +40,8 @@ export interface EvidenceRef {
   end_time: number;
   /** The words or description the span holds. */
   text: string;
+  /** Set on reads when the span's video was deleted: `text` is a marker, and no clip is linked. */
+  redacted?: Redaction;
 }
 
 /** "Answer evidence summary" of the spec's Answer section. */

@@ -1,4 +1,4 @@
-import type { EvidenceKind } from "./evidence";
+import type { EvidenceKind, Redaction } from "./evidence";
 
 /**
  * What a finding says about its rule. A requirement: the video shows it met (`found`), or
@@ -41,6 +41,8 @@ export interface FindingEvidence {
   start_time: number;
   end_time: number;
   text: string;
+  /** Set on reads when the finding's video was deleted: `text` is a marker, and no clip is linked. */
+  redacted?: Redaction;
 }
 
 /** How a finding was made (metadata in the spec's Finding section). */

@@ -26,3 +26,10 @@ export function idParam(name: string, example: string) {
 
 /** `true` only when A and B are the same type: a schema's inferred type and its presenter's. */
 export type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** Why a read withholds a text or link: the video it came from was deleted. */
+export const RedactedSchema = z.enum(["source_deleted"]).openapi({
+  description:
+    "Present when the video this came from was deleted: its quoted text reads as the redaction marker and no media URL is given",
+  example: "source_deleted",
+});

@@ -4,9 +4,6 @@ import { sourceKey } from "../lib/object-keys";
 import type { Ports } from "../ports";
 import { MEDIA_URL_TTL_MS } from "./media-urls";
 
-/** An evidence reference as clients read it: with a signed clip URL of its span. */
-export type LinkedEvidence = EvidenceRef & { clip_url: string };
-
 /** Signs each stored object once per request, and points evidence at its span (`#t=start,end`). */
 export class EvidenceLinker {
   private readonly signed = new Map<string, Promise<string>>();
@@ -37,8 +34,9 @@ export class EvidenceLinker {
     return `${await this.sourceUrl(ref.video_id)}#t=${ref.start_time},${ref.end_time}`;
   }
 
-  /** A reference with its clip URL. */
-  async link(ref: EvidenceRef): Promise<LinkedEvidence> {
+  /** A reference with its signed clip URL; a redacted one (its video deleted) links nothing. */
+  async link<T extends EvidenceRef>(ref: T): Promise<T & { clip_url?: string }> {
+    if (ref.redacted !== undefined) return ref;
     return { ...ref, clip_url: await this.clipUrl(ref) };
   }
 

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { findFinding } from "../../db/repos/findings";
+import { deletedVideoIds } from "../../db/repos/video-erasure";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { EvidenceLinker } from "../../services/evidence-urls";
@@ -34,6 +35,7 @@ export function registerGetFinding(app: OpenAPIHono<HonoEnv>) {
     const row = await findFinding(c.var.deps.db, c.var.auth.workspaceId, finding_id);
     if (!row) throw notFound("Finding", finding_id);
     const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);
-    return c.json(await presentFinding(row, linker), 200);
+    const deleted = await deletedVideoIds(c.var.deps.db, row.workspaceId, [row.videoId]);
+    return c.json(await presentFinding(row, linker, deleted), 200);
   });
 }

@@ -1,5 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { listFindings } from "../../db/repos/findings";
+import { deletedVideoIds } from "../../db/repos/video-erasure";
 import { RESULT_STATES } from "../../domain/answers";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -57,7 +58,12 @@ export function registerListFindings(app: OpenAPIHono<HonoEnv>) {
       page,
     );
     const items = new Map<string, FindingDto>();
-    for (const row of rows) items.set(row.id, await presentFinding(row, null));
+    const deleted = await deletedVideoIds(
+      c.var.deps.db,
+      workspaceId,
+      rows.map((row) => row.videoId),
+    );
+    for (const row of rows) items.set(row.id, await presentFinding(row, null, deleted));
     return c.json(
       await toPage(
         list,

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { findFinding, reviewFinding } from "../../db/repos/findings";
+import { deletedVideoIds } from "../../db/repos/video-erasure";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -52,6 +53,7 @@ export function registerReviewFinding(app: OpenAPIHono<HonoEnv>) {
     };
     await reviewFinding(db, row.id, review);
     const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);
-    return c.json(await presentFinding({ ...row, ...review }, linker), 200);
+    const deleted = await deletedVideoIds(db, row.workspaceId, [row.videoId]);
+    return c.json(await presentFinding({ ...row, ...review }, linker, deleted), 200);
   });
 }

@@ -6,7 +6,8 @@ import {
   FINDING_TYPES,
   REVIEW_STATUSES,
 } from "../../domain/findings";
-import { idParam, TimestampSchema } from "../../schemas/common";
+import { idParam, RedactedSchema, TimestampSchema } from "../../schemas/common";
+import { REDACTED_TEXT } from "../../services/deletion/redact";
 
 /** The `finding_id` path parameter. */
 export const FindingParamsSchema = z.object({
@@ -20,10 +21,16 @@ const EvidenceSchema = z
     video_id: z.string(),
     segment_id: z.string(),
     kind: z.enum(["transcript", "ocr", "scene", "thumbnail", "metadata"]),
-    clip_url: z.string().openapi({ description: "Signed URL of the video at the span (#t=)" }),
+    clip_url: z
+      .string()
+      .optional()
+      .openapi({ description: "Signed URL of the video at the span (#t=); absent when redacted" }),
     start_time: z.number().openapi({ description: "Seconds from the start of the video" }),
     end_time: z.number(),
-    text: z.string().openapi({ description: "What the span holds: words, or a description" }),
+    text: z.string().openapi({
+      description: `What the span holds: words, or a description; \`${REDACTED_TEXT}\` when redacted`,
+    }),
+    redacted: RedactedSchema.optional(),
   })
   .openapi("FindingEvidence");
 
@@ -39,7 +46,9 @@ export const FindingSchema = z
       .string()
       .openapi({ description: "`rb_…/rule-id@version`", example: "rb_01j…/hard-hats@2" }),
     title: z.string().openapi({ description: "The rule's title" }),
-    description: z.string().openapi({ description: "What the engine found, in one sentence" }),
+    description: z.string().openapi({
+      description: `What the engine found, in one sentence; \`${REDACTED_TEXT}\` when redacted`,
+    }),
     type: z.enum(FINDING_TYPES).openapi({
       description:
         "By the rule's kind and the result state: a requirement `requirement_met` (found) or `requirement_not_shown` (not_found); a hazard `hazard_observed` (found) or `hazard_not_shown` (not_found); `needs_review` when uncertain or not_checked",
@@ -65,6 +74,10 @@ export const FindingSchema = z
       frame_number: z.number().optional(),
       limitations: z.array(z.string()),
       quality: z.enum(["exact", "limited", "unknown"]),
+    }),
+    redacted: RedactedSchema.optional().openapi({
+      description:
+        "The finding's video was deleted: its description and every span's text read as the redaction marker, and no clip URL is given",
     }),
     review_note: z.string().optional(),
     reviewed_at: TimestampSchema.optional(),

@@ -5,7 +5,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
-import { presentReport } from "../../services/presenters/report";
+import { presentReport, reportContext } from "../../services/presenters/report";
 import { createReports } from "../../services/reports/create-reports";
 import { alphaRoute } from "../define";
 import { InlineTemplateSchema } from "../report-templates/schemas";
@@ -81,10 +81,8 @@ export function registerCreateReports(app: OpenAPIHono<HonoEnv>) {
           }
         : {}),
     });
-    const context = {
-      bucket: c.var.deps.bucket,
-      linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
-    };
+    const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);
+    const context = await reportContext(c.var.deps, linker, run);
     const data = await Promise.all(rows.map((row) => presentReport(row, expand, context)));
     return c.json({ data, has_more: false, next_cursor: null }, 201);
   });

@@ -1,11 +1,12 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { findReport } from "../../db/repos/runs";
+import { findReport, findRun } from "../../db/repos/runs";
 import { ApiError, notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { EvidenceLinker } from "../../services/evidence-urls";
-import { presentReport } from "../../services/presenters/report";
+import { presentReport, reportContext } from "../../services/presenters/report";
+import { readableContent } from "../../services/reports/read";
 import { alphaRoute } from "../define";
 import { prefersMarkdown } from "./accept";
 import { REPORT_EXPANDABLE, ReportSchema } from "./schemas";
@@ -43,8 +44,13 @@ export function registerGetReport(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { report_id } = c.req.valid("param");
     const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
-    const row = await findReport(c.var.deps.db, c.var.auth.workspaceId, report_id);
+    const { db } = c.var.deps;
+    const row = await findReport(db, c.var.auth.workspaceId, report_id);
     if (!row) throw notFound("Report", report_id);
+    const run = await findRun(db, row.workspaceId, row.runId);
+    if (!run) throw new Error(`the run of report ${row.id} is missing`);
+    const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);
+    const context = await reportContext(c.var.deps, linker, run);
     if (prefersMarkdown(c.req.header("accept"))) {
       if (row.format !== "markdown") {
         throw new ApiError(
@@ -52,16 +58,9 @@ export function registerGetReport(app: OpenAPIHono<HonoEnv>) {
           `Report ${report_id} is ${row.format}, not Markdown; ask for application/json.`,
         );
       }
-      const object = await c.var.deps.bucket.get(row.objectKey);
-      if (!object) throw new Error(`the content of report ${row.id} is missing`);
-      return c.body(await object.text(), 200, { "content-type": "text/markdown; charset=utf-8" });
+      const content = await readableContent(c.var.deps, row, run, context.deleted);
+      return c.body(content, 200, { "content-type": "text/markdown; charset=utf-8" });
     }
-    return c.json(
-      await presentReport(row, expand, {
-        bucket: c.var.deps.bucket,
-        linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
-      }),
-      200,
-    );
+    return c.json(await presentReport(row, expand, context), 200);
   });
 }

@@ -6,7 +6,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { EvidenceLinker } from "../../services/evidence-urls";
-import { presentReport } from "../../services/presenters/report";
+import { presentReport, reportContext } from "../../services/presenters/report";
 import { alphaRoute } from "../define";
 import { REPORT_EXPANDABLE, ReportSchema } from "./schemas";
 
@@ -41,7 +41,8 @@ export function registerListReports(app: OpenAPIHono<HonoEnv>) {
     const expand = parseExpand(c.req.url, REPORT_EXPANDABLE);
     const db = c.var.deps.db;
     const { workspaceId } = c.var.auth;
-    if (!(await findRun(db, workspaceId, query.run_id))) throw notFound("Run", query.run_id);
+    const run = await findRun(db, workspaceId, query.run_id);
+    if (!run) throw notFound("Run", query.run_id);
     const list = listScope(c.var.deps.secrets.signing(), "reports", workspaceId, query.run_id);
     const page = await pageQuery(list, query);
     const rows = await listReports(db, workspaceId, query.run_id, page);
@@ -52,10 +53,8 @@ export function registerListReports(app: OpenAPIHono<HonoEnv>) {
       (row) => [row.id],
       (row) => row,
     );
-    const context = {
-      bucket: c.var.deps.bucket,
-      linker: new EvidenceLinker(c.var.ports, new URL(c.req.url).origin),
-    };
+    const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);
+    const context = await reportContext(c.var.deps, linker, run);
     return c.json(
       {
         ...envelope,

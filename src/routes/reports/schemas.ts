@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { type SameShape, TimestampSchema } from "../../schemas/common";
+import { RedactedSchema, type SameShape, TimestampSchema } from "../../schemas/common";
+import { REDACTED_TEXT } from "../../services/deletion/redact";
 import type { ReportDto } from "../../services/presenters/report";
 
 /** Expand values of report reads. */
@@ -20,10 +21,13 @@ const ManifestSchema = z
         kind: z.string(),
         start_time: z.number(),
         end_time: z.number(),
-        text: z.string(),
-        clip_url: z
-          .string()
-          .openapi({ description: "Signed URL playing the span, valid at least 1 hour" }),
+        text: z.string().openapi({
+          description: `What the span holds; \`${REDACTED_TEXT}\` when redacted`,
+        }),
+        clip_url: z.string().optional().openapi({
+          description: "Signed URL playing the span, valid at least 1 hour; absent when redacted",
+        }),
+        redacted: RedactedSchema.optional(),
       }),
     ),
   })
@@ -55,10 +59,23 @@ export const ReportSchema = z
         "template's id) folded to lowercase hyphenated form",
       example: "weekly-dock-summary@2",
     }),
-    content: z
-      .string()
+    notices: z
+      .array(
+        z.object({
+          code: RedactedSchema,
+          video_id: z.string(),
+          detail: z.string(),
+        }),
+      )
       .optional()
-      .openapi({ description: "The rendered content (expand[]=content)" }),
+      .openapi({
+        description:
+          "Sources of the run deleted since: the content and manifest withhold their quotes, titles and media links, and content_identity still names the content as issued. Absent when there are none.",
+      }),
+    content: z.string().optional().openapi({
+      description:
+        "The rendered content (expand[]=content); with a source deleted, the report rendered again with that source withheld",
+    }),
     manifest: ManifestSchema.optional().openapi({
       description: "Trust bindings (expand[]=manifest)",
     }),

@@ -1,11 +1,13 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { findRun, listAnswers } from "../../db/repos/runs";
+import { deletedVideoIds } from "../../db/repos/video-erasure";
 import { ANSWER_TYPES, RESULT_STATES } from "../../domain/answers";
 import { notFound } from "../../errors/api-error";
 import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
-import type { SameShape } from "../../schemas/common";
+import { RedactedSchema, type SameShape } from "../../schemas/common";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
+import { REDACTED_TEXT } from "../../services/deletion/redact";
 import { EvidenceLinker } from "../../services/evidence-urls";
 import { type AnswerDto, presentAnswer } from "../../services/presenters/answer";
 import { alphaRoute } from "../define";
@@ -19,10 +21,14 @@ const EvidenceRefSchema = z
     kind: z.enum(["transcript", "ocr", "scene", "thumbnail", "metadata"]),
     start_time: z.number().openapi({ description: "Seconds" }),
     end_time: z.number(),
-    text: z.string(),
-    clip_url: z.string().optional().openapi({
-      description: "Signed URL of the video playing the span (#t=start,end), valid at least 1 hour",
+    text: z.string().openapi({
+      description: `The words or description the span holds; \`${REDACTED_TEXT}\` when redacted`,
     }),
+    clip_url: z.string().optional().openapi({
+      description:
+        "Signed URL of the video playing the span (#t=start,end), valid at least 1 hour; absent when redacted",
+    }),
+    redacted: RedactedSchema.optional(),
   })
   .openapi("EvidenceRef");
 
@@ -56,6 +62,10 @@ export const AnswerSchema = z
           attributes: z.array(AttributeSchema),
           evidence: z.array(EvidenceRefSchema),
           value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+          redacted: RedactedSchema.optional().openapi({
+            description:
+              "The item stands for or cites a deleted video: its label and text values read as the redaction marker",
+          }),
         }),
       ),
       evidence_summary: z.object({
@@ -63,6 +73,10 @@ export const AnswerSchema = z
         drill_down_path: z.string(),
         precision: z.enum(["exact", "limited", "unknown"]),
         representative: z.array(EvidenceRefSchema),
+      }),
+      redacted: RedactedSchema.optional().openapi({
+        description:
+          "The answer cites a deleted video: its summary and a text value read as the redaction marker",
       }),
     }),
     provenance: z.record(z.string(), z.unknown()),
@@ -108,6 +122,7 @@ export function registerListAnswers(app: OpenAPIHono<HonoEnv>) {
     const page = await pageQuery(list, query);
     const rows = run.status === "completed" ? await listAnswers(db, run.id, page) : [];
     const linker = new EvidenceLinker(c.var.ports, new URL(c.req.url).origin);
+    const deleted = await deletedVideoIds(db, run.workspaceId, run.sourceIds);
     const envelope = await toPage(
       list,
       rows,
@@ -118,7 +133,7 @@ export function registerListAnswers(app: OpenAPIHono<HonoEnv>) {
     return c.json(
       {
         ...envelope,
-        data: await Promise.all(envelope.data.map((row) => presentAnswer(row, linker))),
+        data: await Promise.all(envelope.data.map((row) => presentAnswer(row, linker, deleted))),
       },
       200,
     );

@@ -1,4 +1,5 @@
 import type { AnswerRow } from "../../db/repos/runs";
+import { type DeletedSources, redactPayload } from "../deletion/redact";
 import type { EvidenceLinker } from "../evidence-urls";
 import type { StoredAnswer } from "../reports/types";
 
@@ -7,8 +8,15 @@ export interface AnswerDto extends StoredAnswer {
   provenance: Record<string, unknown>;
 }
 
-/** Renders an answer with signed clip URLs on its evidence. */
-export async function presentAnswer(answer: AnswerRow, linker: EvidenceLinker): Promise<AnswerDto> {
+/**
+ * Renders an answer with signed clip URLs on its evidence; what it quotes or links of a
+ * deleted video is withheld (`redactPayload`).
+ */
+export async function presentAnswer(
+  answer: AnswerRow,
+  linker: EvidenceLinker,
+  deleted: DeletedSources,
+): Promise<AnswerDto> {
   const dto: AnswerDto = {
     id: answer.id,
     key: answer.key,
@@ -17,7 +25,7 @@ export async function presentAnswer(answer: AnswerRow, linker: EvidenceLinker): 
     coverage: answer.coverage,
     event_count: answer.eventCount,
     evidence_count: answer.evidenceCount,
-    answer_payload: await linker.linkPayload(answer.payload),
+    answer_payload: await linker.linkPayload(redactPayload(answer.payload, deleted)),
     provenance: answer.provenance,
   };
   if (answer.reasonCode !== null) dto.reason_code = answer.reasonCode;

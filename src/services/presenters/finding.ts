@@ -1,9 +1,11 @@
 import type { FindingRow } from "../../db/repos/findings";
+import type { Redaction } from "../../domain/evidence";
 import type { FindingEvidence } from "../../domain/findings";
+import { type DeletedSources, REDACTED_TEXT, redactSpan, SOURCE_DELETED } from "../deletion/redact";
 import type { EvidenceLinker } from "../evidence-urls";
 
-/** A cited span as clients read it: its finding and a signed clip of the span. */
-export type FindingEvidenceDto = FindingEvidence & { finding_id: string; clip_url: string };
+/** A cited span as clients read it: its finding and a signed clip of the span, unless redacted. */
+export type FindingEvidenceDto = FindingEvidence & { finding_id: string; clip_url?: string };
 
 /** A finding as the API shows it (the spec's Finding section). */
 export interface FindingDto {
@@ -23,6 +25,8 @@ export interface FindingDto {
   evidence: FindingEvidenceDto[];
   evidence_ids: string[];
   metadata: FindingRow["metadata"];
+  /** The finding's video was deleted: its description and every span's text are withheld. */
+  redacted?: Redaction;
   review_note?: string;
   reviewed_at?: string;
   reviewed_by?: string;
@@ -32,19 +36,22 @@ export interface FindingDto {
 
 /**
  * The wire form of a finding. Lists pass no linker: their items carry `evidence_ids` and
- * an empty `evidence` (the spec's Finding section), so a page signs no URLs.
+ * an empty `evidence` (the spec's Finding section), so a page signs no URLs. A finding of a
+ * deleted video keeps its rule, states and spans' times, but not its description (the
+ * engine's summary, which quotes the video) nor any span's text or clip.
  */
 export async function presentFinding(
   row: FindingRow,
   linker: EvidenceLinker | null,
+  deleted: DeletedSources,
 ): Promise<FindingDto> {
+  const redacted = deleted.has(row.videoId);
   const evidence = linker
     ? await Promise.all(
-        row.evidence.map(async (span) => ({
-          ...span,
-          finding_id: row.id,
-          clip_url: await linker.clipUrl(span),
-        })),
+        row.evidence.map(async (stored) => {
+          const span = { ...redactSpan(stored, deleted), finding_id: row.id };
+          return span.redacted ? span : { ...span, clip_url: await linker.clipUrl(span) };
+        }),
       )
     : [];
   return {
@@ -55,7 +62,7 @@ export async function presentFinding(
     rule_id: row.ruleId,
     rule_reference: row.ruleReference,
     title: row.title,
-    description: row.description,
+    description: redacted ? REDACTED_TEXT : row.description,
     type: row.type,
     severity: row.severity,
     status: row.status,
@@ -64,6 +71,7 @@ export async function presentFinding(
     evidence,
     evidence_ids: row.evidence.map((span) => span.id),
     metadata: row.metadata,
+    ...(redacted ? { redacted: SOURCE_DELETED } : {}),
     ...(row.reviewNote === null ? {} : { review_note: row.reviewNote }),
     ...(row.reviewedAt === null ? {} : { reviewed_at: row.reviewedAt }),
     ...(row.reviewedBy === null ? {} : { reviewed_by: row.reviewedBy }),

@@ -1,7 +1,12 @@
 import { API_PREFIX } from "../../api-prefix";
-import type { ReportRow } from "../../db/repos/runs";
-import type { EvidenceRef } from "../../domain/evidence";
+import type { ReportRow, RunRow } from "../../db/repos/runs";
+import { deletedVideoIds } from "../../db/repos/video-erasure";
+import type { Redaction } from "../../domain/evidence";
+import { type DeletedSources, redactSpan, SOURCE_DELETED } from "../deletion/redact";
+import type { Deps } from "../deps";
 import type { EvidenceLinker } from "../evidence-urls";
+import { storedManifest } from "../reports/manifest";
+import { readableContent } from "../reports/read";
 
 /** A report as `GET /reports/{id}` answers it without `expand[]`. */
 export interface ReportResource {
@@ -53,57 +58,79 @@ export interface ReportManifestDto {
     start_time: number;
     end_time: number;
     text: string;
-    /** Signed URL playing the span. */
-    clip_url: string;
+    /** Signed URL playing the span; none when redacted. */
+    clip_url?: string;
+    redacted?: Redaction;
   }[];
+}
+
+/** A deleted source of the report's run: what reads of the report withhold of it. */
+export interface ReportNoticeDto {
+  code: Redaction;
+  video_id: string;
+  detail: string;
 }
 
 /** A report as the API shows it (the spec's Report section): the resource and its expansions. */
 export interface ReportDto extends ReportResource {
+  /** Sources of the run deleted since; present only when there are some. */
+  notices?: ReportNoticeDto[];
   /** The rendered content (`expand[]=content`). */
   content?: string;
   /** Trust bindings (`expand[]=manifest`). */
   manifest?: ReportManifestDto;
 }
 
-type StoredManifest = Omit<ReportManifestDto, "evidence"> & {
-  evidence: (EvidenceRef & { answer_id: string })[];
-};
+// Says why `content_identity` no longer hashes what a read shows.
+const REPORT_SOURCE_DELETED_DETAIL =
+  "This video was deleted: the content and manifest read here withhold its quotes, title and media links. content_identity names the content as issued.";
 
-/**
- * A report's manifest: in R2 under the key its row names, or in the row itself for reports
- * made before manifests moved to R2.
- */
-async function storedManifest(row: ReportRow, bucket: R2Bucket): Promise<StoredManifest> {
-  const key = row.manifest.object_key;
-  if (typeof key !== "string") return row.manifest as StoredManifest;
-  const object = await bucket.get(key);
-  if (!object) throw new Error(`the manifest of report ${row.id} is missing`);
-  return (await object.json()) as StoredManifest;
+/** The report's run and which of its sources are deleted: what every read of it needs. */
+export interface ReportContext {
+  deps: Pick<Deps, "db" | "bucket">;
+  linker: EvidenceLinker;
+  run: RunRow;
+  deleted: DeletedSources;
 }
 
-/** Renders a report, reading its content from R2 and signing evidence URLs only when expanded. */
+/** The context of reads of the run's reports: which of its sources are deleted. */
+export async function reportContext(
+  deps: Pick<Deps, "db" | "bucket">,
+  linker: EvidenceLinker,
+  run: RunRow,
+): Promise<ReportContext> {
+  const deleted = await deletedVideoIds(deps.db, run.workspaceId, run.sourceIds);
+  return { deps, linker, run, deleted };
+}
+
+/**
+ * Renders a report, reading its content from R2 and signing evidence URLs only when expanded.
+ * Whatever it holds of a source deleted since is withheld (`readableContent`), and `notices`
+ * names each such source.
+ */
 export async function presentReport(
   row: ReportRow,
   expand: ReadonlySet<string>,
-  context: { bucket: R2Bucket; linker: EvidenceLinker },
+  context: ReportContext,
 ): Promise<ReportDto> {
+  const { deps, linker, run, deleted } = context;
   const dto: ReportDto = reportResource(row);
-  if (expand.has("content")) {
-    const object = await context.bucket.get(row.objectKey);
-    if (!object) throw new Error(`the content of report ${row.id} is missing`);
-    dto.content = await object.text();
+  const gone = run.sourceIds.filter((id) => deleted.has(id));
+  if (gone.length > 0) {
+    dto.notices = gone.map((id) => ({
+      code: SOURCE_DELETED,
+      video_id: id,
+      detail: REPORT_SOURCE_DELETED_DETAIL,
+    }));
   }
+  if (expand.has("content")) dto.content = await readableContent(deps, row, run, deleted);
   if (expand.has("manifest")) {
-    const manifest = await storedManifest(row, context.bucket);
+    const manifest = await storedManifest(row, deps.bucket);
     dto.manifest = {
       content_identity: manifest.content_identity,
       answers: manifest.answers,
       evidence: await Promise.all(
-        manifest.evidence.map(async (ref) => ({
-          ...ref,
-          clip_url: await context.linker.clipUrl(ref),
-        })),
+        manifest.evidence.map((stored) => linker.link(redactSpan(stored, deleted))),
       ),
     };
   }

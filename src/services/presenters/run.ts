@@ -2,6 +2,7 @@ import type { AnswerRow, RunRow, SnapshotRow } from "../../db/repos/runs";
 import type { AnswerType } from "../../domain/answers";
 import type { StoredError } from "../../domain/async-errors";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
+import { redactInputSnapshot } from "../deletion/redact";
 import type { RunNotice } from "../understanding";
 import {
   presentUsage,
@@ -122,7 +123,14 @@ export function presentRun(
     if (run.outputSnapshotId !== null) analysis.output_snapshot_id = run.outputSnapshotId;
     const content = (kind: SnapshotRow["kind"]) =>
       extras.snapshots?.find((s) => s.kind === kind)?.content;
-    analysis.snapshots = { profile: content("profile") ?? {}, input: content("input") ?? {} };
+    // A source deleted since keeps its id; its name, title and duration are withheld.
+    const deleted = new Set(
+      (extras.notices ?? []).filter((n) => n.code === "source_deleted").map((n) => n.video_id),
+    );
+    analysis.snapshots = {
+      profile: content("profile") ?? {},
+      input: redactInputSnapshot(content("input") ?? {}, deleted),
+    };
     const output = content("output");
     if (output) analysis.snapshots.output = output;
   }

@@ -1,5 +1,6 @@
+import { redactPayload, SOURCE_DELETED } from "../deletion/redact";
 import { answersByKey, renderBlock } from "./blocks";
-import { decidedOnPart, NOTHING_UNDERSTOOD, partialCoverage, SOURCE_DELETED } from "./coverage";
+import { decidedOnPart, NOTHING_UNDERSTOOD, partialCoverage } from "./coverage";
 import { compareText, formatTime } from "./format";
 import type { ReportModel, ReportNotice, ReportSource } from "./model";
 import { lookup, type ReportStrings, stringsFor } from "./strings";
@@ -72,15 +73,16 @@ function unansweredOf(
   return [...unanswered, partial];
 }
 
-function sourcesOf(input: RenderInput): ReportSource[] {
+function sourcesOf(input: RenderInput, redacted: ReadonlySet<string>): ReportSource[] {
   return input.run.source_ids.map((videoId) => {
-    const video = input.videos.find((v) => v.id === videoId);
+    const video = redacted.has(videoId) ? undefined : input.videos.find((v) => v.id === videoId);
     const duration = video !== undefined && Number.isFinite(video.duration) ? video.duration : null;
     return {
       video_id: videoId,
       title: video === undefined || video.title === "" ? null : video.title,
       duration,
       duration_text: formatTime(duration ?? undefined),
+      redacted: redacted.has(videoId),
     };
   });
 }
@@ -103,6 +105,38 @@ function noticesOf(input: RenderInput, sources: readonly ReportSource[]): Report
 }
 
 /**
+ * The notices a report shows: the run's, except that a withheld source has one notice saying
+ * it was deleted and what the report withholds of it, in place of any other about it.
+ */
+function shownNotices(
+  issued: readonly ReportNotice[],
+  sources: readonly ReportSource[],
+  strings: ReportStrings,
+): ReportNotice[] {
+  const seen = new Set<string>();
+  return sources.flatMap((source): ReportNotice[] => {
+    if (seen.has(source.video_id)) return [];
+    seen.add(source.video_id);
+    if (!source.redacted) return issued.filter((n) => n.video_id === source.video_id);
+    const detail = `${source.video_id}: ${strings.redactedNotice}`;
+    return [{ code: SOURCE_DELETED, video_id: source.video_id, detail }];
+  });
+}
+
+/** The answers as the report shows them: what they hold of a withheld source is withheld. */
+function shownAnswers(
+  answers: readonly StoredAnswer[],
+  redacted: ReadonlySet<string>,
+  strings: ReportStrings,
+): StoredAnswer[] {
+  if (redacted.size === 0) return [...answers];
+  return answers.map((answer) => ({
+    ...answer,
+    answer_payload: redactPayload(answer.answer_payload, redacted, strings.redacted),
+  }));
+}
+
+/**
  * The sources an answer is about: a workflow verdict (`rule/video`) is about its one video,
  * an analysis answer about every source of the run.
  */
@@ -119,21 +153,24 @@ function answerSources(
 /** Builds the format-neutral report of a run's stored answers; pure, no clock, no randomness. */
 export function buildReport(input: RenderInput): ReportModel {
   const strings = stringsFor(input.template.language);
-  const answers = reportOrder(input.answers);
+  const redacted = new Set(input.redacted ?? []);
+  const answers = reportOrder(shownAnswers(input.answers, redacted, strings));
   const byKey = answersByKey(answers);
   const titleIndex = input.template.blocks.findIndex((block) => block.type === "heading");
   const titleBlock = input.template.blocks[titleIndex];
   const untitled = input.run.kind === "workflow" ? strings.workflowTitle : strings.defaultTitle;
   const title = titleBlock?.label?.trim() ? titleBlock.label : untitled;
-  const sources = sourcesOf(input);
-  const notices = noticesOf(input, sources);
+  const sources = sourcesOf(input, redacted);
+  // Counts and verdicts rest on the notices as issued: withholding a source changes no verdict.
+  const issued = noticesOf(input, sources);
+  const notices = shownNotices(issued, sources, strings);
   const sourceIds = new Set(input.run.source_ids);
   const unread = new Set(
-    notices.filter((n) => n.code === NOTHING_UNDERSTOOD).map((n) => n.video_id),
+    issued.filter((n) => n.code === NOTHING_UNDERSTOOD).map((n) => n.video_id),
   );
   // A deleted source was not read whole either: an answer decided without it is no pass.
   const unchecked = new Set(
-    notices
+    issued
       .filter((n) => n.code === NOTHING_UNDERSTOOD || n.code === SOURCE_DELETED)
       .map((n) => n.video_id),
   );

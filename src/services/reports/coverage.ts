@@ -15,8 +15,6 @@ export interface PartialCoverage {
 
 /** The notice code of a video nothing was heard or seen of. */
 export const NOTHING_UNDERSTOOD = "nothing_understood";
-/** The notice code of a video deleted before or while the run read it. */
-export const SOURCE_DELETED = "source_deleted";
 
 function citedVideos(answer: StoredAnswer): string[] {
   const payload = answer.answer_payload;

@@ -1,121 +1,25 @@
 import { runBatch } from "../../db/client";
 import { insertEventStatement } from "../../db/repos/events";
-import { findReportTemplateVersion } from "../../db/repos/report-templates";
-import { rulesOfSets } from "../../db/repos/rulebooks";
-import {
-  type AnswerRow,
-  allAnswers,
-  findSnapshots,
-  insertReportStatement,
-  type ReportRow,
-  type RunRow,
-} from "../../db/repos/runs";
-import type { AnswerType } from "../../domain/answers";
-import type { TemplateBlock } from "../../domain/report-templates";
+import type { AnswerRow } from "../../db/repos/runs";
+import { insertReportStatement, type ReportRow, type RunRow } from "../../db/repos/runs";
 import type { Rule } from "../../domain/rulebooks";
 import { nowIso } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { reportKey, reportManifestKey } from "../../lib/object-keys";
-import { nameAtVersion } from "../../lib/refs";
+import { SOURCE_DELETED } from "../deletion/redact";
 import type { Deps } from "../deps";
 import { reportResource } from "../presenters/report";
 import { runNotices } from "../understanding";
 import { buildReport } from "./build";
 import { citedInModel } from "./cited";
+import { reportInput, storedAnswersOf } from "./input";
+import type { StoredManifest } from "./manifest";
 import { renderModel } from "./render";
-import type { RenderInput, RenderTemplate, StoredAnswer } from "./types";
-import { workflowHeadings } from "./workflow-headings";
+import type { RenderTemplate } from "./types";
 
 /** The report formats of the spec's Report section. */
 export type ReportFormat = "json" | "markdown";
-
-const DEFAULT_BLOCK: Record<AnswerType, TemplateBlock["type"]> = {
-  verdict: "verdict",
-  measurement: "measurement",
-  timeline: "timeline",
-  enumeration: "table",
-  comparison: "table",
-  retrieval: "table",
-  synthesis: "narrative",
-};
-
-/**
- * The template used when a run names none: one block per answer, chosen by answer type, headed
- * by `headings` (a workflow's rule titles) where given, else by the answer key.
- */
-export function defaultTemplate(
-  answers: AnswerRow[],
-  locale: string,
-  headings: Record<string, string> = {},
-): RenderTemplate {
-  return {
-    id: "default",
-    version: 1,
-    language: locale.split("-")[0] === "ja" ? "ja" : "en",
-    blocks: answers.map((answer) => ({
-      type: DEFAULT_BLOCK[answer.type],
-      answer_key: answer.key,
-      label: headings[answer.key] ?? answer.key,
-    })),
-  };
-}
-
-/**
- * What a report names as the run's profile: the profile version of an analysis run; for a
- * workflow run its rulebook, written as reports have always written it (`rb_…@1`).
- */
-function profileRef(run: RunRow): string {
-  if (run.kind === "workflow") return `${run.rulebookId}@1`;
-  return `${run.profileId}@${run.profileVersion}`;
-}
-
-/** A stored answer as rendering reads it. */
-function storedAnswer(row: AnswerRow): StoredAnswer {
-  const answer: StoredAnswer = {
-    id: row.id,
-    key: row.key,
-    type: row.type,
-    result_state: row.resultState,
-    coverage: row.coverage,
-    event_count: row.eventCount,
-    evidence_count: row.evidenceCount,
-    answer_payload: row.payload,
-  };
-  if (row.reasonCode !== null) answer.reason_code = row.reasonCode;
-  return answer;
-}
-
-async function templateFor(
-  deps: Pick<Deps, "db">,
-  run: RunRow,
-  answers: AnswerRow[],
-  inline: RenderTemplate | undefined,
-  headings: Record<string, string> | undefined,
-) {
-  if (inline) return { template: inline, ref: nameAtVersion(inline.id, inline.version) };
-  if (run.reportTemplateId !== null && run.reportTemplateVersion !== null) {
-    const version = await findReportTemplateVersion(
-      deps.db,
-      run.workspaceId,
-      run.reportTemplateId,
-      run.reportTemplateVersion,
-    );
-    if (version) {
-      return {
-        template: {
-          id: run.reportTemplateId,
-          version: version.version,
-          language: version.language,
-          blocks: version.blocks,
-        },
-        ref: nameAtVersion(version.templateName ?? run.reportTemplateId, version.version),
-      };
-    }
-  }
-  const fallback = defaultTemplate(answers, run.locale, headings);
-  return { template: fallback, ref: nameAtVersion(fallback.id, fallback.version) };
-}
 
 interface ReportOptions {
   formats: ReportFormat[];
@@ -123,20 +27,6 @@ interface ReportOptions {
   /** A workflow run's frozen rules when the caller holds them; else read from its rule set. */
   rules?: Rule[];
   requestId: string;
-}
-
-/** The run's sources as its input snapshot froze them. */
-interface SnapshotSource {
-  video_id: string;
-  title: string | null;
-  filename: string;
-  duration: number | null;
-}
-
-/** A workflow run's rules: the caller's, else its rule set version's (which never changes). */
-async function rulesOf(deps: Pick<Deps, "db">, run: RunRow, given: Rule[] | undefined) {
-  if (given !== undefined || run.ruleSetVersionId === null) return given ?? [];
-  return (await rulesOfSets(deps.db, [run.ruleSetVersionId])).get(run.ruleSetVersionId) ?? [];
 }
 
 /**
@@ -149,7 +39,7 @@ export async function createReports(
   run: RunRow,
   options: ReportOptions,
 ): Promise<ReportRow[]> {
-  const rows = await renderReports(deps, run, await allAnswers(deps.db, run.id), options);
+  const rows = await renderReports(deps, run, await storedAnswersOf(deps.db, run.id), options);
   await runBatch(deps.db, reportStatements(deps.db, rows));
   return rows;
 }
@@ -173,42 +63,18 @@ export async function renderReports(
   answers: AnswerRow[],
   options: ReportOptions,
 ): Promise<ReportRow[]> {
-  const { db } = deps;
-  const input = (await findSnapshots(db, run.id)).find((s) => s.kind === "input")?.content as
-    | { sources?: SnapshotSource[] }
-    | undefined;
-  const videos = (input?.sources ?? []).map((source) => ({
-    id: source.video_id,
-    title: source.title ?? source.filename,
-    duration: source.duration ?? 0,
-  }));
-  const headings =
-    run.kind === "workflow"
-      ? workflowHeadings(
-          await rulesOf(deps, run, options.rules),
-          answers.map((answer) => answer.key),
-          new Map(videos.map((video) => [video.id, video.title])),
-        )
-      : undefined;
-  const { template, ref } = await templateFor(deps, run, answers, options.inlineTemplate, headings);
   // Stored state at report time, in `source_ids` order: the same run renders the same bytes.
-  const notices = await runNotices(db, run.workspaceId, run.sourceIds);
-  const renderInput: RenderInput = {
-    run: {
-      id: run.id,
-      source_ids: run.sourceIds,
-      profile_ref: profileRef(run),
-      execution_profile_ref: run.executionProfileRef,
-      limitations: run.limitations,
-      kind: run.kind,
-    },
-    videos,
+  const notices = await runNotices(deps.db, run.workspaceId, run.sourceIds);
+  // Sources deleted by now are withheld from the start, and the manifest says so.
+  const redacted = new Set(notices.filter((n) => n.code === SOURCE_DELETED).map((n) => n.video_id));
+  const { input, ref } = await reportInput(deps, run, answers, {
+    ...(options.inlineTemplate ? { inlineTemplate: options.inlineTemplate } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
     notices,
-    answers: answers.map(storedAnswer),
-    template,
-  };
+    redacted,
+  });
   // One format-neutral model per request: every format and the manifest write it out.
-  const model = buildReport(renderInput);
+  const model = buildReport(input);
   const cited = citedInModel(model);
   const now = nowIso();
   const rows: ReportRow[] = [];
@@ -225,7 +91,7 @@ export async function renderReports(
     // The manifest lists every answer and cited span: a workflow run's rules x videos would
     // outgrow a D1 value, so it is stored beside the content and the row names it.
     const manifestKey = reportManifestKey(run.id, id);
-    const manifest = {
+    const manifest: StoredManifest = {
       content_identity: contentIdentity,
       answers: answers.map((answer) => ({
         answer_id: answer.id,
@@ -233,6 +99,12 @@ export async function renderReports(
         result_state: answer.resultState,
       })),
       evidence: cited.map(({ answer_id, evidence }) => ({ answer_id, ...evidence })),
+      // What a read needs to render the report again with a source deleted later withheld.
+      render: {
+        notices,
+        redacted: input.redacted ?? [],
+        ...(options.inlineTemplate ? { template: options.inlineTemplate } : {}),
+      },
     };
     await deps.bucket.put(manifestKey, JSON.stringify(manifest), {
       httpMetadata: { contentType: "application/json; charset=utf-8" },

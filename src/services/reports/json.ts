@@ -1,4 +1,5 @@
 import type { TemplateBlock } from "../../domain/report-templates";
+import { SOURCE_DELETED } from "../deletion/redact";
 import { compareText } from "./format";
 import {
   type Cell,
@@ -88,6 +89,7 @@ function sectionJson(section: Section): Record<string, unknown> {
       kind: c.evidence.kind,
       start_time: c.evidence.start_time,
       end_time: c.evidence.end_time,
+      ...(c.evidence.redacted ? { redacted: c.evidence.redacted } : {}),
     })),
   };
 }
@@ -107,6 +109,7 @@ export function toJson(model: ReportModel): string {
         title: s.title,
         duration: s.duration,
         duration_text: s.duration_text,
+        ...(s.redacted ? { redacted: SOURCE_DELETED } : {}),
       })),
       limitations: model.limitations.map((l) => ({ code: l.code, text: l.text })),
       notices: model.notices.map((n) => ({ code: n.code, video_id: n.video_id, detail: n.detail })),

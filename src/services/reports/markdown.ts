@@ -107,7 +107,8 @@ function headerChunks(model: ReportModel, strings: ReportStrings): string[] {
   else lines.push(item(strings.sources, "").trimEnd());
   for (const s of model.sources) {
     const details = [code(s.video_id), s.duration_text].filter((d) => d !== null).join(", ");
-    lines.push(`  - ${escapeInline(s.title ?? strings.untitled)} (${details})`);
+    const title = s.redacted ? strings.redacted : (s.title ?? strings.untitled);
+    lines.push(`  - ${escapeInline(title)} (${details})`);
   }
   lines.push(item(strings.summary, escapeInline(model.summary)));
   // "None" only when nothing limits the answers: not even one left uncertain or not checked,

@@ -44,6 +44,8 @@ export interface ReportSource {
   title: string | null;
   duration: number | null;
   duration_text: string | null;
+  /** The video was deleted: its title and duration are withheld. */
+  redacted: boolean;
 }
 
 /** One evidence reference cited inline, with the answer that cites it. */

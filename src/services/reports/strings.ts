@@ -1,5 +1,6 @@
 import type { ResultState } from "../../domain/answers";
-import { NOTHING_UNDERSTOOD, type PartialCoverage, SOURCE_DELETED } from "./coverage";
+import { SOURCE_DELETED } from "../deletion/redact";
+import { NOTHING_UNDERSTOOD, type PartialCoverage } from "./coverage";
 import type { RunNoticeInput } from "./types";
 
 /** The fixed strings of a report in one language. */
@@ -13,6 +14,10 @@ export interface ReportStrings {
   limitations: string;
   none: string;
   untitled: string;
+  /** What a text of a deleted source reads as (its quote, title, label or summary). */
+  redacted: string;
+  /** The notice on a deleted source: what the report withholds of it. */
+  redactedNotice: string;
   /** Result states in words, as table cells and result lines show them. */
   states: Record<ResultState, string>;
   /** What a verdict (or any yes/no value) says when its check is uncertain. */
@@ -64,6 +69,9 @@ const EN: ReportStrings = {
   limitations: "Limitations",
   none: "None",
   untitled: "Untitled",
+  redacted: "[redacted: source deleted]",
+  redactedNotice:
+    "This video was deleted: its quotes, title and media are withheld from this report, which otherwise reads as issued.",
   states: {
     found: "Found",
     not_found: "Not found",
@@ -159,6 +167,9 @@ const JA: ReportStrings = {
   limitations: "制限事項",
   none: "なし",
   untitled: "無題",
+  redacted: "[非表示: ソースは削除済み]",
+  redactedNotice:
+    "この動画は削除されました。この報告書ではその引用、タイトル、メディアを表示しません。それ以外は発行時のままです。",
   states: {
     found: "検出",
     not_found: "未検出",

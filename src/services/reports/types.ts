@@ -49,6 +49,11 @@ export interface RenderInput {
   notices: RunNoticeInput[];
   answers: StoredAnswer[];
   template: RenderTemplate;
+  /**
+   * Deleted sources whose quotes, titles and links the report withholds: it keeps its
+   * structure and verdicts, and a notice says each source was deleted.
+   */
+  redacted?: string[];
 }
 
 /** A rendered report body. */

@@ -1,25 +1,17 @@
 import { API_PREFIX } from "../../api-prefix";
 import { findingStateCounts } from "../../db/repos/findings";
 import { runLimitations, runSpend } from "../../db/repos/run-steps";
-import {
-  type AnswerRow,
-  answerReferences,
-  answerStateCounts,
-  answersAfter,
-  type RunRow,
-} from "../../db/repos/runs";
+import { answerReferences, answerStateCounts, type RunRow } from "../../db/repos/runs";
 import type { ResultState } from "../../domain/answers";
 import { type RunUsage, runResultState } from "../../domain/runs";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
 import { renderReports } from "../reports/create-reports";
+import { storedAnswersOf } from "../reports/input";
 import type { RunOutcome } from "./outcome";
 import type { RunContext } from "./run-context";
 import { summarizeCounts } from "./run-summary";
-
-/** Answers read per query when a report renders them (one reply stays small). */
-const ANSWERS_PER_READ = 500;
 
 /** The run's object, as the finish step reaches it. */
 export interface Finisher {
@@ -101,18 +93,6 @@ function output(
   };
 }
 
-/** Every answer of the run in profile order, read a page at a time. */
-async function allAnswersPaged(deps: Pick<Deps, "db">, runId: string): Promise<AnswerRow[]> {
-  const out: AnswerRow[] = [];
-  for (let after = -1; ; ) {
-    const page = await answersAfter(deps.db, runId, after, ANSWERS_PER_READ);
-    out.push(...page);
-    const last = page.at(-1);
-    if (!last || page.length < ANSWERS_PER_READ) return out;
-    after = last.position;
-  }
-}
-
 /**
  * Renders the reports a run asked for (`formats`; a workflow's output modes) from its stored
  * answers before the run completes, so the completion commits them in its own batch and
@@ -127,7 +107,7 @@ async function withReports(
   const { run } = context;
   if (run.formats.length === 0) return outcome;
   const ended = { ...run, limitations: outcome.limitations };
-  const answers = await allAnswersPaged(deps, run.id);
+  const answers = await storedAnswersOf(deps.db, run.id);
   const reports = await renderReports(deps, ended, answers, {
     formats: run.formats,
     requestId: run.requestId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerRow } from "../../../src/db/repos/runs";
-import { defaultTemplate } from "../../../src/services/reports/create-reports";
+import { defaultTemplate } from "../../../src/services/reports/input";
 import { answer, input, item, json, rowsOf, text } from "./fixtures";
 
 describe("what a report always says", () => {

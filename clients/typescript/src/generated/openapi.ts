@@ -2260,6 +2260,12 @@ export interface components {
           }[];
           evidence: components["schemas"]["EvidenceRef"][];
           value?: string | number | boolean;
+          /**
+           * @description The item stands for or cites a deleted video: its label and text values read as the redaction marker
+           * @example source_deleted
+           * @enum {string}
+           */
+          redacted?: "source_deleted";
         }[];
         evidence_summary: {
           contributing_count: number;
@@ -2268,6 +2274,12 @@ export interface components {
           precision: "exact" | "limited" | "unknown";
           representative: components["schemas"]["EvidenceRef"][];
         };
+        /**
+         * @description The answer cites a deleted video: its summary and a text value read as the redaction marker
+         * @example source_deleted
+         * @enum {string}
+         */
+        redacted?: "source_deleted";
       };
       provenance: {
         [key: string]: unknown;
@@ -2283,9 +2295,16 @@ export interface components {
       /** @description Seconds */
       start_time: number;
       end_time: number;
+      /** @description The words or description the span holds; `[redacted: source deleted]` when redacted */
       text: string;
-      /** @description Signed URL of the video playing the span (#t=start,end), valid at least 1 hour */
+      /** @description Signed URL of the video playing the span (#t=start,end), valid at least 1 hour; absent when redacted */
       clip_url?: string;
+      /**
+       * @description Present when the video this came from was deleted: its quoted text reads as the redaction marker and no media URL is given
+       * @example source_deleted
+       * @enum {string}
+       */
+      redacted?: "source_deleted";
     };
     ReportPage: {
       data: components["schemas"]["Report"][];
@@ -2320,7 +2339,18 @@ export interface components {
        * @example weekly-dock-summary@2
        */
       report_template_ref: string;
-      /** @description The rendered content (expand[]=content) */
+      /** @description Sources of the run deleted since: the content and manifest withhold their quotes, titles and media links, and content_identity still names the content as issued. Absent when there are none. */
+      notices?: {
+        /**
+         * @description Present when the video this came from was deleted: its quoted text reads as the redaction marker and no media URL is given
+         * @example source_deleted
+         * @enum {string}
+         */
+        code: "source_deleted";
+        video_id: string;
+        detail: string;
+      }[];
+      /** @description The rendered content (expand[]=content); with a source deleted, the report rendered again with that source withheld */
       content?: string;
       manifest?: components["schemas"]["ReportManifest"];
       /**
@@ -2350,9 +2380,16 @@ export interface components {
         kind: string;
         start_time: number;
         end_time: number;
+        /** @description What the span holds; `[redacted: source deleted]` when redacted */
         text: string;
-        /** @description Signed URL playing the span, valid at least 1 hour */
-        clip_url: string;
+        /** @description Signed URL playing the span, valid at least 1 hour; absent when redacted */
+        clip_url?: string;
+        /**
+         * @description Present when the video this came from was deleted: its quoted text reads as the redaction marker and no media URL is given
+         * @example source_deleted
+         * @enum {string}
+         */
+        redacted?: "source_deleted";
       }[];
     };
     CreateReportsRequest: {
@@ -2709,7 +2746,7 @@ export interface components {
       rule_reference: string;
       /** @description The rule's title */
       title: string;
-      /** @description What the engine found, in one sentence */
+      /** @description What the engine found, in one sentence; `[redacted: source deleted]` when redacted */
       description: string;
       /**
        * @description By the rule's kind and the result state: a requirement `requirement_met` (found) or `requirement_not_shown` (not_found); a hazard `hazard_observed` (found) or `hazard_not_shown` (not_found); `needs_review` when uncertain or not_checked
@@ -2749,6 +2786,12 @@ export interface components {
         /** @enum {string} */
         quality: "exact" | "limited" | "unknown";
       };
+      /**
+       * @description The finding's video was deleted: its description and every span's text read as the redaction marker, and no clip URL is given
+       * @example source_deleted
+       * @enum {string}
+       */
+      redacted?: "source_deleted";
       review_note?: string;
       /**
        * Format: date-time
@@ -2775,13 +2818,19 @@ export interface components {
       segment_id: string;
       /** @enum {string} */
       kind: "transcript" | "ocr" | "scene" | "thumbnail" | "metadata";
-      /** @description Signed URL of the video at the span (#t=) */
-      clip_url: string;
+      /** @description Signed URL of the video at the span (#t=); absent when redacted */
+      clip_url?: string;
       /** @description Seconds from the start of the video */
       start_time: number;
       end_time: number;
-      /** @description What the span holds: words, or a description */
+      /** @description What the span holds: words, or a description; `[redacted: source deleted]` when redacted */
       text: string;
+      /**
+       * @description Present when the video this came from was deleted: its quoted text reads as the redaction marker and no media URL is given
+       * @example source_deleted
+       * @enum {string}
+       */
+      redacted?: "source_deleted";
     };
     FindingReviewRequest: {
       /** @enum {string} */
