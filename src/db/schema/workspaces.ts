@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { RateLimitOverrides } from "../../domain/rate-limits";
 
 /** A tenant: every resource belongs to exactly one workspace. */
 export const workspaces = sqliteTable("workspaces", {
@@ -7,6 +8,8 @@ export const workspaces = sqliteTable("workspaces", {
   alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
   /** Whether location and device container tags are indexed (docs/decisions.md). */
   indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
+  /** The operator's own request quotas per class; null: the defaults (docs/decisions.md). */
+  rateLimits: text("rate_limits", { mode: "json" }).$type<RateLimitOverrides>(),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });

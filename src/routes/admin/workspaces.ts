@@ -8,7 +8,7 @@ import { idParam } from "../../schemas/common";
 import { evictCachedKeys } from "../../services/auth";
 import { presentWorkspace } from "../../services/presenters/admin";
 import { problemResponses } from "../define";
-import { WorkspaceSchema } from "./schemas";
+import { RateLimitsPatchSchema, WorkspaceSchema } from "./schemas";
 
 const createWorkspaceRoute = createRoute({
   method: "post",
@@ -47,7 +47,7 @@ const updateWorkspaceRoute = createRoute({
   operationId: "updateWorkspace",
   path: "/workspaces/{id}",
   tags: ["Admin"],
-  summary: "Change a workspace (alpha opt-in, private tags, name)",
+  summary: "Change a workspace (alpha opt-in, private tags, name, rate limits)",
   request: {
     params: z.object({ id: idParam("id", "ws_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
     body: {
@@ -62,14 +62,16 @@ const updateWorkspaceRoute = createRoute({
                   "Index location and device container tags of videos processed from now on",
               }),
               name: z.string().trim().min(1).max(200).optional(),
+              rate_limits: RateLimitsPatchSchema.optional(),
             })
             .refine(
               (body) =>
                 body.alpha_opt_in !== undefined ||
                 body.index_private_tags !== undefined ||
-                body.name !== undefined,
+                body.name !== undefined ||
+                body.rate_limits !== undefined,
               {
-                message: "alpha_opt_in, index_private_tags or name is required",
+                message: "alpha_opt_in, index_private_tags, name or rate_limits is required",
                 path: ["alpha_opt_in"],
               },
             ),
@@ -96,6 +98,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       name: body.name,
       alphaOptIn: body.alpha_opt_in,
       indexPrivateTags: body.index_private_tags,
+      rateLimits: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -110,6 +113,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       alphaOptIn: body.alpha_opt_in,
       indexPrivateTags: body.index_private_tags,
       name: body.name,
+      rateLimits: body.rate_limits,
       updatedAt: nowIso(),
     });
     if (!row) throw notFound("Workspace", id);
