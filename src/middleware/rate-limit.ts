@@ -44,13 +44,8 @@ export function rateLimit(limiter: WorkspaceLimiter) {
       decision = await limiter.take(c.env, c.var.auth.workspaceId, rateClass, limit);
     } catch (error) {
       if (overloaded(error)) {
-        throw new ApiError(
-          "rate-limited",
-          `Too many ${rateClass} requests at once; retry in 1 s.`,
-          {
-            headers: { "Retry-After": "1" },
-          },
-        );
+        const detail = `Too many ${rateClass} requests at once; retry in 1 s.`;
+        throw new ApiError("rate-limited", detail, { headers: { "Retry-After": "1" } });
       }
       console.error(
         JSON.stringify({ request_id: c.var.requestId, error: `rate limiter: ${String(error)}` }),
