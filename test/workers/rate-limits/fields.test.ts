@@ -28,23 +28,35 @@ function fields(res: Response) {
   };
 }
 
+type DocumentedResponses = Record<string, { headers?: Record<string, { $ref?: string }> }>;
+
 interface DocumentedOperation {
   method: string;
   path: string;
   rateClass: string | undefined;
+  responses: DocumentedResponses;
 }
 
 async function documentedOperations(): Promise<DocumentedOperation[]> {
   const doc = await expectJson<{
-    paths: Record<string, Record<string, { "x-rate-limit-class"?: string }>>;
+    paths: Record<
+      string,
+      Record<string, { "x-rate-limit-class"?: string; responses: DocumentedResponses }>
+    >;
   }>(await client(null).get("/openapi.json"), 200);
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({
       method: method.toUpperCase(),
       path,
       rateClass: operation["x-rate-limit-class"],
+      responses: operation.responses,
     })),
   );
+}
+
+/** The header names a documented response lists. */
+function documentedHeaders(responses: DocumentedResponses, status: string): string[] {
+  return Object.keys(responses[status]?.headers ?? {}).sort();
 }
 
 describe("RateLimit fields", () => {
@@ -99,14 +111,23 @@ describe("RateLimit fields", () => {
     }
   });
 
-  it("name, for every operation of the document, the class it documents", async () => {
+  it("name, for every operation of the document, the class it documents with its 429", async () => {
     const operations = await documentedOperations();
     const workspace = await createWorkspace();
     // A key without permissions: every operation answers 403 and changes nothing.
     const api = client((await createKey(workspace.id, { permissions: [] })).key);
     const counted = new Map<RateClass, number>();
-    for (const { method, path, rateClass } of operations) {
+    for (const { method, path, rateClass, responses } of operations) {
       expect(RATE_CLASSES, `${method} ${path}`).toContain(rateClass);
+      expect(documentedHeaders(responses, "429"), `${method} ${path}`).toEqual([
+        "RateLimit",
+        "RateLimit-Policy",
+        "Retry-After",
+      ]);
+      for (const status of Object.keys(responses).filter((code) => code.startsWith("2")))
+        expect(documentedHeaders(responses, status), `${method} ${path} ${status}`).toEqual(
+          expect.arrayContaining(["RateLimit", "RateLimit-Policy"]),
+        );
       const res = await api.request(method, concretePath(path), {
         ...(method === "GET" || method === "DELETE" ? {} : { body: {} }),
       });
