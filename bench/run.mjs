@@ -10,6 +10,7 @@ import * as fuzz from "./suites/fuzz.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
 import * as longRuns from "./suites/long-runs.mjs";
 import * as productionSim from "./suites/production-sim.mjs";
+import * as rateLimits from "./suites/rate-limits.mjs";
 import * as scale from "./suites/scale.mjs";
 import * as searchHeldOut from "./suites/search-held-out.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
@@ -24,6 +25,7 @@ import * as workflows from "./suites/workflows.mjs";
 
 const SUITES = [
   listVideos,
+  rateLimits,
   uploads,
   searchQuality,
   searchHeldOut,

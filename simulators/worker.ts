@@ -115,6 +115,7 @@ function simulated(env: SimulatorEnv): Env {
     RUNS: meteredNamespace(env.RUNS),
     LOCAL_INDEX: meteredNamespace(env.LOCAL_INDEX),
     MODEL_LIMITER: meteredNamespace(env.MODEL_LIMITER),
+    RATE_LIMITER: meteredNamespace(env.RATE_LIMITER),
     DEPLOYMENT: "production",
     SIMULATED: "ai,media,vectorize,r2",
     AI: metered(
@@ -232,6 +233,11 @@ export class RunCoordinator extends service.RunCoordinator {
   }
 }
 export class UploadSession extends service.UploadSession {
+  constructor(ctx: DurableObjectState, env: SimulatorEnv) {
+    super(ctx, simulated(env));
+  }
+}
+export class WorkspaceRateLimiter extends service.WorkspaceRateLimiter {
   constructor(ctx: DurableObjectState, env: SimulatorEnv) {
     super(ctx, simulated(env));
   }

@@ -11,6 +11,7 @@ import { limitBody } from "./middleware/body-limit";
 import { emptyJsonBody } from "./middleware/empty-json-body";
 import type { HonoEnv } from "./middleware/hono-env";
 import { boundJsonDepth } from "./middleware/json-depth";
+import { objectLimiter, rateLimit, type WorkspaceLimiter } from "./middleware/rate-limit";
 import { requestId } from "./middleware/request-id";
 import { strictInput } from "./middleware/strict-input";
 import { rejectTenantFields } from "./middleware/tenant-params";
@@ -25,6 +26,7 @@ import {
 import { registerPlaygroundRoutes } from "./routes/playground";
 import { registerProblemRoutes } from "./routes/problems";
 import { registerProfileRoutes } from "./routes/profiles";
+import { registerRateLimitHeaders } from "./routes/rate-limit-headers";
 import { registerReportTemplateRoutes } from "./routes/report-templates";
 import { registerReportRoutes } from "./routes/reports";
 import { registerRulebookRoutes } from "./routes/rulebooks";
@@ -60,6 +62,8 @@ export interface AppOptions {
   ports: Ports;
   /** Registers further alpha routes after the built-in ones (used by tests). */
   extendAlpha?: (api: OpenAPIHono<HonoEnv>) => void;
+  /** Counts each workspace's requests (default: its `WorkspaceRateLimiter` object). */
+  rateLimiter?: WorkspaceLimiter;
 }
 
 /** The tags of the alpha surface, in reading order. */
@@ -89,16 +93,28 @@ function documentConfig(origin: string) {
 }
 
 /** The alpha API: every route authenticated, validated and documented. */
-function createAlphaApi(options: Pick<AppOptions, "extendAlpha">): OpenAPIHono<HonoEnv> {
+function createAlphaApi(
+  options: Pick<AppOptions, "extendAlpha" | "rateLimiter">,
+): OpenAPIHono<HonoEnv> {
   const api = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
     description: "A Public API Alpha key: Authorization: Bearer vas_…",
   });
+  registerRateLimitHeaders(api);
   // Served before authentication is installed: the document is public.
   api.get("/openapi.json", (c) => c.json(alphaDocumentOf(api, new URL(c.req.url).origin)));
-  api.use("*", authenticate, emptyJsonBody, boundJsonDepth, rejectTenantFields, strictInput);
+  // Counted right after authentication, so every later refusal carries the RateLimit fields.
+  api.use(
+    "*",
+    authenticate,
+    rateLimit(options.rateLimiter ?? objectLimiter),
+    emptyJsonBody,
+    boundJsonDepth,
+    rejectTenantFields,
+    strictInput,
+  );
   registerVideoRoutes(api);
   registerUploadRoutes(api);
   registerSearch(api);

@@ -12,6 +12,7 @@ export { LocalVectorIndex } from "../durable-objects/local-vector-index";
 export { ModelRateLimiter } from "../durable-objects/model-rate-limiter";
 export { RunCoordinator } from "../durable-objects/run-coordinator";
 export { UploadSession } from "../durable-objects/upload-session";
+export { WorkspaceRateLimiter } from "../durable-objects/workspace-rate-limiter";
 
 let ports: Ports | undefined;
 let app: Hono<HonoEnv> | undefined;

@@ -25,6 +25,10 @@ export const ERROR_CODES = {
     status: 422,
     title: "The idempotency key was used with a different request",
   },
+  "rate-limited": {
+    status: 429,
+    title: "The workspace has sent too many requests of this kind",
+  },
   "internal-error": { status: 500, title: "Internal server error" },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -24,6 +24,7 @@ export const authenticate = createMiddleware<HonoEnv>(async (c, next) => {
       throw new ApiError("forbidden", "The workspace is not opted in to the alpha API.");
     case "valid":
       c.set("auth", verdict.auth);
+      c.set("rateLimits", verdict.rateLimits);
       await next();
   }
 });

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../domain/caller";
+import type { RateClass } from "../domain/rate-limits";
 import type { Env } from "../env";
 import type { Ports } from "../ports";
 import type { Deps } from "../services/deps";
@@ -7,6 +8,8 @@ import type { Deps } from "../services/deps";
 export interface Variables {
   requestId: string;
   auth: AuthContext;
+  /** The caller's workspace's requests per window in each operation class. */
+  rateLimits: Readonly<Record<RateClass, number>>;
   ports: Ports;
   /** D1, bucket, queues, adapters, secrets and clock, built once per request. */
   deps: Deps;

@@ -1,6 +1,11 @@
 import type { Database } from "../db/client";
 import { type ApiKeyRow, findKeyByHash } from "../db/repos/workspaces";
 import type { AuthContext } from "../domain/caller";
+import {
+  effectiveRateLimits,
+  type RateClass,
+  type RateLimitOverrides,
+} from "../domain/rate-limits";
 import { ownerOfKey } from "../domain/rulebooks";
 import {
   constantTimeEqual,
@@ -14,7 +19,7 @@ import { expandPermissions } from "./permissions";
 
 /** The outcome of checking a bearer token against the alpha surface. */
 export type KeyVerdict =
-  | { outcome: "valid"; auth: AuthContext }
+  | { outcome: "valid"; auth: AuthContext; rateLimits: Record<RateClass, number> }
   | { outcome: "unauthorized" }
   | { outcome: "not-alpha" }
   | { outcome: "not-opted-in" };
@@ -44,7 +49,7 @@ export async function hashSecret(secret: string): Promise<string> {
 }
 
 interface CacheEntry {
-  found: { key: ApiKeyRow; alphaOptIn: boolean } | null;
+  found: { key: ApiKeyRow; alphaOptIn: boolean; rateLimits: RateLimitOverrides | null } | null;
   freshUntil: number;
 }
 
@@ -53,7 +58,10 @@ export const KEY_CACHE_TTL_MS = 10_000;
 const KEY_CACHE_MAX = 5_000;
 const keyCache = new Map<string, CacheEntry>();
 
-/** Forgets cached lookups of a key (after revocation) or of a workspace (after opt-in changes). */
+/**
+ * Forgets cached lookups of a key (after revocation) or of a workspace (after its opt-in or
+ * rate limits change).
+ */
 export function evictCachedKeys(match: { keyId?: string; workspaceId?: string }): void {
   for (const [hash, entry] of keyCache) {
     const key = entry.found?.key;
@@ -110,5 +118,6 @@ export async function verifyKey(
       ownerId: key.ownerId ?? ownerOfKey(key.id),
       permissions: expandPermissions(key.permissions),
     },
+    rateLimits: effectiveRateLimits(found.rateLimits),
   };
 }

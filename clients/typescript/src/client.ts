@@ -1,20 +1,24 @@
 import createClient, { type Client } from "openapi-fetch";
 import { type CaptionFormat, getCaptions, listCaptions, putCaptions } from "./captions.js";
+import type { Clock } from "./clock.js";
 import { failedError, VasError } from "./errors.js";
 import type { paths } from "./generated/openapi.js";
 import { apiRoot, type FetchLike, retryingFetch, unwrap, unwrapEmpty } from "./http.js";
 import { paginate } from "./paginate.js";
+import type { RateLimitOptions } from "./rate-limit.js";
 import type { CreateRunRequest, QueryOf, Run, SearchRequest, Video } from "./types.js";
 import { type UploadOptions, uploadFile } from "./upload.js";
 import { pollUntil, type WaitOptions } from "./wait.js";
 
-export interface VasClientOptions {
+export interface VasClientOptions extends RateLimitOptions {
   /** The service's origin (`http://127.0.0.1:8787`) or its API root (…`/api/v1alpha1`). */
   baseUrl: string;
   /** A `vas_…` API key; sent as a bearer token, never logged. */
   apiKey: string;
   /** A fetch to use instead of the global one (tests, proxies). */
   fetch?: FetchLike;
+  /** Time for the waits after a 429 (tests pass a fake one). */
+  clock?: Clock;
 }
 
 /**
@@ -32,7 +36,7 @@ export class VasClient {
     this.rawFetch = options.fetch ?? ((request) => fetch(request));
     this.api = createClient<paths>({
       baseUrl: this.root,
-      fetch: retryingFetch(this.rawFetch),
+      fetch: retryingFetch(this.rawFetch, options),
       headers: { authorization: `Bearer ${options.apiKey}` },
     });
   }

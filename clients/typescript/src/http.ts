@@ -1,4 +1,6 @@
+import { type Clock, realClock } from "./clock.js";
 import { httpError, networkError } from "./errors.js";
+import { type RateLimitOptions, retryAfterMs } from "./rate-limit.js";
 
 export const API_PREFIX = "/api/v1alpha1";
 
@@ -26,22 +28,51 @@ export function bodyEndsOnAbort(response: Response, signal: AbortSignal): Respon
 }
 
 /**
- * The fetch for API calls: a POST gets an Idempotency-Key unless it has one, which makes
- * a request lost with its connection (a stale keep-alive socket, a blip) safe to send
- * again; such a request is tried twice more.
+ * The fetch for API calls: a POST or DELETE gets an Idempotency-Key unless it has one, which
+ * makes a request lost with its connection (a stale keep-alive socket, a blip) safe to send
+ * again; such a request is tried twice more. A 429 is waited out for its `Retry-After` and
+ * sent again (3 times by default): the service counted nothing but the refusal.
  */
-export function retryingFetch(fetchFn: FetchLike): FetchLike {
+export function retryingFetch(
+  fetchFn: FetchLike,
+  options: RateLimitOptions & { clock?: Clock } = {},
+): FetchLike {
+  const clock = options.clock ?? realClock;
+  const rateLimitRetries = options.rateLimitRetries ?? 3;
+  const maxWaitMs = options.maxRateLimitWaitMs ?? 120_000;
   return async (request) => {
     // A retried DELETE /videos/{id} that already succeeded would answer 404 without the key.
     if (["POST", "DELETE"].includes(request.method) && !request.headers.has("idempotency-key"))
       request.headers.set("idempotency-key", crypto.randomUUID());
-    for (let attempt = 0; ; attempt++) {
-      const copy = attempt < 2 ? request.clone() : request;
+    let dropped = 0;
+    let limited = 0;
+    for (;;) {
+      // Each attempt sends a copy: a body can be read once, and the next attempt needs it.
+      let response: Response;
       try {
-        return bodyEndsOnAbort(await fetchFn(copy), request.signal);
+        response = await fetchFn(request.clone());
       } catch (error) {
-        if (attempt >= 2 || request.signal.aborted || !(error instanceof TypeError)) throw error;
+        if (dropped >= 2 || request.signal.aborted || !(error instanceof TypeError)) throw error;
+        dropped++;
+        continue;
       }
+      if (response.status === 429 && limited < rateLimitRetries) {
+        const waitMs = retryAfterMs(response.headers.get("retry-after"), clock.now(), limited);
+        if (waitMs <= maxWaitMs) {
+          limited++;
+          await response.body?.cancel();
+          options.onRateLimited?.({
+            method: request.method,
+            url: request.url,
+            waitMs,
+            attempt: limited,
+            rateLimit: response.headers.get("ratelimit"),
+          });
+          await clock.sleep(waitMs, request.signal);
+          continue;
+        }
+      }
+      return bodyEndsOnAbort(response, request.signal);
     }
   };
 }

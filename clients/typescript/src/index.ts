@@ -14,6 +14,7 @@ export {
 export type { components, operations, paths } from "./generated/openapi.js";
 export { API_PREFIX, apiRoot, type FetchLike } from "./http.js";
 export { collect, type Page, paginate } from "./paginate.js";
+export type { RateLimitNotice, RateLimitOptions } from "./rate-limit.js";
 export type { RetryOptions } from "./retry.js";
 export type * from "./types.js";
 export { type UploadOptions, type UploadProgress, uploadFile } from "./upload.js";

@@ -1,7 +1,11 @@
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import type { RateClass, RateLimitOverrides } from "../../domain/rate-limits";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { apiKeys, workspaces } from "../schema";
+
+/** A change to a workspace's rate limit overrides, per class: a quota, or null for the default. */
+export type RateLimitPatch = { [name in RateClass]?: number | null };
 
 /** A workspace row. */
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -22,6 +26,8 @@ export async function updateWorkspace(
     indexPrivateTags?: boolean | undefined;
     retentionDays?: number | null | undefined;
     name?: string | undefined;
+    /** A JSON merge patch of the overrides (a class set to null takes its default); null clears them. */
+    rateLimits?: RateLimitPatch | null | undefined;
     updatedAt: string;
   },
 ): Promise<WorkspaceRow | null> {
@@ -35,6 +41,14 @@ export async function updateWorkspace(
         : { indexPrivateTags: change.indexPrivateTags }),
       ...(change.retentionDays === undefined ? {} : { retentionDays: change.retentionDays }),
       ...(change.name === undefined ? {} : { name: change.name }),
+      ...(change.rateLimits === undefined
+        ? {}
+        : {
+            rateLimits:
+              change.rateLimits === null
+                ? null
+                : sql`json_patch(coalesce(${workspaces.rateLimits}, '{}'), ${JSON.stringify(change.rateLimits)})`,
+          }),
     })
     .where(eq(workspaces.id, id))
     .returning();
@@ -66,13 +80,13 @@ export async function revokeApiKey(
   return rows[0] ?? null;
 }
 
-/** A key together with its workspace's opt-in, found by the hash of its secret. */
+/** A key together with its workspace's opt-in and rate limits, found by the hash of its secret. */
 export async function findKeyByHash(
   db: Database,
   secretHash: string,
-): Promise<{ key: ApiKeyRow; alphaOptIn: boolean } | null> {
+): Promise<{ key: ApiKeyRow; alphaOptIn: boolean; rateLimits: RateLimitOverrides | null } | null> {
   const rows = await db
-    .select({ key: apiKeys, alphaOptIn: workspaces.alphaOptIn })
+    .select({ key: apiKeys, alphaOptIn: workspaces.alphaOptIn, rateLimits: workspaces.rateLimits })
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .where(eq(apiKeys.secretHash, secretHash))

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { RateLimitOverrides } from "../../domain/rate-limits";
 
 /** A tenant: every resource belongs to exactly one workspace. */
 export const workspaces = sqliteTable(
@@ -12,6 +13,8 @@ export const workspaces = sqliteTable(
     indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
     /** Days a video is kept after its upload started; null keeps videos until deleted. */
     retentionDays: integer("retention_days"),
+    /** The operator's own request quotas per class; null: the defaults (docs/decisions.md). */
+    rateLimits: text("rate_limits", { mode: "json" }).$type<RateLimitOverrides>(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PERMISSIONS } from "../../domain/caller";
+import { RATE_LIMIT_RANGE, RATE_WINDOW_SECONDS, type RateClass } from "../../domain/rate-limits";
 import { type SameShape, TimestampSchema } from "../../schemas/common";
 import type { ApiKeyDto, WorkspaceDto } from "../../services/presenters/admin";
 
@@ -18,6 +19,41 @@ export const RetentionDaysSchema = z
     example: 90,
   });
 
+const quota = z.number().int().min(RATE_LIMIT_RANGE.min).max(RATE_LIMIT_RANGE.max);
+
+/** The requests per window a workspace may send in each operation class. */
+const RateLimitsSchema = z
+  .object({
+    reads: quota,
+    writes: quota,
+    search: quota,
+    uploads: quota,
+  } satisfies Record<RateClass, typeof quota>)
+  .openapi({
+    description: `Requests per ${RATE_WINDOW_SECONDS} s the workspace may send in each operation class: its own where the operator set one, else the default`,
+    example: { reads: 6000, writes: 1200, search: 10, uploads: 1200 },
+  });
+
+const quotaChange = quota.nullable().optional();
+
+/**
+ * A change to a workspace's rate limits, read as a JSON merge patch: a number sets the class's
+ * quota, null returns it to the default, a class left out keeps what it has; `rate_limits:
+ * null` returns every class to its default.
+ */
+export const RateLimitsPatchSchema = z
+  .strictObject({
+    reads: quotaChange,
+    writes: quotaChange,
+    search: quotaChange,
+    uploads: quotaChange,
+  } satisfies Record<RateClass, typeof quotaChange>)
+  .nullable()
+  .openapi({
+    description: `Requests per ${RATE_WINDOW_SECONDS} s per operation class (${RATE_LIMIT_RANGE.min}-${RATE_LIMIT_RANGE.max}); null returns a class, or all of them, to the default`,
+    example: { search: 10, reads: null },
+  });
+
 /** A workspace as the admin API shows it. */
 export const WorkspaceSchema = z
   .object({
@@ -31,6 +67,7 @@ export const WorkspaceSchema = z
         "Whether container tags that locate a person or identify a device (GPS, make, model, serial, owner) are indexed; false drops them before anything is stored",
     }),
     retention_days: RetentionDaysSchema,
+    rate_limits: RateLimitsSchema,
     created_at: TimestampSchema,
   })
   .openapi("AdminWorkspace");

@@ -8,7 +8,12 @@ import { idParam } from "../../schemas/common";
 import { evictCachedKeys } from "../../services/auth";
 import { presentWorkspace } from "../../services/presenters/admin";
 import { problemResponses } from "../define";
-import { MAX_RETENTION_DAYS, RetentionDaysSchema, WorkspaceSchema } from "./schemas";
+import {
+  MAX_RETENTION_DAYS,
+  RateLimitsPatchSchema,
+  RetentionDaysSchema,
+  WorkspaceSchema,
+} from "./schemas";
 
 const createWorkspaceRoute = createRoute({
   method: "post",
@@ -48,7 +53,7 @@ const updateWorkspaceRoute = createRoute({
   operationId: "updateWorkspace",
   path: "/workspaces/{id}",
   tags: ["Admin"],
-  summary: "Change a workspace (alpha opt-in, private tags, retention, name)",
+  summary: "Change a workspace (alpha opt-in, private tags, retention, name, rate limits)",
   request: {
     params: z.object({ id: idParam("id", "ws_01jd3m6t8y0c7x4k2n9q5r1s3v") }),
     body: {
@@ -66,15 +71,18 @@ const updateWorkspaceRoute = createRoute({
                 description: `Days each video is kept from its upload's start (1-${MAX_RETENTION_DAYS}), null to keep videos until deleted; a shorter retention applies to existing videos at the next sweep`,
               }),
               name: z.string().trim().min(1).max(200).optional(),
+              rate_limits: RateLimitsPatchSchema.optional(),
             })
             .refine(
               (body) =>
                 body.alpha_opt_in !== undefined ||
                 body.index_private_tags !== undefined ||
                 body.retention_days !== undefined ||
-                body.name !== undefined,
+                body.name !== undefined ||
+                body.rate_limits !== undefined,
               {
-                message: "alpha_opt_in, index_private_tags, retention_days or name is required",
+                message:
+                  "alpha_opt_in, index_private_tags, retention_days, name or rate_limits is required",
                 path: ["alpha_opt_in"],
               },
             ),
@@ -102,6 +110,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       alphaOptIn: body.alpha_opt_in,
       indexPrivateTags: body.index_private_tags,
       retentionDays: body.retention_days,
+      rateLimits: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -117,6 +126,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       indexPrivateTags: body.index_private_tags,
       retentionDays: body.retention_days,
       name: body.name,
+      rateLimits: body.rate_limits,
       updatedAt: nowIso(),
     });
     if (!row) throw notFound("Workspace", id);

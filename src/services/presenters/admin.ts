@@ -1,4 +1,5 @@
 import type { ApiKeyRow, WorkspaceRow } from "../../db/repos/workspaces";
+import { effectiveRateLimits, type RateClass } from "../../domain/rate-limits";
 import { ownerOfKey } from "../../domain/rulebooks";
 
 /** A workspace as the admin API shows it. */
@@ -8,6 +9,8 @@ export interface WorkspaceDto {
   alpha_opt_in: boolean;
   index_private_tags: boolean;
   retention_days: number | null;
+  /** Requests per window in each operation class: the operator's own, else the default. */
+  rate_limits: Record<RateClass, number>;
   created_at: string;
 }
 
@@ -32,6 +35,7 @@ export function presentWorkspace(row: WorkspaceRow): WorkspaceDto {
     alpha_opt_in: row.alphaOptIn,
     index_private_tags: row.indexPrivateTags,
     retention_days: row.retentionDays,
+    rate_limits: effectiveRateLimits(row.rateLimits),
     created_at: row.createdAt,
   };
 }

@@ -30,6 +30,7 @@ describe("the production Worker", () => {
     ["POST", "/__bench/index-transcript?workspace_id=ws_x"],
     ["POST", "/__bench/seed-segments?workspace_id=ws_x"],
     ["GET", "/__bench/index-stats?workspace_id=ws_x"],
+    ["GET", "/__bench/unlimited/api/v1alpha1/videos"],
   ])("answers %s %s with the ordinary 404, even with BENCH_ROUTES=1", async (method, path) => {
     const res = await send(path, method, method === "GET" ? undefined : "{}");
     const text = await res.text();

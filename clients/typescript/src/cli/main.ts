@@ -3,7 +3,7 @@ import { VasClient } from "../client.js";
 import * as captions from "./captions-commands.js";
 import * as commands from "./commands.js";
 import { EXIT, type GlobalOptions, settings } from "./config.js";
-import { reportFailure } from "./output.js";
+import { reportFailure, reportRateLimited } from "./output.js";
 import * as review from "./review-commands.js";
 import { uploadCommand } from "./upload-command.js";
 
@@ -37,7 +37,11 @@ function action<A extends unknown[]>(
   return async (...args: A) => {
     try {
       const s = settings(program.opts<GlobalOptions>());
-      const client = new VasClient({ baseUrl: s.baseUrl, apiKey: s.apiKey });
+      const client = new VasClient({
+        baseUrl: s.baseUrl,
+        apiKey: s.apiKey,
+        onRateLimited: reportRateLimited,
+      });
       process.exitCode = await body(client, s, ...args);
     } catch (error) {
       process.exitCode = reportFailure(error);

@@ -1,4 +1,5 @@
 import { VasError } from "../errors.js";
+import type { RateLimitNotice } from "../rate-limit.js";
 import { EXIT, UsageError } from "./config.js";
 
 export function printJson(value: unknown): void {
@@ -48,4 +49,14 @@ export function reportFailure(error: unknown): number {
   }
   process.stderr.write(`vas: ${error instanceof Error ? error.message : String(error)}\n`);
   return EXIT.error;
+}
+
+/** One line on stderr before the client waits out a 429, so a pause is never a mystery. */
+export function reportRateLimited(notice: RateLimitNotice): void {
+  const path = new URL(notice.url).pathname;
+  const seconds = Math.ceil(notice.waitMs / 1000);
+  const policy = notice.rateLimit ? ` (${notice.rateLimit})` : "";
+  process.stderr.write(
+    `vas: rate limited${policy}: ${notice.method} ${path} again in ${seconds} s\n`,
+  );
 }

@@ -16,7 +16,7 @@ export interface paths {
      * List videos
      * @description The workspace's videos, newest first.
      *
-     *     Permission: `READ_VIDEOS`.
+     *     Permission: `READ_VIDEOS`. Rate limit class: `reads`.
      */
     get: operations["listVideos"];
     put?: never;
@@ -24,7 +24,7 @@ export interface paths {
      * Start an upload
      * @description Opens an upload session for a new video. Files up to 200 MiB get one PUT target (strategy `direct`); larger files get one target per 10 MiB part (`multipart`). PUT the bytes to the targets, record part ETags (multipart), then complete.
      *
-     *     Permission: `UPLOAD_VIDEOS`.
+     *     Permission: `UPLOAD_VIDEOS`. Rate limit class: `uploads`.
      */
     post: operations["createUpload"];
     delete?: never;
@@ -44,7 +44,7 @@ export interface paths {
      * Get a video
      * @description One video with its processing status; poll it after completing an upload.
      *
-     *     Permission: `READ_VIDEOS`.
+     *     Permission: `READ_VIDEOS`. Rate limit class: `reads`.
      */
     get: operations["getVideo"];
     put?: never;
@@ -53,7 +53,7 @@ export interface paths {
      * Delete a video
      * @description Deletes a video and everything derived from it. Once this answers 204 no API path reads the video: `GET` answers 404, lists and search leave it out, its media and thumbnail URLs stop working, and new runs naming it answer 409. An upload still open is aborted. Its stored bytes, index rows and vectors are erased in the background, resumed after any crash, and `video.deleted` is sent once erasure is complete. Reports that cited it keep their hash and redact it when rendered.
      *
-     *     Permission: `DELETE_VIDEOS`.
+     *     Permission: `DELETE_VIDEOS`. Rate limit class: `writes`.
      */
     delete: operations["deleteVideo"];
     options?: never;
@@ -72,7 +72,7 @@ export interface paths {
      * List the languages heard in a video
      * @description Every transcript the video's index holds, with its language and origin: uploaded captions first, then the file's own caption tracks, then recognised speech. Uploaded captions appear once the re-index they started has completed.
      *
-     *     Permission: `READ_VIDEOS`.
+     *     Permission: `READ_VIDEOS`. Rate limit class: `reads`.
      */
     get: operations["listCaptions"];
     put?: never;
@@ -94,14 +94,14 @@ export interface paths {
      * Get what was heard in a language
      * @description The transcript the video's index holds in a language, as WebVTT (`format=srt` for SRT): the captions uploaded in that exact tag, else the first of the same language among uploaded captions, the file's own caption tracks and recognised speech (GET /videos/{video_id}/captions lists them). Cue text is plain: styling is not kept. A language the index holds no transcript in answers 404.
      *
-     *     Permission: `READ_VIDEOS`.
+     *     Permission: `READ_VIDEOS`. Rate limit class: `reads`.
      */
     get: operations["getCaptions"];
     /**
      * Upload captions for a video
      * @description Sends a caption file for a completed video and re-indexes it: its cues become heard evidence with source `captions-uploaded:{language}`, found by search and cited by answers like the file's own captions. The content type decides the format: `text/vtt` (WebVTT) or `application/x-subrip` (SRT); UTF-8, at most 1048576 bytes (1 MiB, 413 beyond). A malformed file answers 400 naming the line. A second file in the same language replaces the uploaded one; the video's own caption tracks stay. Answers 202: the video is `processing` until the new index is in (poll GET /videos/{video_id}); a video not `completed` answers 409.
      *
-     *     Permission: `UPLOAD_VIDEOS`.
+     *     Permission: `UPLOAD_VIDEOS`. Rate limit class: `uploads`.
      */
     put: operations["putCaptions"];
     post?: never;
@@ -122,7 +122,7 @@ export interface paths {
      * Read upload progress
      * @description The upload session with its persisted progress, for resuming from another client. Read-only: it neither mints targets nor changes the session.
      *
-     *     Permission: `UPLOAD_VIDEOS`.
+     *     Permission: `UPLOAD_VIDEOS`. Rate limit class: `reads`.
      */
     get: operations["getUpload"];
     put?: never;
@@ -131,7 +131,7 @@ export interface paths {
      * Abort an upload
      * @description Aborts the storage session (uploaded parts are discarded) and marks the session `aborted`; the video becomes `failed` with error `upload-aborted`. Every later change to the session answers 409.
      *
-     *     Permission: `UPLOAD_VIDEOS`.
+     *     Permission: `UPLOAD_VIDEOS`. Rate limit class: `uploads`.
      */
     delete: operations["abortUpload"];
     options?: never;
@@ -151,7 +151,7 @@ export interface paths {
      * Record uploaded parts
      * @description Records the ETags of uploaded parts (multipart uploads). A receipt for a new part is recorded as given; resending a part with the same ETag is a no-op, a new ETag replaces a recorded receipt once storage confirms it. The recorded receipts are the completion manifest, which completion checks against storage (ETags and sizes). All receipts of one call are recorded, or none.
      *
-     *     Permission: `UPLOAD_VIDEOS`.
+     *     Permission: `UPLOAD_VIDEOS`. Rate limit class: `uploads`.
      */
     put: operations["recordUploadParts"];
     post?: never;
@@ -174,7 +174,7 @@ export interface paths {
      * Mint fresh storage targets
      * @description Mints new presigned targets (valid 1 hour) for every part not yet recorded or not confirmed by storage at its size, or the single target of a direct upload, and returns the session. Call it whenever targets expire while the session lives.
      *
-     *     Permission: `UPLOAD_VIDEOS`.
+     *     Permission: `UPLOAD_VIDEOS`. Rate limit class: `uploads`.
      */
     post: operations["createUploadTargets"];
     delete?: never;
@@ -196,7 +196,7 @@ export interface paths {
      * Complete an upload
      * @description Verifies the stored bytes against storage (the direct object's size, or every recorded part and the completed object's size) and starts processing exactly once. Missing parts answer 409 `upload-incomplete`, a wrong byte count 409 `upload-size-mismatch`, both changing nothing; an expired session answers 410 `upload-expired`. Completing again returns the same video. Then poll GET /videos/{video_id}.
      *
-     *     Permission: `UPLOAD_VIDEOS`.
+     *     Permission: `UPLOAD_VIDEOS`. Rate limit class: `uploads`.
      */
     post: operations["completeUpload"];
     delete?: never;
@@ -218,7 +218,7 @@ export interface paths {
      * Search videos in plain language
      * @description Ranks segments of the workspace's completed videos by how well they match the query, combining meaning (vector similarity) with the query's words and exact phrases, and returns those scoring at least `threshold`. An empty first page carries `explanation`: why nothing came back (no video, nothing understood in the videos, no match, or the best score below the threshold).
      *
-     *     Permission: `SEARCH_CONTENT`.
+     *     Permission: `SEARCH_CONTENT`. Rate limit class: `search`.
      */
     post: operations["searchVideos"];
     delete?: never;
@@ -238,7 +238,7 @@ export interface paths {
      * List profiles
      * @description The workspace's named profiles, newest first: active ones unless `status=archived`. Anonymous profiles are not listed; read them by id.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `reads`.
      */
     get: operations["listProfiles"];
     put?: never;
@@ -246,7 +246,7 @@ export interface paths {
      * Create a profile
      * @description Creates an analysis profile and its immutable version 1. A profile without a name is anonymous: readable by id, never listed, and it takes no new versions.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["createProfile"];
     delete?: never;
@@ -266,7 +266,7 @@ export interface paths {
      * Get a profile
      * @description The profile head with its lifecycle state and its latest version in full. Archived and anonymous profiles remain readable.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `reads`.
      */
     get: operations["getProfile"];
     put?: never;
@@ -290,7 +290,7 @@ export interface paths {
      * Add a profile version
      * @description Appends the next immutable version (`latest_version` + 1) and makes it the latest. A profile holds at most 100 versions; archived and anonymous profiles take none. These answer 409 `conflict`. Parallel calls get consecutive versions.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["createProfileVersion"];
     delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
      * Get a profile version
      * @description One immutable version of a profile, archived or not.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `reads`.
      */
     get: operations["getProfileVersion"];
     put?: never;
@@ -334,7 +334,7 @@ export interface paths {
      * Archive a profile
      * @description Archives the profile: it stays readable (with every version) and listed under `status=archived`, but takes no new versions. Archiving an archived profile changes nothing and answers it again.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["archiveProfile"];
     delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
      * List report templates
      * @description The workspace's named report templates, newest first: active ones unless `status=archived`. Anonymous report templates are not listed; read them by id.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `reads`.
      */
     get: operations["listReportTemplates"];
     put?: never;
@@ -362,7 +362,7 @@ export interface paths {
      * Create a report template
      * @description Creates a report template and its immutable version 1. A report template without a name is anonymous: readable by id, never listed, and it takes no new versions.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["createReportTemplate"];
     delete?: never;
@@ -382,7 +382,7 @@ export interface paths {
      * Get a report template
      * @description The report template head with its lifecycle state and its latest version in full. Archived and anonymous report templates remain readable.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `reads`.
      */
     get: operations["getReportTemplate"];
     put?: never;
@@ -406,7 +406,7 @@ export interface paths {
      * Add a report template version
      * @description Appends the next immutable version (`latest_version` + 1) and makes it the latest. A report template holds at most 100 versions; archived and anonymous report templates take none. These answer 409 `conflict`. Parallel calls get consecutive versions.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["createReportTemplateVersion"];
     delete?: never;
@@ -426,7 +426,7 @@ export interface paths {
      * Get a report template version
      * @description One immutable version of a report template, archived or not.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `reads`.
      */
     get: operations["getReportTemplateVersion"];
     put?: never;
@@ -450,7 +450,7 @@ export interface paths {
      * Archive a report template
      * @description Archives the report template: it stays readable (with every version) and listed under `status=archived`, but takes no new versions. Archiving an archived report template changes nothing and answers it again.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["archiveReportTemplate"];
     delete?: never;
@@ -470,7 +470,7 @@ export interface paths {
      * List runs
      * @description Analysis and workflow runs of the workspace, newest first.
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `reads`.
      */
     get: operations["listRuns"];
     put?: never;
@@ -478,7 +478,7 @@ export interface paths {
      * Start an analysis or workflow run
      * @description Accepts a run of a stored profile over completed videos: 202 with status `queued` and sub_state `accepted` (acceptance, not completion). Profile and template versions are resolved (latest when omitted) and frozen in the run's snapshots. Poll GET /runs/{run_id}; read answers at GET /runs/{run_id}/answers. A workflow run (`kind: "workflow"`) checks every rule of the workflow's frozen rule set against every video (the workflow's, or `source_snapshot.source_ids`); read its findings at GET /findings?run_id=.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["createRun"];
     delete?: never;
@@ -498,7 +498,7 @@ export interface paths {
      * Get a run
      * @description The run; poll it until status is final. `expand[]=snapshots` adds the immutable snapshots, `expand[]=provenance` the engine and usage.
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `reads`.
      */
     get: operations["getRun"];
     put?: never;
@@ -522,7 +522,7 @@ export interface paths {
      * Cancel a run
      * @description A queued run is canceled at once; a processing run is asked to stop and stops at its next step (`cancel_requested` shows it); a final run is returned unchanged. Cancellation is not guaranteed: poll until the status is final.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["cancelRun"];
     delete?: never;
@@ -542,7 +542,7 @@ export interface paths {
      * Read a run's answers
      * @description The answers of a completed run, one per answer spec, in profile order (empty until the run completes).
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `reads`.
      */
     get: operations["listRunAnswers"];
     put?: never;
@@ -566,7 +566,7 @@ export interface paths {
      * Render reports of a run
      * @description Renders the completed run's stored answers (no re-analysis) into immutable reports, one per format, from an inline template, the run's template version, or the default. The same answers and template give byte-identical content (see content_identity). A run that is not completed answers 409.
      *
-     *     Permission: `RUN_WORKFLOWS`.
+     *     Permission: `RUN_WORKFLOWS`. Rate limit class: `writes`.
      */
     post: operations["createReports"];
     delete?: never;
@@ -586,7 +586,7 @@ export interface paths {
      * List a run's reports
      * @description The reports of one run, newest first.
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `reads`.
      */
     get: operations["listReports"];
     put?: never;
@@ -608,7 +608,7 @@ export interface paths {
      * Get a report
      * @description One immutable report; `expand[]=content` adds the rendered content, `expand[]=manifest` the trust bindings with signed evidence URLs. A Markdown report asked for with `Accept: text/markdown` answers its Markdown itself (`text/markdown`); a JSON report then answers 406.
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `reads`.
      */
     get: operations["getReport"];
     put?: never;
@@ -630,7 +630,7 @@ export interface paths {
      * List rulebooks
      * @description The rulebooks of the owner the key acts for plus the shared templates, most recently updated first (ties by id). A rulebook changed while you page moves to the front, so a walk may miss or repeat it.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `reads`.
      */
     get: operations["listRulebooks"];
     put?: never;
@@ -638,7 +638,7 @@ export interface paths {
      * Create a rulebook
      * @description Creates a rulebook owned by the owner the key acts for (other keys of the workspace do not see it unless they act for the same owner). Every rule gets version 1; rule ids must be unique (a repeat answers 400 naming it).
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `writes`.
      */
     post: operations["createRulebook"];
     delete?: never;
@@ -660,7 +660,7 @@ export interface paths {
      * Preview a CSV import
      * @description Step 1 of a CSV import: send the file as a `text/csv` body, as JSON `{ "csv": "…" }` or as a multipart upload (field `file`). The file must be UTF-8 (a BOM is fine; other encodings answer 400), at most 5242880 bytes (5 MiB) and 10000 data rows (413 beyond). Comma, semicolon, tab or pipe delimiters are detected; quoted fields may hold delimiters, doubled quotes and line breaks; CRLF or LF. Answers an import session (`rbi_…`, valid one hour) with the columns, a suggested mapping, the row count, the first rows and the rows that cannot be imported, by line. Nothing becomes a rulebook until `POST /rulebooks/csv-imports`.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `writes`.
      */
     post: operations["previewRulebookCsvImport"];
     delete?: never;
@@ -682,7 +682,7 @@ export interface paths {
      * Import rulebooks from a previewed CSV file
      * @description Step 2: creates one rulebook per distinct value of the `rulebook_name` column (rows without one go to `default_rulebook_name`), in order of first appearance, at most 100; additional columns become `Column: value` lines of the description. All rulebooks are written in one transaction. Any problem writes nothing and answers 400 with every problem in `errors` (at most 100): a mapping naming an unknown column is named at `mapping.<role>`; a row's problem at `csv[<line>].<role>` (the line the row starts on), such as an empty title or a rule id repeated within one rulebook. An unknown session, or one of another owner, answers 404; an expired one 410 `csv-import-expired` (preview again). A session can be imported more than once; send an `Idempotency-Key` to make a retry safe.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `writes`.
      */
     post: operations["createRulebookCsvImport"];
     delete?: never;
@@ -702,7 +702,7 @@ export interface paths {
      * Get a rulebook
      * @description One rulebook of the key's owner, or a shared template. A rulebook of another owner (also in the same workspace) or another workspace answers 404, as does a deleted one.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `reads`.
      */
     get: operations["getRulebook"];
     put?: never;
@@ -711,7 +711,7 @@ export interface paths {
      * Delete a rulebook
      * @description Deletes a rulebook of the key's owner: it is no longer listed or readable (404). Workflows and runs made with it keep their frozen rule set. A workflow run on it that is queued or processing answers 409; shared templates answer 403.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `writes`.
      */
     delete: operations["deleteRulebook"];
     options?: never;
@@ -720,7 +720,7 @@ export interface paths {
      * Change a rulebook
      * @description Changes the name, the content or the rules (`rules` replaces the whole list). Each rule keeps its version while its title and description stay the same and gets the next version when either changes; a rule id seen before continues its numbering. Changed rules make a new immutable rule set (`rule_set_version_id`); workflows and runs keep the set they were made with. Shared templates answer 403; a rulebook of another owner answers 404.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `writes`.
      */
     patch: operations["updateRulebook"];
     trace?: never;
@@ -736,7 +736,7 @@ export interface paths {
      * List workflows
      * @description The workspace's workflows, newest first.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `reads`.
      */
     get: operations["listWorkflows"];
     put?: never;
@@ -744,7 +744,7 @@ export interface paths {
      * Create a workflow
      * @description Binds a rulebook (of the key's owner, or a shared template) to completed videos of the workspace. The rulebook's current rule set is frozen into the workflow (`rule_set_version_id`). A `rulebook_id` or `source_ids` entry that cannot be reached answers 404; a video that is not completed 409. Pass the id as `workflow_id` to `POST /runs`. Workflows belong to the workspace: every key of it with MANAGE_RULEBOOKS can read them.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `writes`.
      */
     post: operations["createWorkflow"];
     delete?: never;
@@ -764,7 +764,7 @@ export interface paths {
      * Get a workflow
      * @description One workflow of the workspace; another workspace's answers 404.
      *
-     *     Permission: `MANAGE_RULEBOOKS`.
+     *     Permission: `MANAGE_RULEBOOKS`. Rate limit class: `reads`.
      */
     get: operations["getWorkflow"];
     put?: never;
@@ -786,7 +786,7 @@ export interface paths {
      * List findings
      * @description The workspace's findings, newest first, filtered by run, video and result state. Items carry `evidence_ids` and an empty `evidence`; GET /findings/{finding_id} has the spans.
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `reads`.
      */
     get: operations["listFindings"];
     put?: never;
@@ -808,7 +808,7 @@ export interface paths {
      * Get a finding
      * @description One finding with all its evidence, each span with a signed `clip_url`; another workspace's answers 404.
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `reads`.
      */
     get: operations["getFinding"];
     put?: never;
@@ -832,7 +832,7 @@ export interface paths {
      * Review a finding
      * @description Records a person's review: `status` (`open`, `confirmed`, `dismissed`, `resolved`) and an optional `note`; sets `reviewed_at` and `reviewed_by` (the key). The engine's `result_state` never changes. A later review replaces the earlier one.
      *
-     *     Permission: `VIEW_INSIGHTS`.
+     *     Permission: `VIEW_INSIGHTS`. Rate limit class: `writes`.
      */
     post: operations["reviewFinding"];
     delete?: never;
@@ -852,7 +852,7 @@ export interface paths {
      * List webhook endpoints
      * @description The workspace's endpoints, newest first. Secrets are never listed.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `reads`.
      */
     get: operations["listWebhookEndpoints"];
     put?: never;
@@ -860,7 +860,7 @@ export interface paths {
      * Register a webhook endpoint
      * @description Registers a URL for events of this workspace. The answer holds the signing secret (`whsec_…`), shown only here; deliveries are signed with it (Standard Webhooks).
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `writes`.
      */
     post: operations["createWebhookEndpoint"];
     delete?: never;
@@ -880,7 +880,7 @@ export interface paths {
      * Get a webhook endpoint
      * @description One endpoint: whether it is enabled, why not, and its last delivery's outcome.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `reads`.
      */
     get: operations["getWebhookEndpoint"];
     put?: never;
@@ -889,7 +889,7 @@ export interface paths {
      * Delete a webhook endpoint
      * @description Deletes the endpoint with its delivery history; attempts already queued find nothing and stop.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `writes`.
      */
     delete: operations["deleteWebhookEndpoint"];
     options?: never;
@@ -898,7 +898,7 @@ export interface paths {
      * Update a webhook endpoint
      * @description Changes the URL, the event types, the description, or turns deliveries off (`enabled: false`) and on again. Enabling clears `disabled_reason`.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `writes`.
      */
     patch: operations["updateWebhookEndpoint"];
     trace?: never;
@@ -916,7 +916,7 @@ export interface paths {
      * Rotate an endpoint's signing secret
      * @description Issues a new secret, shown only in this answer. For 24 hours every delivery carries two signatures (new and previous secret, space separated in `webhook-signature`), so receivers can switch without losing events.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `writes`.
      */
     post: operations["rotateWebhookSecret"];
     delete?: never;
@@ -936,7 +936,7 @@ export interface paths {
      * List an endpoint's deliveries
      * @description The delivery history of one endpoint, newest first, optionally filtered.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `reads`.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -958,7 +958,7 @@ export interface paths {
      * Get a delivery with its attempt log
      * @description One delivery and every attempt made for it, oldest first, across redeliveries: time, HTTP status, duration and why it failed. Response bodies are never stored.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `reads`.
      */
     get: operations["getWebhookDelivery"];
     put?: never;
@@ -982,7 +982,7 @@ export interface paths {
      * Redeliver a past delivery
      * @description Queues one past (delivered or failed) delivery again: `attempts` back to 0, no longer final. Answers before the new attempt runs; follow the outcome in the delivery history. A delivery still pending, or an endpoint that is disabled, answers 409.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `writes`.
      */
     post: operations["redeliverWebhookDelivery"];
     delete?: never;
@@ -1004,7 +1004,7 @@ export interface paths {
      * Queue failed deliveries again
      * @description Queues every `failed` delivery of this endpoint created in [since, until) again, each with its attempts back to 0, for example after the receiver was down. A disabled endpoint answers 409: enable it first.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `writes`.
      */
     post: operations["recoverWebhookDeliveries"];
     delete?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
      * Send a test event
      * @description Sends a `webhook.test` event to this endpoint alone, signed and retried like any delivery and recorded in its history. A disabled endpoint answers 409.
      *
-     *     Permission: `MANAGE_WEBHOOKS`.
+     *     Permission: `MANAGE_WEBHOOKS`. Rate limit class: `writes`.
      */
     post: operations["sendWebhookTest"];
     delete?: never;
@@ -1293,6 +1293,7 @@ export interface components {
         | "payload-too-large"
         | "unsupported-media-type"
         | "idempotency-key-mismatch"
+        | "rate-limited"
         | "internal-error";
       /**
        * @description Path of the request
@@ -3053,7 +3054,23 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /**
+     * @description The workspace's quota for this operation's class (reads, writes, search or uploads), as draft-ietf-httpapi-ratelimit-headers-11 writes it (https://datatracker.ietf.org/doc/html/draft-ietf-httpapi-ratelimit-headers-11): q requests per window of w seconds. Every response to an authenticated request carries it, errors included.
+     * @example "reads";q=6000;w=60
+     */
+    "RateLimit-Policy": string;
+    /**
+     * @description What is left of the quota: r more requests of this class until the window ends in t seconds (draft-ietf-httpapi-ratelimit-headers-11). Every response to an authenticated request carries it, errors included.
+     * @example "reads";r=5987;t=41
+     */
+    RateLimit: string;
+    /**
+     * @description Seconds until the window ends and requests of this class are counted again.
+     * @example 41
+     */
+    "Retry-After": number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3077,6 +3094,8 @@ export interface operations {
       /** @description A page of videos */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3119,6 +3138,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3149,6 +3180,8 @@ export interface operations {
       /** @description The upload session with its targets */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3227,6 +3260,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3252,6 +3297,8 @@ export interface operations {
       /** @description The video */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3294,6 +3341,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3322,6 +3381,8 @@ export interface operations {
       /** @description Deleted; erasure continues in the background */
       204: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content?: never;
@@ -3380,6 +3441,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3405,6 +3478,8 @@ export interface operations {
       /** @description The transcripts heard */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3447,6 +3522,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3477,6 +3564,8 @@ export interface operations {
       /** @description The transcript as a caption file */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3520,6 +3609,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3552,6 +3653,8 @@ export interface operations {
       /** @description The captions are kept and the video is being re-indexed */
       202: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3621,6 +3724,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3646,6 +3761,8 @@ export interface operations {
       /** @description The upload session */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3688,6 +3805,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3713,6 +3842,8 @@ export interface operations {
       /** @description The aborted upload session */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3792,6 +3923,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3821,6 +3964,8 @@ export interface operations {
       /** @description The upload session */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3881,6 +4026,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -3909,6 +4066,8 @@ export interface operations {
       /** @description The upload session with fresh targets */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -3969,6 +4128,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4001,6 +4172,8 @@ export interface operations {
       /** @description The video, queued for processing */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4099,6 +4272,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4129,6 +4314,8 @@ export interface operations {
       /** @description Matches ranked by score */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4207,6 +4394,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4237,6 +4436,8 @@ export interface operations {
       /** @description A page of profile heads */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4279,6 +4480,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4309,6 +4522,8 @@ export interface operations {
       /** @description The profile with version 1 */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4387,6 +4602,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4412,6 +4639,8 @@ export interface operations {
       /** @description The profile with its latest version */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4448,6 +4677,18 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
@@ -4486,6 +4727,8 @@ export interface operations {
       /** @description The new version */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4564,6 +4807,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4591,6 +4846,8 @@ export interface operations {
       /** @description The version */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4633,6 +4890,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4665,6 +4934,8 @@ export interface operations {
       /** @description The archived profile */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4743,6 +5014,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4773,6 +5056,8 @@ export interface operations {
       /** @description A page of report template heads */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4815,6 +5100,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4845,6 +5142,8 @@ export interface operations {
       /** @description The report template with version 1 */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4923,6 +5222,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -4948,6 +5259,8 @@ export interface operations {
       /** @description The report template with its latest version */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -4984,6 +5297,18 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
@@ -5022,6 +5347,8 @@ export interface operations {
       /** @description The new version */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5100,6 +5427,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5127,6 +5466,8 @@ export interface operations {
       /** @description The version */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5169,6 +5510,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5201,6 +5554,8 @@ export interface operations {
       /** @description The archived report template */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5279,6 +5634,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5310,6 +5677,8 @@ export interface operations {
       /** @description A page of runs */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5352,6 +5721,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5382,6 +5763,8 @@ export interface operations {
       /** @description The accepted run */
       202: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5460,6 +5843,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5488,6 +5883,8 @@ export interface operations {
       /** @description The run */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5530,6 +5927,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5558,6 +5967,8 @@ export interface operations {
       /** @description The run */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5618,6 +6029,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5648,6 +6071,8 @@ export interface operations {
       /** @description A page of answers */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5690,6 +6115,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5725,6 +6162,8 @@ export interface operations {
       /** @description The reports, one per format (next_cursor null) */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5803,6 +6242,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5835,6 +6286,8 @@ export interface operations {
       /** @description A page of reports */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5877,6 +6330,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5905,6 +6370,8 @@ export interface operations {
       /** @description The report, or with `Accept: text/markdown` a Markdown report's content */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -5957,6 +6424,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -5985,6 +6464,8 @@ export interface operations {
       /** @description A page of rulebooks */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6027,6 +6508,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6057,6 +6550,8 @@ export interface operations {
       /** @description The rulebook */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6135,6 +6630,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6167,6 +6674,8 @@ export interface operations {
       /** @description The import session and what the file holds */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6245,6 +6754,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6275,6 +6796,8 @@ export interface operations {
       /** @description The rulebooks created */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6362,6 +6885,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6387,6 +6922,8 @@ export interface operations {
       /** @description The rulebook */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6429,6 +6966,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6454,6 +7003,8 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6503,6 +7054,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6532,6 +7095,8 @@ export interface operations {
       /** @description The changed rulebook */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6601,6 +7166,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6629,6 +7206,8 @@ export interface operations {
       /** @description A page of workflows */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6671,6 +7250,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6701,6 +7292,8 @@ export interface operations {
       /** @description The workflow */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6779,6 +7372,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6804,6 +7409,8 @@ export interface operations {
       /** @description The workflow */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6846,6 +7453,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6877,6 +7496,8 @@ export interface operations {
       /** @description A page of findings */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6919,6 +7540,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -6944,6 +7577,8 @@ export interface operations {
       /** @description The finding */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -6986,6 +7621,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7018,6 +7665,8 @@ export interface operations {
       /** @description The reviewed finding */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7096,6 +7745,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7124,6 +7785,8 @@ export interface operations {
       /** @description A page of endpoints */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7166,6 +7829,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7196,6 +7871,8 @@ export interface operations {
       /** @description The endpoint with its secret */
       201: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7274,6 +7951,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7299,6 +7988,8 @@ export interface operations {
       /** @description The endpoint */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7341,6 +8032,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7366,6 +8069,8 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content?: never;
@@ -7406,6 +8111,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7435,6 +8152,8 @@ export interface operations {
       /** @description The changed endpoint */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7495,6 +8214,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7523,6 +8254,8 @@ export interface operations {
       /** @description The endpoint with its new secret */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7583,6 +8316,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7617,6 +8362,8 @@ export interface operations {
       /** @description A page of deliveries */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7659,6 +8406,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7685,6 +8444,8 @@ export interface operations {
       /** @description The delivery */
       200: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7727,6 +8488,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7756,6 +8529,8 @@ export interface operations {
       /** @description The delivery, queued again */
       202: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7816,6 +8591,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7848,6 +8635,8 @@ export interface operations {
       /** @description How many deliveries were queued */
       202: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -7926,6 +8715,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
@@ -7954,6 +8755,8 @@ export interface operations {
       /** @description The test delivery, queued */
       202: {
         headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
           [name: string]: unknown;
         };
         content: {
@@ -8008,6 +8811,18 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
