@@ -1,15 +1,29 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** A tenant: every resource belongs to exactly one workspace. */
-export const workspaces = sqliteTable("workspaces", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
-  /** Whether location and device container tags are indexed (docs/decisions.md). */
-  indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
-  createdAt: text("created_at").notNull(),
-  updatedAt: text("updated_at").notNull(),
-});
+export const workspaces = sqliteTable(
+  "workspaces",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
+    /** Whether location and device container tags are indexed (docs/decisions.md). */
+    indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
+    createdAt: text("created_at").notNull(),
+    /** Also moved by each step of a deleting workspace's erasure, so the sweep sees progress. */
+    updatedAt: text("updated_at").notNull(),
+    /**
+     * When DELETE /admin/v1/workspaces/{id} was answered: from then on no key, admin read or
+     * webhook sees the workspace, and erasure removes the row last.
+     */
+    deletedAt: text("deleted_at"),
+  },
+  (table) => [
+    // The sweep's query: deleting workspaces whose erasure made no progress within a lease.
+    index("workspaces_deleting_idx").on(table.updatedAt).where(sql`deleted_at IS NOT NULL`),
+  ],
+);
 
 /** API keys; only the SHA-256 of the secret is stored. */
 export const apiKeys = sqliteTable(

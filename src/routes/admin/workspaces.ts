@@ -98,6 +98,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       indexPrivateTags: body.index_private_tags,
       createdAt: now,
       updatedAt: now,
+      deletedAt: null,
     };
     await insertWorkspace(c.var.deps.db, row);
     return c.json(presentWorkspace(row), 201);

@@ -33,6 +33,7 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
     report.videos.resent.length +
     report.videos.failed.length +
     report.erasures.resent.length +
+    report.erasures.workspaces.length +
     report.runs.resent.length +
     report.runs.canceled.length +
     report.runs.failed.length +

@@ -1,0 +1,416 @@
+import {
+  and,
+  asc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  ne,
+  notExists,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "../client";
+import {
+  answers,
+  apiKeys,
+  events,
+  findings,
+  profiles,
+  profileVersions,
+  reports,
+  reportTemplates,
+  reportTemplateVersions,
+  rulebookCsvImports,
+  rulebooks,
+  ruleSetVersions,
+  rules,
+  runSnapshots,
+  runSteps,
+  runs,
+  videos,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  workflows,
+  workLeases,
+  workspaces,
+} from "../schema";
+import type { WorkspaceRow } from "./workspaces";
+
+/** Rows deleted per table and statement: a statement stays short, whatever a table holds. */
+export const ROWS_PER_STATEMENT = 500;
+
+const ACTIVE_RUN = ["queued", "processing"] as const;
+
+/** A workspace row being deleted: `deleted_at` is set. */
+export type DeletingWorkspace = WorkspaceRow & { deletedAt: string };
+
+function deleting(rows: WorkspaceRow[]): DeletingWorkspace | null {
+  const [row] = rows;
+  return row?.deletedAt ? { ...row, deletedAt: row.deletedAt } : null;
+}
+
+/**
+ * Marks a workspace deleting, unless it already is; null when there is no such live workspace.
+ * From this statement on no key of it authenticates and the admin API answers 404 for it.
+ */
+export async function markWorkspaceDeleting(
+  db: Database,
+  id: string,
+  at: string,
+): Promise<DeletingWorkspace | null> {
+  const rows = await db
+    .update(workspaces)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(and(eq(workspaces.id, id), isNull(workspaces.deletedAt)))
+    .returning();
+  return deleting(rows);
+}
+
+/** A workspace being deleted, or null (absent, live, or erased already). */
+export async function findDeletingWorkspace(
+  db: Database,
+  id: string,
+): Promise<DeletingWorkspace | null> {
+  const rows = await db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.id, id), isNotNull(workspaces.deletedAt)))
+    .limit(1);
+  return deleting(rows);
+}
+
+/** Deleting workspaces whose erasure made no progress since `staleBefore`, oldest first. */
+export async function staleDeletingWorkspaces(
+  db: Database,
+  window: { staleBefore: string; limit: number },
+): Promise<WorkspaceRow[]> {
+  return db
+    .select()
+    .from(workspaces)
+    .where(and(isNotNull(workspaces.deletedAt), lt(workspaces.updatedAt, window.staleBefore)))
+    .orderBy(asc(workspaces.updatedAt))
+    .limit(window.limit);
+}
+
+/** Records erasure progress, so the sweep leaves an erasure that is moving alone. */
+export async function touchDeletingWorkspace(db: Database, id: string, at: string): Promise<void> {
+  await db
+    .update(workspaces)
+    .set({ updatedAt: at })
+    .where(and(eq(workspaces.id, id), isNotNull(workspaces.deletedAt)));
+}
+
+/**
+ * Deletes the row of a deleting workspace, the last thing erasure does. Foreign keys refuse it
+ * while any row that names the workspace through one remains.
+ */
+export async function deleteWorkspaceRow(db: Database, id: string): Promise<void> {
+  await db.delete(workspaces).where(and(eq(workspaces.id, id), isNotNull(workspaces.deletedAt)));
+}
+
+/** Deletes at most `limit` rows of `table` matching `where`: one bounded statement. */
+function deletePage(db: Database, table: SQLiteTable, where: SQL, limit = ROWS_PER_STATEMENT) {
+  return db.run(
+    sql`delete from ${table} where rowid in (select rowid from ${table} where ${where} limit ${limit})`,
+  );
+}
+
+/** Videos of the workspace not yet marked deleted (any status). */
+export async function liveVideosPage(db: Database, workspaceId: string, limit: number) {
+  return db
+    .select({ id: videos.id, status: videos.status })
+    .from(videos)
+    .where(and(eq(videos.workspaceId, workspaceId), ne(videos.status, "deleted")))
+    .limit(limit);
+}
+
+/**
+ * Deleted videos of the workspace whose erasure has not completed: `ready` ones no work renewed
+ * since `since` (erasure may start), and whether any others wait for work in flight.
+ */
+export async function unerasedVideos(
+  db: Database,
+  workspaceId: string,
+  since: string,
+  limit: number,
+): Promise<{ ready: string[]; waiting: boolean }> {
+  const unerased = and(
+    eq(videos.workspaceId, workspaceId),
+    eq(videos.status, "deleted"),
+    isNull(videos.erasedAt),
+  );
+  const working = db
+    .select({ id: workLeases.subjectId })
+    .from(workLeases)
+    .where(and(eq(workLeases.subjectId, videos.id), gt(workLeases.activeFrom, since)));
+  const ready = await db
+    .select({ id: videos.id })
+    .from(videos)
+    .where(and(unerased, notExists(working)))
+    .limit(limit);
+  if (ready.length > 0) return { ready: ready.map((row) => row.id), waiting: false };
+  const any = await db.select({ id: videos.id }).from(videos).where(unerased).limit(1);
+  return { ready: [], waiting: any.length > 0 };
+}
+
+/** Runs of the workspace still queued or processing whose cancellation was not asked yet. */
+export async function runsToCancel(db: Database, workspaceId: string, limit: number) {
+  const rows = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(
+      and(
+        eq(runs.workspaceId, workspaceId),
+        inArray(runs.status, ACTIVE_RUN),
+        eq(runs.cancelRequested, false),
+      ),
+    )
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** Runs of the workspace still queued or processing, with when their work was last active. */
+export async function activeRunsPage(db: Database, workspaceId: string, limit: number) {
+  return db
+    .select({
+      id: runs.id,
+      updatedAt: runs.updatedAt,
+      activeFrom: workLeases.activeFrom,
+    })
+    .from(runs)
+    .leftJoin(workLeases, eq(workLeases.subjectId, runs.id))
+    .where(and(eq(runs.workspaceId, workspaceId), inArray(runs.status, ACTIVE_RUN)))
+    .limit(limit);
+}
+
+/** Ids of the workspace's ended runs, a page at a time. */
+export async function endedRunsPage(db: Database, workspaceId: string, limit: number) {
+  const rows = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(
+      and(
+        eq(runs.workspaceId, workspaceId),
+        ne(runs.status, "queued"),
+        ne(runs.status, "processing"),
+      ),
+    )
+    .orderBy(asc(runs.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Statements erasing ended runs: a page of each table that hangs off a run, then the runs
+ * (and their leases) that have nothing left. The caller leaves out runs whose report objects
+ * are not all deleted yet, so no object loses the row it is found through.
+ */
+export function eraseRunsStatements(
+  db: Database,
+  runIds: readonly string[],
+  emptyRunIds: readonly string[],
+): BatchItem<"sqlite">[] {
+  const ids = [...runIds];
+  const statements: BatchItem<"sqlite">[] = [
+    deletePage(db, runSteps, inArray(runSteps.runId, ids)),
+    deletePage(db, runSnapshots, inArray(runSnapshots.runId, ids)),
+    deletePage(db, answers, inArray(answers.runId, ids)),
+    deletePage(db, reports, inArray(reports.runId, ids)),
+    deletePage(db, findings, inArray(findings.runId, ids)),
+  ];
+  if (emptyRunIds.length === 0) return statements;
+  const empty = [...emptyRunIds];
+  const childless = [runSteps, runSnapshots, answers, reports, findings].map((child) =>
+    notExists(db.select({ one: sql`1` }).from(child).where(eq(child.runId, runs.id))),
+  );
+  statements.push(
+    db.delete(workLeases).where(inArray(workLeases.subjectId, empty)),
+    db
+      .delete(runs)
+      .where(
+        and(
+          inArray(runs.id, empty),
+          ne(runs.status, "queued"),
+          ne(runs.status, "processing"),
+          ...childless,
+        ),
+      ),
+  );
+  return statements;
+}
+
+/** Ids of a page of the workspace's rows in a table that has its own children. */
+async function idsPage(
+  db: Database,
+  table: typeof profiles | typeof reportTemplates | typeof rulebooks | typeof webhookEndpoints,
+  workspaceId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(eq(table.workspaceId, workspaceId))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** A family of tables erased children first: which parents a step takes, and its statements. */
+export interface Family {
+  page(db: Database, workspaceId: string, limit: number): Promise<string[]>;
+  statements(db: Database, ids: string[]): BatchItem<"sqlite">[];
+}
+
+/** Profiles and their versions. */
+export const PROFILES: Family = {
+  page: (db, workspaceId, limit) => idsPage(db, profiles, workspaceId, limit),
+  statements: (db, ids) => [
+    deletePage(db, profileVersions, inArray(profileVersions.profileId, ids)),
+    db
+      .delete(profiles)
+      .where(
+        and(
+          inArray(profiles.id, ids),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(profileVersions)
+              .where(eq(profileVersions.profileId, profiles.id)),
+          ),
+        ),
+      ),
+  ],
+};
+
+/** Report templates and their versions. */
+export const REPORT_TEMPLATES: Family = {
+  page: (db, workspaceId, limit) => idsPage(db, reportTemplates, workspaceId, limit),
+  statements: (db, ids) => [
+    deletePage(db, reportTemplateVersions, inArray(reportTemplateVersions.reportTemplateId, ids)),
+    db
+      .delete(reportTemplates)
+      .where(
+        and(
+          inArray(reportTemplates.id, ids),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(reportTemplateVersions)
+              .where(eq(reportTemplateVersions.reportTemplateId, reportTemplates.id)),
+          ),
+        ),
+      ),
+  ],
+};
+
+/** Rulebooks (never the shared templates, which have no workspace), rule sets and rules. */
+export const RULEBOOKS: Family = {
+  page: (db, workspaceId, limit) => idsPage(db, rulebooks, workspaceId, limit),
+  statements: (db, ids) => {
+    const sets = db
+      .select({ id: ruleSetVersions.id })
+      .from(ruleSetVersions)
+      .where(inArray(ruleSetVersions.rulebookId, ids));
+    return [
+      deletePage(db, rules, inArray(rules.ruleSetVersionId, sets)),
+      deletePage(
+        db,
+        ruleSetVersions,
+        and(
+          inArray(ruleSetVersions.rulebookId, ids),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(rules)
+              .where(eq(rules.ruleSetVersionId, ruleSetVersions.id)),
+          ),
+        ) ?? sql`0`,
+      ),
+      db
+        .delete(rulebooks)
+        .where(
+          and(
+            inArray(rulebooks.id, ids),
+            eq(rulebooks.isTemplate, false),
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(ruleSetVersions)
+                .where(eq(ruleSetVersions.rulebookId, rulebooks.id)),
+            ),
+          ),
+        ),
+    ];
+  },
+};
+
+/** Webhook endpoints, their deliveries and the deliveries' attempt logs. */
+export const WEBHOOK_ENDPOINTS: Family = {
+  page: (db, workspaceId, limit) => idsPage(db, webhookEndpoints, workspaceId, limit),
+  statements: (db, ids) => {
+    const deliveries = db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.endpointId, ids));
+    return [
+      deletePage(db, webhookAttempts, inArray(webhookAttempts.deliveryId, deliveries)),
+      deletePage(
+        db,
+        webhookDeliveries,
+        and(
+          inArray(webhookDeliveries.endpointId, ids),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(webhookAttempts)
+              .where(eq(webhookAttempts.deliveryId, webhookDeliveries.id)),
+          ),
+        ) ?? sql`0`,
+      ),
+      db
+        .delete(webhookEndpoints)
+        .where(
+          and(
+            inArray(webhookEndpoints.id, ids),
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(webhookDeliveries)
+                .where(eq(webhookDeliveries.endpointId, webhookEndpoints.id)),
+            ),
+          ),
+        ),
+    ];
+  },
+};
+
+/** Tables whose rows of a workspace go a page at a time, with nothing hanging off them. */
+const FLAT = {
+  /** Tombstones of videos whose erasure completed. */
+  videos: (workspaceId: string) =>
+    [videos, and(eq(videos.workspaceId, workspaceId), isNotNull(videos.erasedAt))] as const,
+  workflows: (workspaceId: string) => [workflows, eq(workflows.workspaceId, workspaceId)] as const,
+  csvImports: (workspaceId: string) =>
+    [rulebookCsvImports, eq(rulebookCsvImports.workspaceId, workspaceId)] as const,
+  events: (workspaceId: string) => [events, eq(events.workspaceId, workspaceId)] as const,
+  apiKeys: (workspaceId: string) => [apiKeys, eq(apiKeys.workspaceId, workspaceId)] as const,
+};
+
+/** The flat tables, in the order erasure empties them. */
+export type FlatTable = keyof typeof FLAT;
+
+/** Deletes a page of the workspace's rows of a flat table; answers how many went. */
+export async function eraseFlatPage(
+  db: Database,
+  name: FlatTable,
+  workspaceId: string,
+): Promise<number> {
+  const [table, where] = FLAT[name](workspaceId);
+  const result = await deletePage(db, table, where ?? sql`0`);
+  return result.meta.changes;
+}
