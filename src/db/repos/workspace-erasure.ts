@@ -116,9 +116,9 @@ export async function deleteWorkspaceRow(db: Database, id: string): Promise<void
 
 /** Deletes at most `limit` rows of `table` matching `where`: one bounded statement. */
 function deletePage(db: Database, table: SQLiteTable, where: SQL, limit = ROWS_PER_STATEMENT) {
-  return db.run(
-    sql`delete from ${table} where rowid in (select rowid from ${table} where ${where} limit ${limit})`,
-  );
+  return db
+    .delete(table)
+    .where(sql`rowid in (select rowid from ${table} where ${where} limit ${limit})`);
 }
 
 /** Videos of the workspace not yet marked deleted (any status). */
