@@ -1,5 +1,6 @@
 ALTER TABLE `workspaces` ADD `deleted_at` text;--> statement-breakpoint
 CREATE INDEX `workspaces_deleting_idx` ON `workspaces` (`updated_at`) WHERE deleted_at IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `rulebook_csv_imports_workspace_idx` ON `rulebook_csv_imports` (`workspace_id`);--> statement-breakpoint
 -- Rule sets and their rules stay immutable, but erasing a deleting workspace removes its own:
 -- the delete triggers refuse unless the rulebook's workspace is being deleted.
 DROP TRIGGER `rule_set_versions_immutable_delete`;--> statement-breakpoint

@@ -401,8 +401,11 @@ const FLAT = {
   apiKeys: (workspaceId: string) => [apiKeys, eq(apiKeys.workspaceId, workspaceId)] as const,
 };
 
-/** The flat tables, in the order erasure empties them. */
+/** A table whose rows of a workspace go a page at a time. */
 export type FlatTable = keyof typeof FLAT;
+
+/** Every flat table. */
+export const FLAT_TABLES = Object.keys(FLAT) as FlatTable[];
 
 /** Deletes a page of the workspace's rows of a flat table; answers how many went. */
 export async function eraseFlatPage(
