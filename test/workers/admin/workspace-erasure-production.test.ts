@@ -8,7 +8,6 @@ import { VectorizeIndex } from "../../../src/ports/vector-index/vectorize";
 import { deleteWorkspace } from "../../../src/services/deletion/delete-workspace";
 import {
   eraseWorkspace,
-  STEPS_PER_DELIVERY,
   type WorkspaceErasureResult,
 } from "../../../src/services/deletion/erase-workspace";
 import { createDeps } from "../../../src/services/deps";
