@@ -58,8 +58,12 @@ async function emptyPage(deps: EraseWorkspaceDeps, prefix: string): Promise<bool
 /** Asks every run in flight to stop: a queued run ends at once, a processing one at its next step. */
 const stopRuns: Phase = async ({ deps, workspaceId }) => {
   const ids = await runsToCancel(deps.db, workspaceId, RUNS_PER_STEP);
-  for (const id of ids) await deps.objects.runs.getByName(id).cancel();
-  return ids.length > 0 ? "progress" : "done";
+  if (ids.length === 0) return "done";
+  let moved = 0;
+  for (const id of ids) if (await deps.objects.runs.getByName(id).cancel()) moved++;
+  // A run its object does not know cannot be moved; waiting leaves it to the next sweep
+  // instead of asking again and again.
+  return moved > 0 ? "progress" : "waiting";
 };
 
 /** Marks every video deleted, as DELETE /videos/{id} does: reads and processing stop at once. */
@@ -96,8 +100,9 @@ const eraseRuns: Phase = async ({ deps, workspaceId, since }) => {
     const stale = active.filter(
       (run) => run.updatedAt < since && (run.activeFrom === null || run.activeFrom < since),
     );
-    for (const run of stale) await deps.objects.runs.getByName(run.id).abandon();
-    return stale.length > 0 ? "progress" : "waiting";
+    let ended = 0;
+    for (const run of stale) if (await deps.objects.runs.getByName(run.id).abandon()) ended++;
+    return ended > 0 ? "progress" : "waiting";
   }
   const ids = await endedRunsPage(deps.db, workspaceId, RUNS_PER_STEP);
   if (ids.length === 0) return "done";

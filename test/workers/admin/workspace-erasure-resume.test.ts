@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { probeKey, runReportsPrefix } from "../../../src/lib/object-keys";
 import { createPorts } from "../../../src/ports";
 import type { RunDto } from "../../../src/routes/runs/schemas";
+import { deleteVideo } from "../../../src/services/deletion/delete-video";
 import { deleteWorkspace } from "../../../src/services/deletion/delete-workspace";
+import { eraseVideo } from "../../../src/services/deletion/erase-video";
 import {
   eraseWorkspace,
   type WorkspaceErasureResult,
@@ -12,7 +14,7 @@ import { createDeps, type Deps } from "../../../src/services/deps";
 import { storedKeys, storedVectorIds, tombstone } from "../../helpers/deletion";
 import { insertVideos } from "../../helpers/factories";
 import { expectJson, newTenant } from "../../helpers/harness";
-import { uploadFixture, waitForFinal } from "../../helpers/processing";
+import { outbox, uploadFixture, waitForFinal } from "../../helpers/processing";
 import { createProfile, waitForRun } from "../../helpers/runs";
 import { recordingEnv, sweepAfter } from "../../helpers/sweep";
 import { eraseLater, rowsOfWorkspace } from "../../helpers/workspace-deletion";
@@ -138,5 +140,17 @@ describe("a workspace's erasure, interrupted", () => {
     expect(await storedKeys(processing)).toEqual([]);
     expect(await nothingLeft(workspaceId)).toBe(true);
     expect(await env.RUNS.getByName(busy.id).current()).toMatchObject({ status: "canceled" });
+  });
+
+  it("announces none of its videos' erasure: no video.deleted for a deleting workspace", async () => {
+    const { workspaceId, videoId } = await processedWorkspace();
+    const { deps } = await deletedQuietly(workspaceId);
+    // The video was deleted on its own too; its erasure runs while the workspace is deleting.
+    const recording = recordingEnv();
+    await deleteVideo(createDeps(recording.env, createPorts(recording.env)), workspaceId, videoId);
+    const message = { type: "erase-video" as const, video_id: videoId, workspace_id: workspaceId };
+    expect(await eraseVideo(deps, message)).toBe("erased");
+    expect((await tombstone(videoId))?.erased_at).not.toBeNull();
+    expect((await outbox(workspaceId)).map((event) => event.type)).not.toContain("video.deleted");
   });
 });
