@@ -2,18 +2,20 @@ import { runBatch } from "../../db/client";
 import {
   activeRunsPage,
   endedRunsPage,
-  eraseFlatPage,
   eraseRunsStatements,
+  liveVideosPage,
+  runsToCancel,
+  unerasedVideos,
+} from "../../db/repos/workspace-erasure";
+import {
+  eraseFlatPage,
   type Family,
   type FlatTable,
-  liveVideosPage,
   PROFILES,
   REPORT_TEMPLATES,
   RULEBOOKS,
-  runsToCancel,
-  unerasedVideos,
   WEBHOOK_ENDPOINTS,
-} from "../../db/repos/workspace-erasure";
+} from "../../db/repos/workspace-erasure-tables";
 import { csvImportsPrefix, runReportsPrefix } from "../../lib/object-keys";
 import type { Deps } from "../deps";
 import { tombstoneVideo } from "./delete-video";

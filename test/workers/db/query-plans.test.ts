@@ -24,6 +24,7 @@ import {
   setLatestRunStatement,
 } from "../../../src/db/repos/workflows";
 import * as erasure from "../../../src/db/repos/workspace-erasure";
+import * as erasureTables from "../../../src/db/repos/workspace-erasure-tables";
 import * as workspaces from "../../../src/db/repos/workspaces";
 import * as schema from "../../../src/db/schema";
 import { keywordLevels } from "../../../src/lib/text/search-scoring";
@@ -297,10 +298,10 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
     runBatch(db, erasure.eraseRunsStatements(db, ["run_none"], ["run_none"])),
   ...Object.fromEntries(
     Object.entries({
-      profiles: erasure.PROFILES,
-      "report templates": erasure.REPORT_TEMPLATES,
-      rulebooks: erasure.RULEBOOKS,
-      "webhook endpoints": erasure.WEBHOOK_ENDPOINTS,
+      profiles: erasureTables.PROFILES,
+      "report templates": erasureTables.REPORT_TEMPLATES,
+      rulebooks: erasureTables.RULEBOOKS,
+      "webhook endpoints": erasureTables.WEBHOOK_ENDPOINTS,
     }).map(([name, family]) => [
       `erasure: ${name}`,
       async (db: Database) => {
@@ -310,9 +311,9 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
     ]),
   ),
   ...Object.fromEntries(
-    erasure.FLAT_TABLES.map((name) => [
+    erasureTables.FLAT_TABLES.map((name) => [
       `erasure: ${name}`,
-      (db: Database) => erasure.eraseFlatPage(db, name, "ws_none"),
+      (db: Database) => erasureTables.eraseFlatPage(db, name, "ws_none"),
     ]),
   ),
 };
