@@ -7,6 +7,7 @@ import {
 } from "../src/lib/queue-messages";
 import { InvocationScope } from "../src/ports/media-understanding/port";
 import { eraseVideo } from "../src/services/deletion/erase-video";
+import { eraseWorkspace } from "../src/services/deletion/erase-workspace";
 import type { Deps } from "../src/services/deps";
 import { withLeaseHeartbeat } from "../src/services/lease-heartbeat";
 import { failVideo, processVideo } from "../src/services/processing";
@@ -33,12 +34,16 @@ function videoLease(message: { video_id: string }) {
 
 /**
  * The processing queue: probe and plan uploaded videos, assemble their indexes, and erase
- * deleted ones (without a heartbeat: erasure waits for the video's lease to lapse).
+ * deleted videos and workspaces (without a heartbeat: erasure waits for leases to lapse).
  */
 export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void> {
   return consumeEach(batch, ProcessingMessageSchema, async (message) => {
     if (message.type === "erase-video") {
       await eraseVideo(deps, message);
+      return;
+    }
+    if (message.type === "erase-workspace") {
+      await eraseWorkspace(deps, message);
       return;
     }
     await withLeaseHeartbeat(deps, videoLease(message), () =>
@@ -87,7 +92,8 @@ export function consumeIndexing(batch: MessageBatch, deps: Deps): Promise<void> 
 export async function consumeVideoDeadLetters(batch: MessageBatch, deps: Deps): Promise<void> {
   for (const message of batch.messages) {
     const parsed = ProcessingMessageSchema.or(IndexVideoMessageSchema).safeParse(message.body);
-    if (parsed.success) {
+    // An erasure that failed every retry is not a video's failure: the sweep sends it again.
+    if (parsed.success && parsed.data.type !== "erase-workspace") {
       const video = await findVideoById(deps.db, parsed.data.video_id);
       if (video && !isFinal(video)) {
         await failVideo(deps, video, asyncError("processing-failed"));

@@ -25,6 +25,7 @@ commands:
   workspaces create --name NAME [--alpha-opt-in] [--index-private-tags] [--retention-days DAYS]
   workspaces update WORKSPACE_ID [--alpha-opt-in true|false] [--index-private-tags true|false]
                     [--retention-days DAYS|none] [--name NAME]
+  workspaces delete WORKSPACE_ID --yes   (erases the workspace and everything in it; no undo)
   keys list --workspace WORKSPACE_ID [--json]
   keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO] [--owner USER_ID]
   keys revoke KEY_ID
@@ -61,6 +62,7 @@ try {
       "expires-at": { type: "string" },
       owner: { type: "string" },
       json: { type: "boolean" },
+      yes: { type: "boolean" },
       events: { type: "string", default: "*" },
       help: { type: "boolean", short: "h" },
     },
@@ -233,6 +235,13 @@ switch (`${resource} ${action}`) {
     result = await call("PATCH", `/workspaces/${encodeURIComponent(id)}`, change);
     break;
   }
+  case "workspaces delete":
+    if (!id) fail("workspaces delete needs a workspace id", 2);
+    // Nothing brings an erased workspace back: the operator says so in the command itself.
+    if (!values.yes)
+      fail(`workspaces delete erases ${id} and everything in it for good; add --yes to do it`, 2);
+    result = await call("DELETE", `/workspaces/${encodeURIComponent(id)}`);
+    break;
   case "keys create": {
     if (!values.workspace) fail("keys create needs --workspace", 2);
     const body = {

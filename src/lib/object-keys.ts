@@ -28,23 +28,33 @@ export function indexKey(videoId: string): string {
 
 const REPORT_EXTENSIONS = { json: "json", markdown: "md" } as const;
 
+/** Where every report of a run (content and manifest) is kept: erasing the run empties it. */
+export function runReportsPrefix(runId: string): string {
+  return `reports/${runId}/`;
+}
+
 /** The R2 key of a rendered report's content. */
 export function reportKey(
   runId: string,
   reportId: string,
   format: keyof typeof REPORT_EXTENSIONS,
 ): string {
-  return `reports/${runId}/${reportId}.${REPORT_EXTENSIONS[format]}`;
+  return `${runReportsPrefix(runId)}${reportId}.${REPORT_EXTENSIONS[format]}`;
 }
 
 /** The R2 key of a report's manifest: one entry per answer and cited span, so it lives in R2. */
 export function reportManifestKey(runId: string, reportId: string): string {
-  return `reports/${runId}/${reportId}.manifest.json`;
+  return `${runReportsPrefix(runId)}${reportId}.manifest.json`;
+}
+
+/** Where a workspace's CSV import files are kept: erasing the workspace empties it. */
+export function csvImportsPrefix(workspaceId: string): string {
+  return `csv-imports/${workspaceId}/`;
 }
 
 /** Where a CSV import session keeps its file (UTF-8, BOM removed) until it expires. */
 export function csvImportKey(workspaceId: string, sessionId: string): string {
-  return `csv-imports/${workspaceId}/${sessionId}.csv`;
+  return `${csvImportsPrefix(workspaceId)}${sessionId}.csv`;
 }
 
 /** Where the production engine keeps the frame it took for the thumbnail until assembly. */

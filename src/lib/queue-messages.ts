@@ -24,6 +24,15 @@ export interface EraseVideoMessage {
   workspace_id: string;
 }
 
+/**
+ * Processing queue: erase a deleting workspace a bounded number of steps at a time; each
+ * delivery that made progress sends the next.
+ */
+export interface EraseWorkspaceMessage {
+  type: "erase-workspace";
+  workspace_id: string;
+}
+
 /** Windows queue: understand one planned window of a video (a stretch of audio, some frames). */
 export interface UnderstandWindowMessage {
   type: "understand-window";
@@ -86,11 +95,18 @@ export const EraseVideoMessageSchema = z.object({
   workspace_id: z.string(),
 }) satisfies z.ZodType<EraseVideoMessage>;
 
-/** Processing queue: a step of a video's processing, or the erasure of a deleted one. */
+/** Processing queue: what a consumer accepts as an erase-workspace message. */
+export const EraseWorkspaceMessageSchema = z.object({
+  type: z.literal("erase-workspace"),
+  workspace_id: z.string(),
+}) satisfies z.ZodType<EraseWorkspaceMessage>;
+
+/** Processing queue: a step of a video's processing, or the erasure of a deleted video or workspace. */
 export const ProcessingMessageSchema = z.discriminatedUnion("type", [
   ProcessVideoMessageSchema,
   AssembleVideoMessageSchema,
   EraseVideoMessageSchema,
+  EraseWorkspaceMessageSchema,
 ]);
 
 /** Windows queue: what the consumer accepts as an understand-window message. */

@@ -4,6 +4,7 @@ import type {
   AssembleVideoMessage,
   DeliverWebhookMessage,
   EraseVideoMessage,
+  EraseWorkspaceMessage,
   IndexVideoMessage,
   ProcessVideoMessage,
   RunAnalysisMessage,
@@ -14,7 +15,9 @@ import type { Ports } from "../ports";
 
 /** The queues work is handed to, typed by the message each carries. */
 export interface WorkQueues {
-  processing: Queue<ProcessVideoMessage | AssembleVideoMessage | EraseVideoMessage>;
+  processing: Queue<
+    ProcessVideoMessage | AssembleVideoMessage | EraseVideoMessage | EraseWorkspaceMessage
+  >;
   /** Audio windows (and any window sent before frames had a queue of their own). */
   windows: Queue<UnderstandWindowMessage>;
   frames: Queue<UnderstandWindowMessage>;

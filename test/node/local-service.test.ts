@@ -69,6 +69,29 @@ describe("npm run dev", () => {
     expect(revoked.status).toBe(401);
   });
 
+  it("deletes a workspace from the CLI only when told --yes; its keys answer 401 at once", async () => {
+    const workspace = JSON.parse(
+      (await admin(["workspaces", "create", "--name", "Doomed", "--alpha-opt-in"])).stdout,
+    );
+    const key = JSON.parse((await admin(["keys", "create", "--workspace", workspace.id])).stdout);
+    const videos = () =>
+      fetch(`${baseUrl}/api/v1alpha1/videos`, { headers: { authorization: `Bearer ${key.key}` } });
+    expect((await videos()).status).toBe(200);
+    await expect(admin(["workspaces", "delete", workspace.id])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--yes"),
+    });
+    expect((await videos()).status).toBe(200);
+
+    const deletion = JSON.parse(
+      (await admin(["workspaces", "delete", workspace.id, "--yes"])).stdout,
+    );
+    expect(deletion).toMatchObject({ id: workspace.id, name: "Doomed", status: "deleting" });
+    expect((await videos()).status).toBe(401);
+    const listed = JSON.parse((await admin(["workspaces", "list", "--json"])).stdout);
+    expect(listed.map((w: { id: string }) => w.id)).not.toContain(workspace.id);
+  });
+
   it("takes the API root as its base URL too, as vas does", async () => {
     const listed = await run(
       "node",

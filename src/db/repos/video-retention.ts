@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, isNotNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, exists, isNotNull, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { videos, workspaces } from "../schema";
 import { notDeleted } from "./videos";
@@ -32,12 +32,17 @@ export async function workspacesPastRetention(
     .select({ id: videos.id })
     .from(videos)
     .where(and(eq(videos.workspaceId, workspaces.id), notDeleted, lt(videos.createdAt, cutoff)));
-  return db
-    .select({ workspaceId: workspaces.id, createdBefore: cutoff })
-    .from(workspaces)
-    .where(and(isNotNull(workspaces.retentionDays), exists(overdue)))
-    .orderBy(asc(workspaces.id))
-    .limit(window.limit);
+  return (
+    db
+      .select({ workspaceId: workspaces.id, createdBefore: cutoff })
+      .from(workspaces)
+      // A deleting workspace's erasure takes its videos; retention leaves them to it.
+      .where(
+        and(isNotNull(workspaces.retentionDays), isNull(workspaces.deletedAt), exists(overdue)),
+      )
+      .orderBy(asc(workspaces.id))
+      .limit(window.limit)
+  );
 }
 
 /** Up to `limit` ids of the workspace's videos not yet deleted created before the cutoff, oldest first. */

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+import { workspaceIsLive } from "./workspaces";
 
 /** A webhook endpoint row. */
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -28,9 +29,16 @@ export async function findEndpoint(
   return rows[0] ?? null;
 }
 
-/** One endpoint by id alone (queue consumers, which hold the workspace from the delivery). */
+/**
+ * One endpoint by id alone (queue consumers, which hold the workspace from the delivery); null
+ * once its workspace is being deleted, so nothing more is sent to it.
+ */
 export async function endpointById(db: Database, id: string): Promise<EndpointRow | null> {
-  const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).limit(1);
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), workspaceIsLive(webhookEndpoints.workspaceId)))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -51,7 +59,7 @@ export async function listEndpoints(
     .limit(page.limit + 1);
 }
 
-/** The enabled endpoints of a workspace that existed when an event happened. */
+/** The enabled endpoints of a live workspace that existed when an event happened. */
 export async function endpointsForEvent(
   db: Database,
   workspaceId: string,
@@ -65,6 +73,7 @@ export async function endpointsForEvent(
         eq(webhookEndpoints.workspaceId, workspaceId),
         eq(webhookEndpoints.enabled, true),
         lte(webhookEndpoints.createdAt, eventCreatedAt),
+        workspaceIsLive(workspaceId),
       ),
     );
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { RateClass, RateLimitOverrides } from "../../domain/rate-limits";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
@@ -11,6 +11,17 @@ export type RateLimitPatch = { [name in RateClass]?: number | null };
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 /** An API key row. */
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** The condition "this workspace row is not being deleted": every read of the admin API and auth. */
+const live = isNull(workspaces.deletedAt);
+
+/**
+ * The condition "the workspace with this id exists and is not being deleted", for statements
+ * that must not act for a deleting workspace (events, webhook endpoints, keys).
+ */
+export function workspaceIsLive(workspaceId: SQLWrapper | string): SQL {
+  return sql`exists (select 1 from ${workspaces} where ${workspaces.id} = ${workspaceId} and ${workspaces.deletedAt} is null)`;
+}
 
 /** Inserts a workspace. */
 export async function insertWorkspace(db: Database, row: WorkspaceRow): Promise<void> {
@@ -50,14 +61,18 @@ export async function updateWorkspace(
                 : sql`json_patch(coalesce(${workspaces.rateLimits}, '{}'), ${JSON.stringify(change.rateLimits)})`,
           }),
     })
-    .where(eq(workspaces.id, id))
+    .where(and(eq(workspaces.id, id), live))
     .returning();
   return rows[0] ?? null;
 }
 
-/** One workspace by id. */
+/** One workspace by id; null when absent or being deleted. */
 export async function findWorkspace(db: Database, id: string): Promise<WorkspaceRow | null> {
-  const rows = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
+  const rows = await db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.id, id), live))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -66,7 +81,10 @@ export async function insertApiKey(db: Database, row: ApiKeyRow): Promise<void> 
   await db.insert(apiKeys).values(row);
 }
 
-/** Marks a key revoked (keeping the first revocation time); null when no key has that id. */
+/**
+ * Marks a key revoked (keeping the first revocation time); null when no key has that id, or
+ * its workspace is being deleted (its keys are refused already and erased with it).
+ */
 export async function revokeApiKey(
   db: Database,
   id: string,
@@ -75,12 +93,12 @@ export async function revokeApiKey(
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${revokedAt})` })
-    .where(eq(apiKeys.id, id))
+    .where(and(eq(apiKeys.id, id), workspaceIsLive(apiKeys.workspaceId)))
     .returning();
   return rows[0] ?? null;
 }
 
-/** A key together with its workspace's opt-in and rate limits, found by the hash of its secret. */
+/** A key with its workspace's opt-in and rate limits, found by the hash of its secret; none of a deleting workspace. */
 export async function findKeyByHash(
   db: Database,
   secretHash: string,
@@ -89,18 +107,18 @@ export async function findKeyByHash(
     .select({ key: apiKeys, alphaOptIn: workspaces.alphaOptIn, rateLimits: workspaces.rateLimits })
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-    .where(eq(apiKeys.secretHash, secretHash))
+    .where(and(eq(apiKeys.secretHash, secretHash), live))
     .limit(1);
   return rows[0] ?? null;
 }
 
-/** All workspaces, newest first, `limit + 1` rows from after the cursor key. */
+/** All workspaces but deleting ones, newest first, `limit + 1` rows from after the cursor key. */
 export async function listWorkspaces(db: Database, page: PageQuery): Promise<WorkspaceRow[]> {
   const afterId = page.after?.[0];
   return db
     .select()
     .from(workspaces)
-    .where(typeof afterId === "string" ? lt(workspaces.id, afterId) : undefined)
+    .where(and(live, typeof afterId === "string" ? lt(workspaces.id, afterId) : undefined))
     .orderBy(desc(workspaces.id))
     .limit(page.limit + 1);
 }

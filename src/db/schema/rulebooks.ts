@@ -79,15 +79,20 @@ export const rules = sqliteTable(
  * A CSV import session (`rbi_…`): the parsed file's facts; the file itself (UTF-8, BOM
  * removed) is kept in the media bucket until the session expires.
  */
-export const rulebookCsvImports = sqliteTable("rulebook_csv_imports", {
-  id: text("id").primaryKey(),
-  workspaceId: text("workspace_id").notNull(),
-  ownerId: text("owner_id").notNull(),
-  createdBy: text("created_by").notNull(),
-  delimiter: text("delimiter").notNull(),
-  columns: text("columns", { mode: "json" }).$type<string[]>().notNull(),
-  rowCount: integer("row_count").notNull(),
-  byteSize: integer("byte_size").notNull(),
-  createdAt: text("created_at").notNull(),
-  expiresAt: text("expires_at").notNull(),
-});
+export const rulebookCsvImports = sqliteTable(
+  "rulebook_csv_imports",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    ownerId: text("owner_id").notNull(),
+    createdBy: text("created_by").notNull(),
+    delimiter: text("delimiter").notNull(),
+    columns: text("columns", { mode: "json" }).$type<string[]>().notNull(),
+    rowCount: integer("row_count").notNull(),
+    byteSize: integer("byte_size").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  // Erasing a deleted workspace finds its import sessions by workspace.
+  (table) => [index("rulebook_csv_imports_workspace_idx").on(table.workspaceId)],
+);

@@ -16,11 +16,19 @@ export const workspaces = sqliteTable(
     /** The operator's own request quotas per class; null: the defaults (docs/decisions.md). */
     rateLimits: text("rate_limits", { mode: "json" }).$type<RateLimitOverrides>(),
     createdAt: text("created_at").notNull(),
+    /** Also moved by each step of a deleting workspace's erasure, so the sweep sees progress. */
     updatedAt: text("updated_at").notNull(),
+    /**
+     * When DELETE /admin/v1/workspaces/{id} was answered: from then on no key, admin read or
+     * webhook sees the workspace, and erasure removes the row last.
+     */
+    deletedAt: text("deleted_at"),
   },
-  // The retention sweep walks only the workspaces that set a retention.
   (table) => [
+    // The retention sweep walks only the workspaces that set a retention.
     index("workspaces_retention_idx").on(table.id).where(sql`${table.retentionDays} is not null`),
+    // The sweep's query: deleting workspaces whose erasure made no progress within a lease.
+    index("workspaces_deleting_idx").on(table.updatedAt).where(sql`deleted_at IS NOT NULL`),
   ],
 );
 

@@ -7,6 +7,7 @@ import { boundJsonDepth } from "../../middleware/json-depth";
 import { strictInput } from "../../middleware/strict-input";
 import { bearerToken } from "../../services/auth";
 import { validationHook } from "../validation-hook";
+import { registerDeleteWorkspace } from "./delete-workspace";
 import { registerKeyRoutes } from "./keys";
 import { registerAdminLists } from "./lists";
 import { registerWorkspaceRoutes } from "./workspaces";
@@ -30,6 +31,7 @@ export function createAdminApp(): OpenAPIHono<HonoEnv> {
   const admin = new OpenAPIHono<HonoEnv>({ defaultHook: validationHook });
   admin.use("*", adminAuth, boundJsonDepth, strictInput);
   registerWorkspaceRoutes(admin);
+  registerDeleteWorkspace(admin);
   registerKeyRoutes(admin);
   registerAdminLists(admin);
   admin.doc31("/openapi.json", {

@@ -2,7 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { PERMISSIONS } from "../../domain/caller";
 import { RATE_LIMIT_RANGE, RATE_WINDOW_SECONDS, type RateClass } from "../../domain/rate-limits";
 import { type SameShape, TimestampSchema } from "../../schemas/common";
-import type { ApiKeyDto, WorkspaceDto } from "../../services/presenters/admin";
+import type {
+  ApiKeyDto,
+  WorkspaceDeletionDto,
+  WorkspaceDto,
+} from "../../services/presenters/admin";
 
 /** The longest retention a workspace may set: ten years; longer is "keep" (null). */
 export const MAX_RETENTION_DAYS = 3650;
@@ -72,6 +76,21 @@ export const WorkspaceSchema = z
   })
   .openapi("AdminWorkspace");
 
+/** A workspace being deleted: what DELETE /admin/v1/workspaces/{id} answers until erasure ends. */
+export const WorkspaceDeletionSchema = z
+  .object({
+    id: z.string().openapi({ example: "ws_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
+    name: z.string().openapi({ example: "Acme Logistics" }),
+    status: z.literal("deleting").openapi({
+      description:
+        "Erasure runs in the background; once it has completed the workspace answers 404",
+    }),
+    deleted_at: TimestampSchema.openapi({
+      description: "When the deletion was first asked; the same on every repeat",
+    }),
+  })
+  .openapi("AdminWorkspaceDeletion");
+
 /** An API key as the admin API shows it; `key` only on create. */
 export const ApiKeySchema = z
   .object({
@@ -110,4 +129,9 @@ export const WORKSPACE_SCHEMA_MATCHES_PRESENTER: SameShape<
 export const API_KEY_SCHEMA_MATCHES_PRESENTER: SameShape<
   z.infer<typeof ApiKeySchema>,
   ApiKeyDto
+> = true;
+/** Fails to compile when the schema of a workspace deletion and its presenter's type drift apart. */
+export const WORKSPACE_DELETION_SCHEMA_MATCHES_PRESENTER: SameShape<
+  z.infer<typeof WorkspaceDeletionSchema>,
+  WorkspaceDeletionDto
 > = true;

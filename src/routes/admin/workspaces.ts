@@ -113,6 +113,7 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       rateLimits: null,
       createdAt: now,
       updatedAt: now,
+      deletedAt: null,
     };
     await insertWorkspace(c.var.deps.db, row);
     return c.json(presentWorkspace(row), 201);

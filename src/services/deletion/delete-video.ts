@@ -1,6 +1,6 @@
 import { runBatch } from "../../db/client";
 import { markVideoDeletedStatement } from "../../db/repos/video-erasure";
-import { findVideo } from "../../db/repos/videos";
+import { findVideo, type StoredVideoRow } from "../../db/repos/videos";
 import { deleteLeaseStatement } from "../../db/repos/work-leases";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
@@ -9,10 +9,9 @@ import type { EraseVideoMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 
 /**
- * DELETE /videos/{id}: aborts an upload still open, marks the video deleted in one statement
- * (no read path sees it from then on), deletes the objects signed URLs point at (a signed URL
- * cannot be revoked, only its object), and hands the rest of erasure to the processing queue.
- * A lost send is found again by the sweep (`sweep/erasure.ts`) from the row alone.
+ * DELETE /videos/{id}: marks the video deleted (`tombstoneVideo`) and hands the rest of erasure
+ * to the processing queue. A lost send is found again by the sweep (`sweep/erasure.ts`) from
+ * the row alone.
  */
 export async function deleteVideo(
   deps: Pick<Deps, "db" | "bucket" | "clock" | "queues" | "objects">,
@@ -21,19 +20,33 @@ export async function deleteVideo(
 ): Promise<void> {
   const video = await findVideo(deps.db, workspaceId, videoId);
   if (!video) throw notFound("Video", videoId);
-  // Answers not found for a video that never had a session (nothing to abort or forget).
-  await deps.objects.uploadSessions.getByName(videoId).forget(workspaceId);
-  // Only processing can still write a video's objects and rows (every write of it is guarded on
-  // `processing`, but R2 writes come first): its lease makes erasure wait until the work
-  // stops. Any other video's lease is stale bookkeeping and goes with the mark.
-  await runBatch(deps.db, [
-    markVideoDeletedStatement(deps.db, workspaceId, videoId, nowIso(deps.clock.now())),
-    ...(video.status === "processing" ? [] : [deleteLeaseStatement(deps.db, videoId)]),
-  ]);
-  await deps.bucket.delete(videoServedKeys(videoId));
+  await tombstoneVideo(deps, workspaceId, video);
   await deps.queues.processing.send({
     type: "erase-video",
     video_id: videoId,
     workspace_id: workspaceId,
   } satisfies EraseVideoMessage);
+}
+
+/**
+ * Aborts an upload still open, marks the video deleted in one statement (no read path sees it
+ * from then on) and deletes the objects signed URLs point at (a signed URL cannot be revoked,
+ * only its object). What is left is erased by `eraseVideo`. Shared by the deletion of one
+ * video and of a whole workspace.
+ */
+export async function tombstoneVideo(
+  deps: Pick<Deps, "db" | "bucket" | "clock" | "objects">,
+  workspaceId: string,
+  video: Pick<StoredVideoRow, "id" | "status">,
+): Promise<void> {
+  // Answers not found for a video that never had a session (nothing to abort or forget).
+  await deps.objects.uploadSessions.getByName(video.id).forget(workspaceId);
+  // Only processing can still write a video's objects and rows (every write of it is guarded on
+  // `processing`, but R2 writes come first): its lease makes erasure wait until the work
+  // stops. Any other video's lease is stale bookkeeping and goes with the mark.
+  await runBatch(deps.db, [
+    markVideoDeletedStatement(deps.db, workspaceId, video.id, nowIso(deps.clock.now())),
+    ...(video.status === "processing" ? [] : [deleteLeaseStatement(deps.db, video.id)]),
+  ]);
+  await deps.bucket.delete(videoServedKeys(video.id));
 }

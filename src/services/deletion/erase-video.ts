@@ -1,3 +1,4 @@
+import { and } from "drizzle-orm";
 import { runBatch } from "../../db/client";
 import { insertEventStatement } from "../../db/repos/events";
 import {
@@ -11,6 +12,7 @@ import {
   type Tombstone,
   touchStatement,
 } from "../../db/repos/video-erasure";
+import { workspaceIsLive } from "../../db/repos/workspaces";
 import { nowIso } from "../../lib/clock";
 import { videoPrefixes } from "../../lib/object-keys";
 import type { EraseVideoMessage } from "../../lib/queue-messages";
@@ -33,7 +35,7 @@ export interface VideoDeletedData {
 /**
  * Erases a deleted video: its vectors and segments a step at a time, the embedder's statistics,
  * every R2 object under its prefixes, its remaining D1 rows; then, in one batch, marks it erased
- * and writes `video.deleted`. Each step is idempotent, so a redelivery or the sweep resumes a
+ * and writes `video.deleted` (unless its workspace is being deleted). Each step is idempotent, so a redelivery or the sweep resumes a
  * crashed erasure. Work still renewing the video's lease may yet write, so erasure waits for
  * it to stop (the sweep comes back a lease later).
  */
@@ -57,13 +59,14 @@ export async function eraseVideo(
   };
   await runBatch(db, [
     ...eraseVideoRowsStatements(db, video.id),
-    // Guarded, and before the mark it depends on: two erasures at once write one event.
+    // Guarded, and before the mark it depends on: two erasures at once write one event. A
+    // deleting workspace's videos announce nothing: its webhooks are being erased with it.
     insertEventStatement(
       db,
       video.workspaceId,
       "video.deleted",
       { ...data },
-      awaitingErasure(video.id),
+      and(awaitingErasure(video.id), workspaceIsLive(video.workspaceId)),
     ),
     markErasedStatement(db, video.id, at),
   ]);

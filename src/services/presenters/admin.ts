@@ -53,3 +53,18 @@ export function presentKey(row: ApiKeyRow): ApiKeyDto {
     created_at: row.createdAt,
   };
 }
+
+/** A workspace being deleted, as DELETE /admin/v1/workspaces/{id} answers it. */
+export interface WorkspaceDeletionDto {
+  id: string;
+  name: string;
+  status: "deleting";
+  deleted_at: string;
+}
+
+/** Wire form of a deleting workspace's row. */
+export function presentWorkspaceDeletion(
+  row: Pick<WorkspaceRow, "id" | "name"> & { deletedAt: string },
+): WorkspaceDeletionDto {
+  return { id: row.id, name: row.name, status: "deleting", deleted_at: row.deletedAt };
+}

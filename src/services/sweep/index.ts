@@ -38,6 +38,7 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
     report.videos.failed.length +
     report.erasures.resent.length +
     report.retention.deleted.length +
+    report.erasures.workspaces.length +
     report.runs.resent.length +
     report.runs.canceled.length +
     report.runs.failed.length +

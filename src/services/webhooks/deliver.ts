@@ -191,7 +191,8 @@ export async function attemptDelivery(
   });
   if (!claimed) return "stale";
   if (!endpoint?.enabled) {
-    // Disabled endpoints receive nothing; their deliveries end here and can be recovered.
+    // Disabled endpoints receive nothing; their deliveries end here and can be recovered. So
+    // does an endpoint of a workspace being deleted, which `endpointById` no longer finds.
     await failWithoutAttempt(deps.db, delivery.id, nowIso(now));
     return "ended";
   }

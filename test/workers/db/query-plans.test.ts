@@ -24,6 +24,8 @@ import {
   listWorkflows,
   setLatestRunStatement,
 } from "../../../src/db/repos/workflows";
+import * as erasure from "../../../src/db/repos/workspace-erasure";
+import * as erasureTables from "../../../src/db/repos/workspace-erasure-tables";
 import * as workspaces from "../../../src/db/repos/workspaces";
 import * as schema from "../../../src/db/schema";
 import { keywordLevels } from "../../../src/lib/text/search-scoring";
@@ -284,6 +286,41 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
     retention.workspacesPastRetention(db, { now: NOW, limit: 50 }),
   "retention: videos due": (db) =>
     retention.videosPastRetention(db, { workspaceId: WS, createdBefore: NOW }, 50),
+  "api keys: revoke": (db) => workspaces.revokeApiKey(db, "key_none", NOW),
+  // A workspace's erasure; its deletes name no seeded row, so the seed stays whole.
+  "workspaces: mark deleting": (db) => erasure.markWorkspaceDeleting(db, "ws_none", NOW),
+  "workspaces: find deleting": (db) => erasure.findDeletingWorkspace(db, WS),
+  "workspaces: stale deleting": (db) =>
+    erasure.staleDeletingWorkspaces(db, { staleBefore: NOW, limit: 50 }),
+  "workspaces: touch deleting": (db) => erasure.touchDeletingWorkspace(db, "ws_none", NOW),
+  "workspaces: delete row": (db) => erasure.deleteWorkspaceRow(db, "ws_none"),
+  "erasure: live videos": (db) => erasure.liveVideosPage(db, WS, 20),
+  "erasure: unerased videos": (db) => erasure.unerasedVideos(db, WS, NOW, 1),
+  "erasure: runs to cancel": (db) => erasure.runsToCancel(db, WS, 20),
+  "erasure: active runs": (db) => erasure.activeRunsPage(db, WS, 20),
+  "erasure: ended runs": (db) => erasure.endedRunsPage(db, WS, 20),
+  "erasure: runs": (db) =>
+    runBatch(db, erasure.eraseRunsStatements(db, ["run_none"], ["run_none"])),
+  ...Object.fromEntries(
+    Object.entries({
+      profiles: erasureTables.PROFILES,
+      "report templates": erasureTables.REPORT_TEMPLATES,
+      rulebooks: erasureTables.RULEBOOKS,
+      "webhook endpoints": erasureTables.WEBHOOK_ENDPOINTS,
+    }).map(([name, family]) => [
+      `erasure: ${name}`,
+      async (db: Database) => {
+        await family.page(db, WS, 50);
+        await runBatch(db, family.statements(db, ["none"]));
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    erasureTables.FLAT_TABLES.map((name) => [
+      `erasure: ${name}`,
+      (db: Database) => erasureTables.eraseFlatPage(db, name, "ws_none"),
+    ]),
+  ),
 };
 
 beforeAll(seedAll);
