@@ -53,7 +53,19 @@ function keyOf(args: unknown[]): string {
 }
 
 /** Prepared statements of a gated database; `batch` is handed the real ones. */
-const realStatements = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+const realStatements = new WeakMap<
+  D1PreparedStatement,
+  { statement: D1PreparedStatement; sql: string }
+>();
+
+function named(sql: string): string {
+  return sql
+    .replace(
+      /^(select|update|delete from|insert into) .*?"?(\w+)"? (set|where|values|\().*$/is,
+      "$1 $2",
+    )
+    .slice(0, 40);
+}
 
 function gatedStatement(statement: D1PreparedStatement, gate: Gate, sql: string) {
   const gated = new Proxy(statement, {
@@ -61,17 +73,20 @@ function gatedStatement(statement: D1PreparedStatement, gate: Gate, sql: string)
       const value: unknown = Reflect.get(object, property, object);
       if (typeof value !== "function") return value;
       if (property === "bind") {
-        return (...values: unknown[]) =>
-          gatedStatement(value.apply(object, values) as D1PreparedStatement, gate, sql);
+        return (...values: unknown[]) => {
+          const bound: D1PreparedStatement = value.apply(object, values);
+          // strictD1 wraps `bind` again; a statement already gated is not gated twice.
+          return realStatements.has(bound) ? bound : gatedStatement(bound, gate, sql);
+        };
       }
       if (typeof property !== "string" || !STATEMENT_CALLS.has(property)) return value.bind(object);
       return async (...args: unknown[]) => {
-        await gate(`d1 ${sql.slice(0, 60)}`);
+        await gate(`d1 ${named(sql)}`);
         return value.apply(object, args);
       };
     },
   });
-  realStatements.set(gated, statement);
+  realStatements.set(gated, { statement, sql });
   return gated;
 }
 
@@ -83,8 +98,9 @@ function gatedDatabase(d1: D1Database, gate: Gate): D1Database {
       }
       if (property === "batch") {
         return async (statements: D1PreparedStatement[]) => {
-          await gate(`d1 batch of ${statements.length}`);
-          return object.batch(statements.map((s) => realStatements.get(s) ?? s));
+          const real = statements.map((s) => realStatements.get(s));
+          await gate(`d1 batch: ${real.map((r) => named(r?.sql ?? "?")).join(", ")}`);
+          return object.batch(statements.map((s, i) => real[i]?.statement ?? s));
         };
       }
       const value: unknown = Reflect.get(object, property, object);

@@ -6,6 +6,8 @@ export interface OpPlan {
   pauses: number[];
   /** The gate at which the invocation dies: that call and every later one throw. */
   crashAt: number | null;
+  /** Also parks before the first call this names (a chosen race, rather than a count). */
+  pauseBefore?: RegExp;
 }
 
 /** One operation of a step: an API request, a message's delivery, the sweep. */
@@ -34,6 +36,7 @@ interface Slot {
   state: State;
   trace: Trace;
   resume: (() => void)[];
+  pausedBefore: boolean;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function interleave(operations: Operation[], picks: number[]): Prom
     state: "waiting",
     trace: { label: operation.label, gates: [], crashed: false, error: null },
     resume: [],
+    pausedBefore: false,
   }));
   const gateOf =
     (slot: Slot): Gate =>
@@ -59,7 +63,9 @@ export async function interleave(operations: Operation[], picks: number[]): Prom
         slot.trace.crashed = true;
         throw new Crash(`${slot.operation.label} died before ${what}`);
       }
-      if (!pauses.includes(count)) return;
+      const chosen = slot.operation.plan.pauseBefore?.test(what) && !slot.pausedBefore;
+      if (!pauses.includes(count) && !chosen) return;
+      if (chosen) slot.pausedBefore = true;
       await new Promise<void>((resume) => {
         slot.resume.push(resume);
         slot.state = "parked";

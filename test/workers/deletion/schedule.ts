@@ -94,7 +94,7 @@ async function isDeleted(videoId: string): Promise<boolean> {
 }
 
 /** POST /videos and the bytes PUT to its target, and the upload completed if asked. */
-async function startUpload(world: World, complete: boolean): Promise<Case> {
+export async function startUpload(world: World, complete: boolean): Promise<Case> {
   const bytes = fixtureBytes("talk.mp4");
   const res = await world.request(world.env, "POST", "/videos", {
     filename: "talk.mp4",
@@ -122,7 +122,7 @@ async function startUpload(world: World, complete: boolean): Promise<Case> {
 const QUIET = { fate: "redelivered", duplicate: false } as const;
 
 /** Delivers every message, then sweeps a lease later, until a sweep finds nothing to do. */
-async function quiesce(world: World): Promise<void> {
+export async function quiesce(world: World): Promise<void> {
   const lanes = Object.keys(LANES) as Lane[];
   for (let round = 0; ; round++) {
     expect(round, "the sweep still finds work after 12 rounds").toBeLessThan(12);

@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { expectErased, expectNothingReadable } from "./checks";
+import { interleave, type OpPlan } from "./interleaver";
+import { operation } from "./operations";
+import { quiesce, startUpload } from "./schedule";
+import { buildWorld } from "./world";
+
+/** Runs to its end without stopping. */
+const FREE: OpPlan = { pauses: [], crashAt: null };
+const QUIET = { fate: "redelivered", duplicate: false } as const;
+/** The oldest message of the processing queue: processing, or the erasure sent since. */
+const NEXT_PROCESSING = { kind: "deliver", lane: "processing", delivery: QUIET } as const;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now());
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("a deletion while work on the video is in flight", () => {
+  it("waits for processing that claimed the video after the deletion read it", async () => {
+    const world = await buildWorld("local");
+    const c = await startUpload(world, true);
+    await interleave(
+      [
+        operation(
+          world,
+          c,
+          { kind: "delete" },
+          { ...FREE, pauseBefore: /d1 batch: update videos/ },
+        ),
+        operation(world, c, NEXT_PROCESSING, { ...FREE, pauseBefore: /r2 put/ }),
+        operation(world, c, NEXT_PROCESSING, FREE),
+      ],
+      // The deletion reads the video queued and stops; processing claims it and stops before
+      // its first write to storage; the deletion ends, its erasure runs; processing goes on.
+      [0, 1, 0, 1, 0],
+    );
+    await quiesce(world);
+    await expectNothingReadable(world, c, "after the sweep");
+    await expectErased(world, c, "after the sweep");
+  });
+});
