@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { expectErased, expectNothingReadable } from "./checks";
 import { interleave, type OpPlan } from "./interleaver";
-import { operation } from "./operations";
+import { advance, operation } from "./operations";
 import { quiesce, startUpload } from "./schedule";
 import { buildWorld } from "./world";
 
@@ -38,6 +38,29 @@ describe("a deletion while work on the video is in flight", () => {
       // The deletion reads the video queued and stops; processing claims it and stops before
       // its first write to storage; the deletion ends, its erasure runs; processing goes on.
       [0, 1, 0, 1, 0],
+    );
+    await quiesce(world);
+    await expectNothingReadable(world, c, "after the sweep");
+    await expectErased(world, c, "after the sweep");
+  });
+
+  it("waits for a window whose claim outlived the video's lease", async () => {
+    const world = await buildWorld("production");
+    const c = await startUpload(world, true);
+    await interleave([operation(world, c, NEXT_PROCESSING, FREE)], [0]);
+    expect(world.queues.frames.pending.length).toBeGreaterThan(0);
+    // Planned 45 s ago: the lease is still live, and a window is picked up.
+    advance(45_000);
+    const frames = { kind: "deliver", lane: "frames", delivery: QUIET } as const;
+    await interleave(
+      [
+        operation(world, c, frames, { ...FREE, pauseBefore: /r2 put .*thumbnail-frame/ }),
+        // Less than a heartbeat: the window has not renewed anything yet.
+        operation(world, c, { kind: "pause", seconds: 16 }, FREE),
+        operation(world, c, { kind: "delete" }, FREE),
+        operation(world, c, NEXT_PROCESSING, FREE),
+      ],
+      [0, 1, 1, 1, 0],
     );
     await quiesce(world);
     await expectNothingReadable(world, c, "after the sweep");
