@@ -21,6 +21,25 @@ afterEach(() => {
 });
 
 describe("a deletion while work on the video is in flight", () => {
+  it("never stores a caption file after the video was erased", async () => {
+    const world = await buildWorld("local");
+    const c = await startUpload(world, true);
+    await quiesce(world);
+    await interleave(
+      [
+        operation(world, c, { kind: "captions" }, { ...FREE, pauseBefore: /r2 put .*captions/ }),
+        operation(world, c, { kind: "delete" }, FREE),
+        operation(world, c, NEXT_PROCESSING, FREE),
+      ],
+      // The captions request stops before storing the file; the deletion and its erasure
+      // run to their end; the request goes on.
+      [0, 1, 1, 0],
+    );
+    await quiesce(world);
+    await expectNothingReadable(world, c, "after the sweep");
+    await expectErased(world, c, "after the sweep");
+  });
+
   it("waits for processing that claimed the video after the deletion read it", async () => {
     const world = await buildWorld("local");
     const c = await startUpload(world, true);
