@@ -36,7 +36,7 @@ describe("a deletion while work on the video is in flight", () => {
       [0, 1, 1, 0],
     );
     await quiesce(world);
-    await expectNothingReadable(world, c, "after the sweep");
+    await expectNothingReadable(world, c, "after the sweep", { urls: true });
     await expectErased(world, c, "after the sweep");
   });
 
@@ -59,7 +59,7 @@ describe("a deletion while work on the video is in flight", () => {
       [0, 1, 0, 1, 0],
     );
     await quiesce(world);
-    await expectNothingReadable(world, c, "after the sweep");
+    await expectNothingReadable(world, c, "after the sweep", { urls: true });
     await expectErased(world, c, "after the sweep");
   });
 
@@ -82,7 +82,25 @@ describe("a deletion while work on the video is in flight", () => {
       [0, 1, 1, 1, 0],
     );
     await quiesce(world);
-    await expectNothingReadable(world, c, "after the sweep");
+    await expectNothingReadable(world, c, "after the sweep", { urls: true });
+    await expectErased(world, c, "after the sweep");
+  });
+  it("deletes again the thumbnail an assembly in flight stored after the deletion", async () => {
+    const world = await buildWorld("local");
+    const c = await startUpload(world, true);
+    // A client read the video first: its thumbnail URL is handed out before processing.
+    await interleave([operation(world, c, { kind: "read" }, FREE)], [0]);
+    expect(c.urls.size).toBeGreaterThan(0);
+    await interleave(
+      [
+        operation(world, c, NEXT_PROCESSING, { ...FREE, pauseBefore: /r2 put .*thumbnail/ }),
+        operation(world, c, { kind: "delete" }, FREE),
+      ],
+      // Processing stops before storing the thumbnail; the deletion runs; processing goes on.
+      [0, 1, 0],
+    );
+    await expectNothingReadable(world, c, "once the assembly in flight ended", { urls: true });
+    await quiesce(world);
     await expectErased(world, c, "after the sweep");
   });
 });
