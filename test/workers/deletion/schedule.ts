@@ -20,13 +20,20 @@ export interface Step {
   idleSeconds: number;
 }
 
-const planArb: fc.Arbitrary<OpPlan> = fc.record({
-  pauses: fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { maxLength: 2 }),
-  crashAt: fc.oneof(
-    { weight: 4, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.integer({ min: 1, max: 15 }) },
-  ),
-});
+/** Writes worth stopping before: where work that read the video earlier lands. */
+const WRITES = [/r2 put/, /d1 batch/, /d1 update/, /d1 insert/, /QUEUE send/];
+
+const planArb: fc.Arbitrary<OpPlan> = fc.record(
+  {
+    pauses: fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { maxLength: 2 }),
+    crashAt: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 15 }) },
+    ),
+    pauseBefore: fc.constantFrom(...WRITES),
+  },
+  { requiredKeys: ["pauses", "crashAt"] },
+);
 
 function specArb(mode: Mode): fc.Arbitrary<OpSpec> {
   // The local engine plans no windows: its videos never use the windows queues.
