@@ -3,7 +3,7 @@ import { expectErased, expectNothingReadable } from "./checks";
 import { interleave, type OpPlan } from "./interleaver";
 import { advance, operation } from "./operations";
 import { quiesce, startUpload } from "./schedule";
-import { buildWorld } from "./world";
+import { buildWorld, type Mode } from "./world";
 
 /** Runs to its end without stopping. */
 const FREE: OpPlan = { pauses: [], crashAt: null };
@@ -20,12 +20,12 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("a deletion while work on the video is in flight", () => {
+describe.each<Mode>(["local", "production"])("a deletion racing work on the video (%s)", (mode) => {
   it("never stores a caption file after the video was erased", async () => {
-    const world = await buildWorld("local");
+    const world = await buildWorld(mode);
     const c = await startUpload(world, true);
     await quiesce(world);
-    await interleave(
+    const [captions] = await interleave(
       [
         operation(world, c, { kind: "captions" }, { ...FREE, pauseBefore: /r2 put .*captions/ }),
         operation(world, c, { kind: "delete" }, FREE),
@@ -35,22 +35,18 @@ describe("a deletion while work on the video is in flight", () => {
       // run to their end; the request goes on.
       [0, 1, 1, 0],
     );
+    expect(captions?.parked).toEqual([`r2 put videos/${c.videoId}/captions/en`]);
     await quiesce(world);
     await expectNothingReadable(world, c, "after the sweep", { urls: true });
     await expectErased(world, c, "after the sweep");
   });
 
   it("waits for processing that claimed the video after the deletion read it", async () => {
-    const world = await buildWorld("local");
+    const world = await buildWorld(mode);
     const c = await startUpload(world, true);
-    await interleave(
+    const [deletion, processing] = await interleave(
       [
-        operation(
-          world,
-          c,
-          { kind: "delete" },
-          { ...FREE, pauseBefore: /d1 batch: update videos/ },
-        ),
+        operation(world, c, { kind: "delete" }, { ...FREE, pauseBefore: /d1 batch/ }),
         operation(world, c, NEXT_PROCESSING, { ...FREE, pauseBefore: /r2 put/ }),
         operation(world, c, NEXT_PROCESSING, FREE),
       ],
@@ -58,12 +54,43 @@ describe("a deletion while work on the video is in flight", () => {
       // its first write to storage; the deletion ends, its erasure runs; processing goes on.
       [0, 1, 0, 1, 0],
     );
+    // The deletion stopped before its mark, processing after its claim.
+    expect(deletion?.parked[0]).toMatch(/^d1 batch: .*update videos/);
+    const gates = processing?.gates ?? [];
+    expect(gates.indexOf("d1 update videos")).toBeGreaterThan(-1);
+    expect(gates.indexOf("d1 update videos")).toBeLessThan(
+      gates.indexOf(processing?.parked[0] ?? ""),
+    );
     await quiesce(world);
     await expectNothingReadable(world, c, "after the sweep", { urls: true });
     await expectErased(world, c, "after the sweep");
   });
+});
+
+describe("a deletion racing work on the video", () => {
+  it("deletes again the thumbnail an assembly in flight stored after the deletion", async () => {
+    // The local engine assembles as it processes, so the assembly is one delivery here.
+    const world = await buildWorld("local");
+    const c = await startUpload(world, true);
+    // A client read the video first: its thumbnail URL is handed out before processing.
+    await interleave([operation(world, c, { kind: "read" }, FREE)], [0]);
+    expect(c.urls.size).toBeGreaterThan(0);
+    const [assembly] = await interleave(
+      [
+        operation(world, c, NEXT_PROCESSING, { ...FREE, pauseBefore: /r2 put .*thumbnail/ }),
+        operation(world, c, { kind: "delete" }, FREE),
+      ],
+      // Processing stops before storing the thumbnail; the deletion runs; processing goes on.
+      [0, 1, 0],
+    );
+    expect(assembly?.parked).toEqual([`r2 put videos/${c.videoId}/thumbnail`]);
+    await expectNothingReadable(world, c, "once the assembly in flight ended", { urls: true });
+    await quiesce(world);
+    await expectErased(world, c, "after the sweep");
+  });
 
   it("waits for a window whose claim outlived the video's lease", async () => {
+    // Only the production engine plans windows.
     const world = await buildWorld("production");
     const c = await startUpload(world, true);
     await interleave([operation(world, c, NEXT_PROCESSING, FREE)], [0]);
@@ -71,7 +98,7 @@ describe("a deletion while work on the video is in flight", () => {
     // Planned 45 s ago: the lease is still live, and a window is picked up.
     advance(45_000);
     const frames = { kind: "deliver", lane: "frames", delivery: QUIET } as const;
-    await interleave(
+    const [window] = await interleave(
       [
         operation(world, c, frames, { ...FREE, pauseBefore: /r2 put .*thumbnail-frame/ }),
         // Less than a heartbeat: the window has not renewed anything yet.
@@ -81,26 +108,9 @@ describe("a deletion while work on the video is in flight", () => {
       ],
       [0, 1, 1, 1, 0],
     );
+    expect(window?.parked).toEqual([`r2 put videos/${c.videoId}/thumbnail-frame`]);
     await quiesce(world);
     await expectNothingReadable(world, c, "after the sweep", { urls: true });
-    await expectErased(world, c, "after the sweep");
-  });
-  it("deletes again the thumbnail an assembly in flight stored after the deletion", async () => {
-    const world = await buildWorld("local");
-    const c = await startUpload(world, true);
-    // A client read the video first: its thumbnail URL is handed out before processing.
-    await interleave([operation(world, c, { kind: "read" }, FREE)], [0]);
-    expect(c.urls.size).toBeGreaterThan(0);
-    await interleave(
-      [
-        operation(world, c, NEXT_PROCESSING, { ...FREE, pauseBefore: /r2 put .*thumbnail/ }),
-        operation(world, c, { kind: "delete" }, FREE),
-      ],
-      // Processing stops before storing the thumbnail; the deletion runs; processing goes on.
-      [0, 1, 0],
-    );
-    await expectNothingReadable(world, c, "once the assembly in flight ended", { urls: true });
-    await quiesce(world);
     await expectErased(world, c, "after the sweep");
   });
 });

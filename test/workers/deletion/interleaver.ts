@@ -25,6 +25,8 @@ export class Crash extends Error {}
 export interface Trace {
   label: string;
   gates: string[];
+  /** The calls it parked before. */
+  parked: string[];
   crashed: boolean;
   error: string | null;
 }
@@ -49,7 +51,7 @@ export async function interleave(operations: Operation[], picks: number[]): Prom
   const slots: Slot[] = operations.map((operation) => ({
     operation,
     state: "waiting",
-    trace: { label: operation.label, gates: [], crashed: false, error: null },
+    trace: { label: operation.label, gates: [], parked: [], crashed: false, error: null },
     resume: [],
     pausedBefore: false,
   }));
@@ -66,6 +68,7 @@ export async function interleave(operations: Operation[], picks: number[]): Prom
       const chosen = slot.operation.plan.pauseBefore?.test(what) && !slot.pausedBefore;
       if (!pauses.includes(count) && !chosen) return;
       if (chosen) slot.pausedBefore = true;
+      slot.trace.parked.push(what);
       await new Promise<void>((resume) => {
         slot.resume.push(resume);
         slot.state = "parked";
