@@ -13,8 +13,10 @@ describe("deleting a video at any point, with the local adapters", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now());
     const world = await buildWorld("local");
+    // A failure prints its seed and path: `{ numRuns: 15, seed, path }` replays that case.
+    // Each case is a new video of the same workspace, so cases neither see nor block each other.
     await fc.assert(
-      fc.asyncProperty(scheduleArb("local"), (steps) => runSchedule(world, steps)),
+      fc.asyncProperty(scheduleArb("local"), (schedule) => runSchedule(world, schedule)),
       { numRuns: 15 },
     );
   }, 180_000);
