@@ -4,7 +4,7 @@ import {
   storeSegmentsStatements,
   trimSegmentsStatement,
 } from "../db/repos/segments";
-import { updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
+import { findVideoById, updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
 import type { MediaProbe } from "../domain/media";
 import type { VideoMedia } from "../domain/video";
 import { PROCESSING_PROGRESS } from "../domain/video";
@@ -137,6 +137,9 @@ export async function assembleIndex(
       PROCESSING,
     ),
   ]);
+  // A deletion since the video was read deleted the thumbnail its signed URLs point at, maybe
+  // before the put above: it goes again, so those URLs answer 404 once this work ends.
+  if (!(await findVideoById(db, video.id))) await deps.bucket.delete(thumbnailKey);
   const next: IndexVideoMessage = {
     type: "index-video",
     video_id: video.id,

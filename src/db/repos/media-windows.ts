@@ -3,6 +3,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../client";
 import { insertJsonRowsStatements } from "../insert-json";
 import { mediaWindows, videos } from "../schema";
+import { videoIsIn } from "./videos";
+import { renewLeaseStatement } from "./work-leases";
 
 /** A window row. */
 export type MediaWindowRow = typeof mediaWindows.$inferSelect;
@@ -41,8 +43,10 @@ function windowIs(window: WindowKey): SQL | undefined {
 
 /**
  * Claims a pending window for the delivery `by` until `until` and answers it as claimed (the
- * parts kept so far included); null when it is done or another delivery's claim still holds
- * (that delivery is working on it, or will be found stale).
+ * parts kept so far included); null when it is done, another delivery's claim still holds
+ * (that delivery is working on it, or will be found stale) or the video is no longer
+ * processing. The video's lease is renewed in the same batch: a deletion either comes first
+ * and stops the claim, or finds the lease fresh and its erasure waits for the window.
  */
 export async function claimWindow(
   db: Database,
@@ -51,17 +55,21 @@ export async function claimWindow(
   now: string,
   until: string,
 ): Promise<MediaWindowRow | null> {
-  const claimed = await db
-    .update(mediaWindows)
-    .set({ claimedUntil: until, claimedBy: by })
-    .where(
-      and(
-        windowIs(window),
-        eq(mediaWindows.state, "pending"),
-        or(isNull(mediaWindows.claimedUntil), lt(mediaWindows.claimedUntil, now)),
-      ),
-    )
-    .returning();
+  const [claimed] = await db.batch([
+    db
+      .update(mediaWindows)
+      .set({ claimedUntil: until, claimedBy: by })
+      .where(
+        and(
+          windowIs(window),
+          eq(mediaWindows.state, "pending"),
+          or(isNull(mediaWindows.claimedUntil), lt(mediaWindows.claimedUntil, now)),
+          videoIsIn(window.videoId, ["processing"]),
+        ),
+      )
+      .returning(),
+    renewLeaseStatement(db, { subjectId: window.videoId, kind: "video", activeFrom: now }),
+  ]);
   return claimed[0] ?? null;
 }
 

@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, ne, not, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
 import { mediaWindows, segmentText, videoSegments, videos, workLeases } from "../schema";
-import type { StoredVideoRow } from "./videos";
+import { type StoredVideoRow, videoIsIn } from "./videos";
 
 /** A deleted video's tombstone: what is kept once everything else is erased. */
 export type Tombstone = Pick<
@@ -45,6 +45,17 @@ export function markVideoDeletedStatement(
     .where(
       and(eq(videos.id, id), eq(videos.workspaceId, workspaceId), ne(videos.status, "deleted")),
     );
+}
+
+/**
+ * Forgets the lease of a video that no work is processing, as the row stands when the statement
+ * runs (batch it before the mark): processing that claimed the video after the deletion read
+ * it keeps its lease, so erasure waits for it.
+ */
+export function dropIdleLeaseStatement(db: Database, videoId: string) {
+  return db
+    .delete(workLeases)
+    .where(and(eq(workLeases.subjectId, videoId), not(videoIsIn(videoId, ["processing"]))));
 }
 
 /** A deleted video's tombstone (any workspace), or null when the video is not deleted. */

@@ -22,7 +22,7 @@ export interface CaptionUpload {
 /**
  * Keeps a caption file for a completed video (replacing the one uploaded for its language)
  * and re-indexes the video with it: the video moves back to `processing` at `probed` with a
- * fresh lease and processing is asked for. From there the ordinary path
+ * fresh lease, the file is stored and processing is asked for. From there the ordinary path
  * assembles and indexes it again, and the sweep carries on a re-index a crash interrupted.
  */
 export async function putCaptions(
@@ -58,27 +58,31 @@ export async function putCaptions(
       `Video ${video.id} already has uploaded captions in ${MAX_UPLOADED_LANGUAGES} languages, the most it keeps.`,
     );
   }
-  await storeCaptionFile(deps.bucket, video.id, input.language, input.format, input.bytes);
+  // The lease, the move, then the file: a deletion before the move stops it (a completed
+  // video's lease goes with the mark), one after it finds the lease fresh and its erasure waits,
+  // so the file is never stored after the video was erased. Attempts of the first processing
+  // must not count against the re-index.
   const now = nowIso();
-  const moved = await updateVideoIf(db, video.id, ["completed"], {
-    status: "processing",
-    progress: PROCESSING_PROGRESS.probed,
-    updatedAt: now,
-  });
-  if (!moved) {
-    // Another upload started a re-index first; whether it read this file is not known.
-    throw new ApiError(
-      "conflict",
-      `Video ${video.id} is being re-indexed; send the captions again once it is completed.`,
-    );
-  }
-  // Attempts of the first processing must not count against the re-index.
   await upsertLeaseStatement(db, {
     subjectId: video.id,
     kind: "video",
     attempts: 0,
     activeFrom: now,
   });
+  const moved = await updateVideoIf(db, video.id, ["completed"], {
+    status: "processing",
+    progress: PROCESSING_PROGRESS.probed,
+    updatedAt: now,
+  });
+  if (!moved) {
+    if (!(await findVideo(db, auth.workspaceId, video.id))) throw notFound("Video", video.id);
+    // Another upload started a re-index first; this file was not stored.
+    throw new ApiError(
+      "conflict",
+      `Video ${video.id} is being re-indexed; send the captions again once it is completed.`,
+    );
+  }
+  await storeCaptionFile(deps.bucket, video.id, input.language, input.format, input.bytes);
   const message: ProcessVideoMessage = {
     type: "process-video",
     video_id: video.id,

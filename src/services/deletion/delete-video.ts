@@ -1,7 +1,6 @@
 import { runBatch } from "../../db/client";
-import { markVideoDeletedStatement } from "../../db/repos/video-erasure";
+import { dropIdleLeaseStatement, markVideoDeletedStatement } from "../../db/repos/video-erasure";
 import { findVideo, type StoredVideoRow } from "../../db/repos/videos";
-import { deleteLeaseStatement } from "../../db/repos/work-leases";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { videoServedKeys } from "../../lib/object-keys";
@@ -37,16 +36,17 @@ export async function deleteVideo(
 export async function tombstoneVideo(
   deps: Pick<Deps, "db" | "bucket" | "clock" | "objects">,
   workspaceId: string,
-  video: Pick<StoredVideoRow, "id" | "status">,
+  video: Pick<StoredVideoRow, "id">,
 ): Promise<void> {
   // Answers not found for a video that never had a session (nothing to abort or forget).
   await deps.objects.uploadSessions.getByName(video.id).forget(workspaceId);
   // Only processing can still write a video's objects and rows (every write of it is guarded on
   // `processing`, but R2 writes come first): its lease makes erasure wait until the work
-  // stops. Any other video's lease is stale bookkeeping and goes with the mark.
+  // stops. Any other video's lease is stale bookkeeping and goes with the mark. Which one it
+  // is, the row says when the batch runs, not when it was read: processing may claim it since.
   await runBatch(deps.db, [
+    dropIdleLeaseStatement(deps.db, video.id),
     markVideoDeletedStatement(deps.db, workspaceId, video.id, nowIso(deps.clock.now())),
-    ...(video.status === "processing" ? [] : [deleteLeaseStatement(deps.db, video.id)]),
   ]);
   await deps.bucket.delete(videoServedKeys(video.id));
 }
