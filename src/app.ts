@@ -6,6 +6,7 @@ import { CSV_IMPORT_LIMITS } from "./domain/rulebooks";
 import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
+import { REQUEST_ID_HEADER } from "./lib/request-id";
 import { authenticate } from "./middleware/authenticate";
 import { limitBody } from "./middleware/body-limit";
 import { emptyJsonBody } from "./middleware/empty-json-body";
@@ -141,7 +142,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("ports", options.ports);
-    c.set("deps", createDeps(c.env, options.ports));
+    c.set("deps", createDeps(c.env, options.ports, c.var.log));
     await next();
   });
   options.ports.storageGateway?.mount(app);
@@ -188,16 +189,16 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof HTTPException) apiError = fromHttpException(error);
     else {
-      console.error(
-        JSON.stringify({ request_id: c.var.requestId, error: error.stack ?? String(error) }),
-      );
+      c.var.log.error({ error: error.stack ?? String(error) });
       apiError = new ApiError("internal-error", "Something went wrong on our side; retry later.");
     }
     const problem = problemFromError(apiError, {
       instance: c.req.path,
       requestId: c.var.requestId,
     });
-    return problemResponse(problem, apiError.headers);
+    // Also here: an error thrown before the request-id middleware's `next` returns would
+    // otherwise leave the problem without the header its body names.
+    return problemResponse(problem, { ...apiError.headers, [REQUEST_ID_HEADER]: c.var.requestId });
   });
   return app;
 }
