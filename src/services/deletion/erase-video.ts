@@ -60,9 +60,12 @@ export async function eraseVideo(
     // Guarded, and before the mark it depends on: two erasures at once write one event.
     insertEventStatement(
       db,
-      video.workspaceId,
-      "video.deleted",
-      { ...data },
+      {
+        workspaceId: video.workspaceId,
+        type: "video.deleted",
+        data: { ...data },
+        requestId: video.workRequestId,
+      },
       awaitingErasure(video.id),
     ),
     markErasedStatement(db, video.id, at),

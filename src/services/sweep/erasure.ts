@@ -1,5 +1,5 @@
 import { unerasedVideos } from "../../db/repos/video-erasure";
-import type { EraseVideoMessage } from "../../lib/queue-messages";
+import { causedBy, type EraseVideoMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 import { SWEEP_BATCH, type SweepClock } from "./lease";
 
@@ -30,6 +30,7 @@ export async function sweepErasures(
         type: "erase-video",
         video_id: video.id,
         workspace_id: video.workspaceId,
+        ...causedBy(video.workRequestId),
       } satisfies EraseVideoMessage,
     })),
   );
