@@ -6,7 +6,7 @@ import { CSV_IMPORT_LIMITS } from "./domain/rulebooks";
 import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
-import { REQUEST_ID_HEADER } from "./lib/request-id";
+import { MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from "./lib/request-id";
 import { authenticate } from "./middleware/authenticate";
 import { limitBody } from "./middleware/body-limit";
 import { emptyJsonBody } from "./middleware/empty-json-body";
@@ -22,6 +22,7 @@ import { registerFindingRoutes } from "./routes/findings";
 import {
   withoutOptionalDiscriminators,
   withRequestDefaultsDescribed,
+  withRequestIdHeaders,
 } from "./routes/openapi-document";
 import { registerPlaygroundRoutes } from "./routes/playground";
 import { registerProblemRoutes } from "./routes/problems";
@@ -118,7 +119,13 @@ function createAlphaApi(options: Pick<AppOptions, "extendAlpha">): OpenAPIHono<H
 
 function alphaDocumentOf(api: OpenAPIHono<HonoEnv>, origin: string) {
   const document = api.getOpenAPI31Document(documentConfig(origin));
-  return withRequestDefaultsDescribed(withoutOptionalDiscriminators(document));
+  return withRequestIdHeaders(
+    withRequestDefaultsDescribed(withoutOptionalDiscriminators(document)),
+    {
+      pattern: REQUEST_ID_PATTERN.source,
+      maxLength: MAX_REQUEST_ID_LENGTH,
+    },
+  );
 }
 
 /** The document GET /api/v1alpha1/openapi.json serves, built without a request or bindings. */

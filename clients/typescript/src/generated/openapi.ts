@@ -1088,6 +1088,7 @@ export interface components {
      *           "scene-sampled-one-frame-per-segment"
      *         ]
      *       },
+     *       "request_id": "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
      *       "created_at": "2026-11-21T09:30:00.000Z",
      *       "updated_at": "2026-11-21T09:31:12.000Z"
      *     }
@@ -1198,6 +1199,11 @@ export interface components {
          */
         limitations?: string[];
       };
+      /**
+       * @description The request that created the video (the `X-Request-Id` of its POST /videos); absent on videos created before requests were recorded
+       * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
+       */
+      request_id?: string;
       /**
        * Format: date-time
        * @example 2026-11-21T09:30:00.000Z
@@ -2928,6 +2934,11 @@ export interface components {
       /** @example video.indexed */
       event_type: string;
       /**
+       * @description The request whose work the event announces (sent as the `vas-request-id` header of each attempt); null when no request caused it
+       * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
+       */
+      request_id: string | null;
+      /**
        * @description `pending` (attempts remain), `delivered` (a 2xx answer), `failed` (final)
        * @example delivered
        * @enum {string}
@@ -3002,9 +3013,21 @@ export interface components {
     };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /**
+     * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+     * @example req_2f6c1a5b7e4a
+     */
+    RequestId: string;
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /**
+     * @description The request's id, in every response and in problem documents as `request_id`; name it when you report a problem.
+     * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
+     */
+    RequestId: string;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3019,7 +3042,13 @@ export interface operations {
         /** @description Only videos in this status; omit for all */
         status?: "queued" | "processing" | "completed" | "failed";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3028,6 +3057,7 @@ export interface operations {
       /** @description A page of videos */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3037,6 +3067,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3046,6 +3077,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3055,6 +3087,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3064,6 +3097,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3073,6 +3107,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3087,6 +3122,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -3100,6 +3140,7 @@ export interface operations {
       /** @description The upload session with its targets */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3109,6 +3150,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3118,6 +3160,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3127,6 +3170,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3136,6 +3180,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3145,6 +3190,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3154,6 +3200,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3163,6 +3210,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3172,6 +3220,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3181,6 +3230,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3192,7 +3242,13 @@ export interface operations {
   getVideo: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3203,6 +3259,7 @@ export interface operations {
       /** @description The video */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3212,6 +3269,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3221,6 +3279,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3230,6 +3289,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3239,6 +3299,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3248,6 +3309,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3262,6 +3324,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         video_id: string;
@@ -3273,6 +3340,7 @@ export interface operations {
       /** @description Deleted; erasure continues in the background */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -3280,6 +3348,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3289,6 +3358,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3298,6 +3368,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3307,6 +3378,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3316,6 +3388,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3325,6 +3398,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3334,6 +3408,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3345,7 +3420,13 @@ export interface operations {
   listCaptions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3356,6 +3437,7 @@ export interface operations {
       /** @description The transcripts heard */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3365,6 +3447,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3374,6 +3457,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3383,6 +3467,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3392,6 +3477,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3401,6 +3487,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3415,7 +3502,13 @@ export interface operations {
         /** @description `webvtt` (text/vtt) or `srt` (application/x-subrip) */
         format?: "webvtt" | "srt";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
         /** @description A BCP 47 language tag (`en`, `en-GB`, `pt-BR`); compared case-insensitively */
@@ -3428,6 +3521,7 @@ export interface operations {
       /** @description The transcript as a caption file */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3438,6 +3532,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3447,6 +3542,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3456,6 +3552,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3465,6 +3562,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3474,6 +3572,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3485,7 +3584,13 @@ export interface operations {
   putCaptions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
         /** @description A BCP 47 language tag (`en`, `en-GB`, `pt-BR`); compared case-insensitively */
@@ -3503,6 +3608,7 @@ export interface operations {
       /** @description The captions are kept and the video is being re-indexed */
       202: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3512,6 +3618,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3521,6 +3628,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3530,6 +3638,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3539,6 +3648,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3548,6 +3658,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3557,6 +3668,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3566,6 +3678,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3575,6 +3688,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3586,7 +3700,13 @@ export interface operations {
   getUpload: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3597,6 +3717,7 @@ export interface operations {
       /** @description The upload session */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3606,6 +3727,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3615,6 +3737,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3624,6 +3747,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3633,6 +3757,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3642,6 +3767,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3653,7 +3779,13 @@ export interface operations {
   abortUpload: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3664,6 +3796,7 @@ export interface operations {
       /** @description The aborted upload session */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3692,6 +3825,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3701,6 +3835,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3710,6 +3845,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3719,6 +3855,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3728,6 +3865,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3737,6 +3875,7 @@ export interface operations {
       /** @description `upload-expired`: The upload session has expired; `csv-import-expired`: The CSV import session has expired */
       410: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3746,6 +3885,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3757,7 +3897,13 @@ export interface operations {
   recordUploadParts: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3772,6 +3918,7 @@ export interface operations {
       /** @description The upload session */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3781,6 +3928,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3790,6 +3938,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3799,6 +3948,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3808,6 +3958,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3817,6 +3968,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3826,6 +3978,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3835,6 +3988,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3849,6 +4003,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         video_id: string;
@@ -3860,6 +4019,7 @@ export interface operations {
       /** @description The upload session with fresh targets */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3869,6 +4029,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3878,6 +4039,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3887,6 +4049,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3896,6 +4059,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3905,6 +4069,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3914,6 +4079,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3923,6 +4089,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3937,6 +4104,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         video_id: string;
@@ -3952,6 +4124,7 @@ export interface operations {
       /** @description The video, queued for processing */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3962,6 +4135,7 @@ export interface operations {
            *       "status": "queued",
            *       "progress": 0,
            *       "source": "upload",
+           *       "request_id": "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
            *       "created_at": "2026-11-21T09:30:00.000Z",
            *       "updated_at": "2026-11-21T09:30:41.000Z"
            *     }
@@ -3972,6 +4146,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3981,6 +4156,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3990,6 +4166,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3999,6 +4176,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4008,6 +4186,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4017,6 +4196,7 @@ export interface operations {
       /** @description `upload-expired`: The upload session has expired; `csv-import-expired`: The CSV import session has expired */
       410: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4026,6 +4206,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4035,6 +4216,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4044,6 +4226,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4053,6 +4236,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4067,6 +4251,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -4080,6 +4269,7 @@ export interface operations {
       /** @description Matches ranked by score */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4089,6 +4279,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4098,6 +4289,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4107,6 +4299,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4116,6 +4309,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4125,6 +4319,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4134,6 +4329,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4143,6 +4339,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4152,6 +4349,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4161,6 +4359,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4179,7 +4378,13 @@ export interface operations {
         /** @description `active` (default) or `archived`; anonymous heads are never listed */
         status?: "active" | "archived";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -4188,6 +4393,7 @@ export interface operations {
       /** @description A page of profile heads */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4197,6 +4403,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4206,6 +4413,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4215,6 +4423,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4224,6 +4433,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4233,6 +4443,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4247,6 +4458,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -4260,6 +4476,7 @@ export interface operations {
       /** @description The profile with version 1 */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4269,6 +4486,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4278,6 +4496,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4287,6 +4506,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4296,6 +4516,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4305,6 +4526,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4314,6 +4536,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4323,6 +4546,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4332,6 +4556,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4341,6 +4566,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4352,7 +4578,13 @@ export interface operations {
   getProfile: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         profile_id: string;
       };
@@ -4363,6 +4595,7 @@ export interface operations {
       /** @description The profile with its latest version */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4372,6 +4605,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4381,6 +4615,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4390,6 +4625,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4399,6 +4635,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4408,6 +4645,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4422,6 +4660,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         profile_id: string;
@@ -4437,6 +4680,7 @@ export interface operations {
       /** @description The new version */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4446,6 +4690,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4455,6 +4700,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4464,6 +4710,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4473,6 +4720,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4482,6 +4730,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4491,6 +4740,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4500,6 +4750,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4509,6 +4760,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4518,6 +4770,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4529,7 +4782,13 @@ export interface operations {
   getProfileVersion: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         profile_id: string;
         /** @description Version number, from 1 */
@@ -4542,6 +4801,7 @@ export interface operations {
       /** @description The version */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4551,6 +4811,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4560,6 +4821,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4569,6 +4831,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4578,6 +4841,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4587,6 +4851,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4601,6 +4866,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         profile_id: string;
@@ -4616,6 +4886,7 @@ export interface operations {
       /** @description The archived profile */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4625,6 +4896,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4634,6 +4906,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4643,6 +4916,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4652,6 +4926,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4661,6 +4936,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4670,6 +4946,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4679,6 +4956,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4688,6 +4966,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4697,6 +4976,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4715,7 +4995,13 @@ export interface operations {
         /** @description `active` (default) or `archived`; anonymous heads are never listed */
         status?: "active" | "archived";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -4724,6 +5010,7 @@ export interface operations {
       /** @description A page of report template heads */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4733,6 +5020,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4742,6 +5030,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4751,6 +5040,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4760,6 +5050,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4769,6 +5060,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4783,6 +5075,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -4796,6 +5093,7 @@ export interface operations {
       /** @description The report template with version 1 */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4805,6 +5103,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4814,6 +5113,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4823,6 +5123,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4832,6 +5133,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4841,6 +5143,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4850,6 +5153,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4859,6 +5163,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4868,6 +5173,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4877,6 +5183,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4888,7 +5195,13 @@ export interface operations {
   getReportTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         report_template_id: string;
       };
@@ -4899,6 +5212,7 @@ export interface operations {
       /** @description The report template with its latest version */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4908,6 +5222,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4917,6 +5232,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4926,6 +5242,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4935,6 +5252,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4944,6 +5262,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4958,6 +5277,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         report_template_id: string;
@@ -4973,6 +5297,7 @@ export interface operations {
       /** @description The new version */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4982,6 +5307,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4991,6 +5317,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5000,6 +5327,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5009,6 +5337,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5018,6 +5347,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5027,6 +5357,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5036,6 +5367,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5045,6 +5377,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5054,6 +5387,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5065,7 +5399,13 @@ export interface operations {
   getReportTemplateVersion: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         report_template_id: string;
         /** @description Version number, from 1 */
@@ -5078,6 +5418,7 @@ export interface operations {
       /** @description The version */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5087,6 +5428,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5096,6 +5438,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5105,6 +5448,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5114,6 +5458,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5123,6 +5468,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5137,6 +5483,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         report_template_id: string;
@@ -5152,6 +5503,7 @@ export interface operations {
       /** @description The archived report template */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5161,6 +5513,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5170,6 +5523,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5179,6 +5533,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5188,6 +5543,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5197,6 +5553,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5206,6 +5563,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5215,6 +5573,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5224,6 +5583,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5233,6 +5593,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5252,7 +5613,13 @@ export interface operations {
         video_id?: string;
         status?: "queued" | "processing" | "completed" | "failed" | "canceled";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5261,6 +5628,7 @@ export interface operations {
       /** @description A page of runs */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5270,6 +5638,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5279,6 +5648,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5288,6 +5658,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5297,6 +5668,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5306,6 +5678,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5320,6 +5693,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -5333,6 +5711,7 @@ export interface operations {
       /** @description The accepted run */
       202: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5342,6 +5721,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5351,6 +5731,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5360,6 +5741,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5369,6 +5751,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5378,6 +5761,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5387,6 +5771,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5396,6 +5781,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5405,6 +5791,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5414,6 +5801,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5428,7 +5816,13 @@ export interface operations {
         /** @description Related data to include: `snapshots`, `provenance`. At most 2 path segments. */
         "expand[]"?: ("snapshots" | "provenance")[];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         run_id: string;
       };
@@ -5439,6 +5833,7 @@ export interface operations {
       /** @description The run */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5448,6 +5843,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5457,6 +5853,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5466,6 +5863,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5475,6 +5873,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5484,6 +5883,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5498,6 +5898,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         run_id: string;
@@ -5509,6 +5914,7 @@ export interface operations {
       /** @description The run */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5518,6 +5924,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5527,6 +5934,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5536,6 +5944,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5545,6 +5954,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5554,6 +5964,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5563,6 +5974,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5572,6 +5984,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5588,7 +6001,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         run_id: string;
       };
@@ -5599,6 +6018,7 @@ export interface operations {
       /** @description A page of answers */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5608,6 +6028,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5617,6 +6038,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5626,6 +6048,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5635,6 +6058,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5644,6 +6068,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5661,6 +6086,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         run_id: string;
@@ -5676,6 +6106,7 @@ export interface operations {
       /** @description The reports, one per format (next_cursor null) */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5685,6 +6116,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5694,6 +6126,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5703,6 +6136,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5712,6 +6146,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5721,6 +6156,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5730,6 +6166,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5739,6 +6176,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5748,6 +6186,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5757,6 +6196,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5777,7 +6217,13 @@ export interface operations {
         /** @description Related data to include: `content`, `manifest`. At most 2 path segments. */
         "expand[]"?: ("content" | "manifest")[];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5786,6 +6232,7 @@ export interface operations {
       /** @description A page of reports */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5795,6 +6242,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5804,6 +6252,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5813,6 +6262,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5822,6 +6272,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5831,6 +6282,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5845,7 +6297,13 @@ export interface operations {
         /** @description Related data to include: `content`, `manifest`. At most 2 path segments. */
         "expand[]"?: ("content" | "manifest")[];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         report_id: string;
       };
@@ -5856,6 +6314,7 @@ export interface operations {
       /** @description The report, or with `Accept: text/markdown` a Markdown report's content */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5866,6 +6325,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5875,6 +6335,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5884,6 +6345,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5893,6 +6355,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5902,6 +6365,7 @@ export interface operations {
       /** @description `not-acceptable`: The resource is not available in the requested type */
       406: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5911,6 +6375,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5927,7 +6392,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5936,6 +6407,7 @@ export interface operations {
       /** @description A page of rulebooks */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5945,6 +6417,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5954,6 +6427,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5963,6 +6437,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5972,6 +6447,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5981,6 +6457,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5995,6 +6472,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -6008,6 +6490,7 @@ export interface operations {
       /** @description The rulebook */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6017,6 +6500,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6026,6 +6510,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6035,6 +6520,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6044,6 +6530,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6053,6 +6540,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6062,6 +6550,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6071,6 +6560,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6080,6 +6570,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6089,6 +6580,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6103,6 +6595,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -6118,6 +6615,7 @@ export interface operations {
       /** @description The import session and what the file holds */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6127,6 +6625,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6136,6 +6635,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6145,6 +6645,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6154,6 +6655,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6163,6 +6665,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6172,6 +6675,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6181,6 +6685,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6190,6 +6695,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6199,6 +6705,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6213,6 +6720,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -6226,6 +6738,7 @@ export interface operations {
       /** @description The rulebooks created */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6235,6 +6748,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6244,6 +6758,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6253,6 +6768,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6262,6 +6778,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6271,6 +6788,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6280,6 +6798,7 @@ export interface operations {
       /** @description `upload-expired`: The upload session has expired; `csv-import-expired`: The CSV import session has expired */
       410: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6289,6 +6808,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6298,6 +6818,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6307,6 +6828,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6316,6 +6838,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6327,7 +6850,13 @@ export interface operations {
   getRulebook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         rulebook_id: string;
       };
@@ -6338,6 +6867,7 @@ export interface operations {
       /** @description The rulebook */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6347,6 +6877,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6356,6 +6887,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6365,6 +6897,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6374,6 +6907,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6383,6 +6917,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6394,7 +6929,13 @@ export interface operations {
   deleteRulebook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         rulebook_id: string;
       };
@@ -6405,6 +6946,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6412,6 +6954,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6421,6 +6964,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6430,6 +6974,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6439,6 +6984,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6448,6 +6994,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6457,6 +7004,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6468,7 +7016,13 @@ export interface operations {
   updateRulebook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         rulebook_id: string;
       };
@@ -6483,6 +7037,7 @@ export interface operations {
       /** @description The changed rulebook */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6492,6 +7047,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6501,6 +7057,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6510,6 +7067,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6519,6 +7077,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6528,6 +7087,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6537,6 +7097,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6546,6 +7107,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6555,6 +7117,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6571,7 +7134,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6580,6 +7149,7 @@ export interface operations {
       /** @description A page of workflows */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6589,6 +7159,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6598,6 +7169,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6607,6 +7179,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6616,6 +7189,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6625,6 +7199,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6639,6 +7214,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -6652,6 +7232,7 @@ export interface operations {
       /** @description The workflow */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6661,6 +7242,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6670,6 +7252,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6679,6 +7262,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6688,6 +7272,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6697,6 +7282,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6706,6 +7292,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6715,6 +7302,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6724,6 +7312,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6733,6 +7322,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6744,7 +7334,13 @@ export interface operations {
   getWorkflow: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         workflow_id: string;
       };
@@ -6755,6 +7351,7 @@ export interface operations {
       /** @description The workflow */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6764,6 +7361,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6773,6 +7371,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6782,6 +7381,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6791,6 +7391,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6800,6 +7401,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6819,7 +7421,13 @@ export interface operations {
         video_id?: string;
         result_state?: "found" | "not_found" | "uncertain" | "not_checked";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6828,6 +7436,7 @@ export interface operations {
       /** @description A page of findings */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6837,6 +7446,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6846,6 +7456,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6855,6 +7466,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6864,6 +7476,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6873,6 +7486,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6884,7 +7498,13 @@ export interface operations {
   getFinding: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         finding_id: string;
       };
@@ -6895,6 +7515,7 @@ export interface operations {
       /** @description The finding */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6904,6 +7525,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6913,6 +7535,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6922,6 +7545,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6931,6 +7555,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6940,6 +7565,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6954,6 +7580,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         finding_id: string;
@@ -6969,6 +7600,7 @@ export interface operations {
       /** @description The reviewed finding */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6978,6 +7610,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6987,6 +7620,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6996,6 +7630,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7005,6 +7640,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7014,6 +7650,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7023,6 +7660,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7032,6 +7670,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7041,6 +7680,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7050,6 +7690,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7066,7 +7707,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7075,6 +7722,7 @@ export interface operations {
       /** @description A page of endpoints */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7084,6 +7732,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7093,6 +7742,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7102,6 +7752,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7111,6 +7762,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7120,6 +7772,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7134,6 +7787,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -7147,6 +7805,7 @@ export interface operations {
       /** @description The endpoint with its secret */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7156,6 +7815,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7165,6 +7825,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7174,6 +7835,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7183,6 +7845,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7192,6 +7855,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7201,6 +7865,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7210,6 +7875,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7219,6 +7885,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7228,6 +7895,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7239,7 +7907,13 @@ export interface operations {
   getWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -7250,6 +7924,7 @@ export interface operations {
       /** @description The endpoint */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7259,6 +7934,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7268,6 +7944,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7277,6 +7954,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7286,6 +7964,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7295,6 +7974,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7306,7 +7986,13 @@ export interface operations {
   deleteWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -7317,6 +8003,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -7324,6 +8011,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7333,6 +8021,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7342,6 +8031,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7351,6 +8041,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7360,6 +8051,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7371,7 +8063,13 @@ export interface operations {
   updateWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -7386,6 +8084,7 @@ export interface operations {
       /** @description The changed endpoint */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7395,6 +8094,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7404,6 +8104,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7413,6 +8114,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7422,6 +8124,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7431,6 +8134,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7440,6 +8144,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7449,6 +8154,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7463,6 +8169,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -7474,6 +8185,7 @@ export interface operations {
       /** @description The endpoint with its new secret */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7483,6 +8195,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7492,6 +8205,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7501,6 +8215,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7510,6 +8225,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7519,6 +8235,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7528,6 +8245,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7537,6 +8255,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7557,7 +8276,13 @@ export interface operations {
         /** @description Only deliveries of this event type */
         event_type?: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -7568,6 +8293,7 @@ export interface operations {
       /** @description A page of deliveries */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7577,6 +8303,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7586,6 +8313,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7595,6 +8323,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7604,6 +8333,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7613,6 +8343,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7624,7 +8355,13 @@ export interface operations {
   getWebhookDelivery: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
         delivery_id: string;
@@ -7636,6 +8373,7 @@ export interface operations {
       /** @description The delivery */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7645,6 +8383,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7654,6 +8393,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7663,6 +8403,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7672,6 +8413,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7681,6 +8423,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7695,6 +8438,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -7707,6 +8455,7 @@ export interface operations {
       /** @description The delivery, queued again */
       202: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7716,6 +8465,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7725,6 +8475,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7734,6 +8485,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7743,6 +8495,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7752,6 +8505,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7761,6 +8515,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7770,6 +8525,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7784,6 +8540,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -7799,6 +8560,7 @@ export interface operations {
       /** @description How many deliveries were queued */
       202: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7808,6 +8570,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7817,6 +8580,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7826,6 +8590,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7835,6 +8600,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7844,6 +8610,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7853,6 +8620,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7862,6 +8630,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7871,6 +8640,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7880,6 +8650,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7894,6 +8665,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -7905,6 +8681,7 @@ export interface operations {
       /** @description The test delivery, queued */
       202: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7914,6 +8691,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7923,6 +8701,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7932,6 +8711,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7941,6 +8721,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7950,6 +8731,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7959,6 +8741,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7968,6 +8751,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
