@@ -1,7 +1,10 @@
 import fc from "fast-check";
+import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_JSON_BODY_BYTES } from "../../../src/app";
 import { REQUEST_ID_PATTERN } from "../../../src/lib/request-id";
+import type { HonoEnv } from "../../../src/middleware/hono-env";
+import { requestId } from "../../../src/middleware/request-id";
 import {
   admin,
   client,
@@ -103,6 +106,16 @@ describe("X-Request-Id on every response", () => {
       headers: { origin: "https://app.example", "access-control-request-method": "POST" },
     });
     expect(idOf(apiPreflight)).toMatch(UUID);
+  });
+  it("sets it on a response whose headers cannot change", async () => {
+    const app = new Hono<HonoEnv>();
+    app.use("*", requestId);
+    // Response.redirect answers immutable headers, like a response passed through from fetch.
+    app.get("/moved", () => Response.redirect("https://example.com/", 302));
+    const res = await app.request("/moved", { headers: { "x-request-id": "kept-1" } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("https://example.com/");
+    expect(idOf(res)).toBe("kept-1");
   });
 });
 
