@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_JSON_BODY_BYTES } from "../../../src/app";
-import { REQUEST_ID_PATTERN } from "../../../src/lib/request-id";
+import { REQUEST_ID_PATTERN, requestIdFor } from "../../../src/lib/request-id";
 import type { HonoEnv } from "../../../src/middleware/hono-env";
 import { requestId } from "../../../src/middleware/request-id";
 import {
@@ -156,6 +156,24 @@ describe("a client's own X-Request-Id", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("is kept exactly when it matches the rule, for any string at all", () => {
+    // Beyond what a header can carry: unicode, controls, any length.
+    const anything = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 300 }),
+      fc.stringMatching(REQUEST_ID_PATTERN),
+      fc.stringMatching(/^[A-Za-z0-9._:-]{120,140}$/),
+    );
+    fc.assert(
+      fc.property(anything, (sent) => {
+        const used = requestIdFor(sent);
+        expect(used).toMatch(REQUEST_ID_PATTERN);
+        expect(used === sent).toBe(REQUEST_ID_PATTERN.test(sent));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(requestIdFor(undefined)).toMatch(UUID);
   });
 
   it("is on the log line of a request that failed", async () => {
