@@ -87,6 +87,7 @@ export class RunCoordinator extends DurableObject<Env> {
         type: "run-analysis",
         run_id: run.id,
         workspace_id: run.workspaceId,
+        request_id: run.requestId,
       };
       await this.deps.queues.analysis.send(message, delaySeconds > 0 ? { delaySeconds } : {});
       return state;
@@ -249,7 +250,14 @@ export class RunCoordinator extends DurableObject<Env> {
       const moved: RunRow = { ...(await this.run(state)), ...moveChange };
       // The event carries the run exactly as GET /runs/{id} shows it at that moment.
       const run = presentRun(moved, { answers });
-      statements.push(insertEventStatement(db, moved.workspaceId, `run.${to}`, { run }));
+      statements.push(
+        insertEventStatement(db, {
+          workspaceId: moved.workspaceId,
+          type: `run.${to}`,
+          data: { run },
+          requestId: moved.requestId,
+        }),
+      );
     }
     await runBatch(db, statements);
     const next: RunState = { ...state, status: to };

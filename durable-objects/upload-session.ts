@@ -59,15 +59,15 @@ export class UploadSession extends DurableObject<Env> {
     );
   }
 
-  /** Verifies the stored bytes and starts processing once. */
-  complete(workspaceId: string): Promise<SessionResult> {
+  /** Verifies the stored bytes and starts processing once, as the work of `requestId`. */
+  complete(workspaceId: string, requestId: string): Promise<SessionResult> {
     return this.serialized(async () => {
       const stored = await this.load();
       const verified = await completeUpload(this.deps, stored, workspaceId);
       const result = await this.persist(verified);
       const state = verified.next ?? stored;
       if (!result.ok || !state) return result;
-      return this.persist(await startProcessing(this.deps, state));
+      return this.persist(await startProcessing(this.deps, state, requestId));
     });
   }
 

@@ -4,7 +4,7 @@ import { RunAnalysisMessageSchema } from "../src/lib/queue-messages";
 import type { Deps } from "../src/services/deps";
 import { executeRun } from "../src/services/runs/execute-run";
 import { Invocation } from "../src/services/runs/lanes";
-import { consumeSideBySide } from "./consume";
+import { batchRequestIds, consumeSideBySide } from "./consume";
 
 /**
  * Lanes of one batch worked at once (a batch holds at most 100): they wait on models, paced by
@@ -23,24 +23,25 @@ export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<
   await consumeSideBySide(
     batch,
     RunAnalysisMessageSchema,
-    (message) => executeRun(deps, message, invocation),
+    deps,
+    (deps, message) => executeRun(deps, message, invocation),
     LANES_SIDE_BY_SIDE,
   );
   // A crash before this line loses those lanes: the run's lease runs out and the sweep
   // re-sends them.
   await invocation.sendHandedOn(deps);
-  // How long invocations run, against their budget: the operator's (and the bench's) view.
-  console.log(
-    JSON.stringify({
-      queue: batch.queue,
-      lanes: batch.messages.length,
-      steps: invocation.steps,
-      longest_answer_step_ms: invocation.longestStepMs.answer,
-      longest_finish_step_ms: invocation.longestStepMs.finish,
-      invocation_ms: deps.clock.now() - started,
-      ended_at: new Date(deps.clock.now()).toISOString(),
-    }),
-  );
+  // How long invocations run, against their budget: the operator's (and the bench's) view. A
+  // batch holds lanes of several runs, so the line names every request they belong to.
+  deps.log.info({
+    queue: batch.queue,
+    request_ids: batchRequestIds(batch),
+    lanes: batch.messages.length,
+    steps: invocation.steps,
+    longest_answer_step_ms: invocation.longestStepMs.answer,
+    longest_finish_step_ms: invocation.longestStepMs.finish,
+    invocation_ms: deps.clock.now() - started,
+    ended_at: new Date(deps.clock.now()).toISOString(),
+  });
 }
 
 /** Dead letters of the analysis queue: the run could not execute after every retry. */

@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import type { CausedByRequest } from "../src/lib/queue-messages";
+import { type Deps, withRequest } from "../src/services/deps";
 
 /** Backoff for a retried message: 5 s, 10 s, 20 s, ... at most 5 minutes. */
 export function retryDelaySeconds(attempts: number): number {
@@ -6,60 +8,75 @@ export function retryDelaySeconds(attempts: number): number {
 }
 
 /**
- * Runs every message of a batch through `work`, one at a time: malformed messages are logged
- * and acknowledged (retrying cannot fix them), a success is acknowledged, a failure is
- * retried with backoff. Delivery is at least once, so `work` must be idempotent.
+ * Runs every message of a batch through `work`, one at a time, with `deps` logging under the
+ * request the message names: malformed messages are logged and acknowledged (retrying cannot
+ * fix them), a success is acknowledged, a failure is retried with backoff. Delivery is at
+ * least once, so `work` must be idempotent.
  */
-export async function consumeEach<T>(
+export async function consumeEach<T extends CausedByRequest>(
   batch: MessageBatch,
   schema: z.ZodType<T>,
-  work: (body: T) => Promise<void>,
+  deps: Deps,
+  work: (deps: Deps, body: T) => Promise<void>,
 ): Promise<void> {
-  await consumeSideBySide(batch, schema, work, 1);
+  await consumeSideBySide(batch, schema, deps, work, 1);
 }
 
 /**
  * Like `consumeEach`, with up to `limit` messages worked on at once: for messages that spend
  * their time waiting on models, not on this invocation's CPU.
  */
-export async function consumeSideBySide<T>(
+export async function consumeSideBySide<T extends CausedByRequest>(
   batch: MessageBatch,
   schema: z.ZodType<T>,
-  work: (body: T) => Promise<void>,
+  deps: Deps,
+  work: (deps: Deps, body: T) => Promise<void>,
   limit: number,
 ): Promise<void> {
   const pending = [...batch.messages];
   const worker = async () => {
     for (let message = pending.shift(); message; message = pending.shift()) {
-      await consumeOne(batch.queue, message, schema, work);
+      await consumeOne(batch.queue, message, schema, deps, work);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
 }
 
-async function consumeOne<T>(
+async function consumeOne<T extends CausedByRequest>(
   queue: string,
   message: Message,
   schema: z.ZodType<T>,
-  work: (body: T) => Promise<void>,
+  deps: Deps,
+  work: (deps: Deps, body: T) => Promise<void>,
 ): Promise<void> {
   const parsed = schema.safeParse(message.body);
   if (!parsed.success) {
-    console.error(JSON.stringify({ queue, dropped: message.id, reason: "malformed message" }));
+    deps.log.error({ queue, dropped: message.id, reason: "malformed message" });
     message.ack();
     return;
   }
+  const scoped = withRequest(deps, parsed.data.request_id);
   try {
-    await work(parsed.data);
+    await work(scoped, parsed.data);
     message.ack();
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        queue_message: message.id,
-        attempts: message.attempts,
-        error: String(error),
-      }),
-    );
+    scoped.log.error({
+      queue_message: message.id,
+      attempts: message.attempts,
+      error: String(error),
+    });
     message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
   }
+}
+
+/** The distinct request ids a batch's messages name, for lines about the whole batch. */
+export function batchRequestIds(batch: MessageBatch): string[] {
+  const ids = new Set<string>();
+  for (const message of batch.messages) {
+    const body: unknown = message.body;
+    if (typeof body === "object" && body !== null && "request_id" in body) {
+      if (typeof body.request_id === "string") ids.add(body.request_id);
+    }
+  }
+  return [...ids];
 }

@@ -4,6 +4,7 @@ import { createDeps, type Deps } from "../src/services/deps";
 import { DISPATCH_BATCH, dispatchPendingEvents } from "../src/services/webhooks/dispatch";
 import { fetchTransport } from "../src/services/webhooks/transport";
 import { consumeAnalysis, consumeAnalysisDeadLetters } from "./analysis";
+import { batchRequestIds } from "./consume";
 import {
   consumeIndexing,
   consumeProcessing,
@@ -34,7 +35,11 @@ export async function handleQueue(batch: MessageBatch, env: Env, ports: Ports): 
     // the batch's own workspaces: a consumer fans out the events it wrote, not every tenant's.
     await dispatchPendingEvents(deps, DISPATCH_BATCH, batchWorkspaces(batch)).catch(
       (error: unknown) =>
-        console.error(JSON.stringify({ dispatch: batch.queue, error: String(error) })),
+        deps.log.error({
+          dispatch: batch.queue,
+          request_ids: batchRequestIds(batch),
+          error: String(error),
+        }),
     );
   }
 }

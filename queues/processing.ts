@@ -37,7 +37,7 @@ function videoLease(message: { video_id: string }) {
  * deleted videos and workspaces (without a heartbeat: erasure waits for leases to lapse).
  */
 export function consumeProcessing(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, ProcessingMessageSchema, async (message) => {
+  return consumeEach(batch, ProcessingMessageSchema, deps, async (deps, message) => {
     if (message.type === "erase-video") {
       await eraseVideo(deps, message);
       return;
@@ -63,7 +63,8 @@ export async function consumeWindows(batch: MessageBatch, deps: Deps): Promise<v
     await consumeSideBySide(
       batch,
       UnderstandWindowMessageSchema,
-      (message) => understandVideoWindow(deps, message, scope),
+      deps,
+      (deps, message) => understandVideoWindow(deps, message, scope),
       WINDOWS_SIDE_BY_SIDE,
     );
   } finally {
@@ -73,14 +74,14 @@ export async function consumeWindows(batch: MessageBatch, deps: Deps): Promise<v
 
 /** Dead letters of the windows queue: the window failed every retry and is recorded so. */
 export function consumeWindowDeadLetters(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, UnderstandWindowMessageSchema, (message) =>
+  return consumeEach(batch, UnderstandWindowMessageSchema, deps, (deps, message) =>
     abandonVideoWindow(deps, message),
   );
 }
 
 /** The indexing queue: make processed videos searchable and mark them completed. */
 export function consumeIndexing(batch: MessageBatch, deps: Deps): Promise<void> {
-  return consumeEach(batch, IndexVideoMessageSchema, (message) =>
+  return consumeEach(batch, IndexVideoMessageSchema, deps, (deps, message) =>
     withLeaseHeartbeat(deps, videoLease(message), () => indexVideo(deps, message)),
   );
 }

@@ -1,5 +1,5 @@
 import { DeliverWebhookMessageSchema } from "../src/lib/queue-messages";
-import type { Deps } from "../src/services/deps";
+import { type Deps, withRequest } from "../src/services/deps";
 import { attemptDelivery } from "../src/services/webhooks/deliver";
 import type { Lane } from "../src/services/webhooks/lanes";
 import type { WebhookTransport } from "../src/services/webhooks/transport";
@@ -25,23 +25,20 @@ export async function consumeWebhooks(
     batch.messages.map(async (message) => {
       const parsed = DeliverWebhookMessageSchema.safeParse(message.body);
       if (!parsed.success) {
-        console.error(
-          JSON.stringify({ queue: batch.queue, dropped: message.id, reason: "malformed message" }),
-        );
+        deps.log.error({ queue: batch.queue, dropped: message.id, reason: "malformed message" });
         message.ack();
         return;
       }
+      const scoped = withRequest(deps, parsed.data.request_id);
       try {
-        await attemptDelivery(deps, transport, parsed.data, lane);
+        await attemptDelivery(scoped, transport, parsed.data, lane);
         message.ack();
       } catch (error) {
-        console.error(
-          JSON.stringify({
-            queue_message: message.id,
-            delivery: parsed.data.delivery_id,
-            error: String(error),
-          }),
-        );
+        scoped.log.error({
+          queue_message: message.id,
+          delivery: parsed.data.delivery_id,
+          error: String(error),
+        });
         message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
       }
     }),

@@ -6,6 +6,7 @@ import { CSV_IMPORT_LIMITS } from "./domain/rulebooks";
 import { ApiError, type FieldError } from "./errors/api-error";
 import { ERROR_CODES, type ErrorCode } from "./errors/codes";
 import { problemFromError, problemResponse } from "./errors/problem";
+import { MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from "./lib/request-id";
 import { authenticate } from "./middleware/authenticate";
 import { limitBody } from "./middleware/body-limit";
 import { emptyJsonBody } from "./middleware/empty-json-body";
@@ -22,6 +23,7 @@ import { registerFindingRoutes } from "./routes/findings";
 import {
   withoutOptionalDiscriminators,
   withRequestDefaultsDescribed,
+  withRequestIdHeaders,
 } from "./routes/openapi-document";
 import { registerPlaygroundRoutes } from "./routes/playground";
 import { registerProblemRoutes } from "./routes/problems";
@@ -133,7 +135,13 @@ function createAlphaApi(
 
 function alphaDocumentOf(api: OpenAPIHono<HonoEnv>, origin: string) {
   const document = api.getOpenAPI31Document(documentConfig(origin));
-  return withRequestDefaultsDescribed(withoutOptionalDiscriminators(document));
+  return withRequestIdHeaders(
+    withRequestDefaultsDescribed(withoutOptionalDiscriminators(document)),
+    {
+      pattern: REQUEST_ID_PATTERN.source,
+      maxLength: MAX_REQUEST_ID_LENGTH,
+    },
+  );
 }
 
 /** The document GET /api/v1alpha1/openapi.json serves, built without a request or bindings. */
@@ -157,7 +165,7 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("ports", options.ports);
-    c.set("deps", createDeps(c.env, options.ports));
+    c.set("deps", createDeps(c.env, options.ports, c.var.log));
     await next();
   });
   options.ports.storageGateway?.mount(app);
@@ -204,16 +212,16 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof HTTPException) apiError = fromHttpException(error);
     else {
-      console.error(
-        JSON.stringify({ request_id: c.var.requestId, error: error.stack ?? String(error) }),
-      );
+      c.var.log.error({ error: error.stack ?? String(error) });
       apiError = new ApiError("internal-error", "Something went wrong on our side; retry later.");
     }
     const problem = problemFromError(apiError, {
       instance: c.req.path,
       requestId: c.var.requestId,
     });
-    return problemResponse(problem, apiError.headers);
+    // Also here: an error thrown before the request-id middleware's `next` returns would
+    // otherwise leave the problem without the header its body names.
+    return problemResponse(problem, { ...apiError.headers, [REQUEST_ID_HEADER]: c.var.requestId });
   });
   return app;
 }

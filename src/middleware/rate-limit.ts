@@ -47,9 +47,7 @@ export function rateLimit(limiter: WorkspaceLimiter) {
         const detail = `Too many ${rateClass} requests at once; retry in 1 s.`;
         throw new ApiError("rate-limited", detail, { headers: { "Retry-After": "1" } });
       }
-      console.error(
-        JSON.stringify({ request_id: c.var.requestId, error: `rate limiter: ${String(error)}` }),
-      );
+      c.var.log.error({ error: `rate limiter: ${String(error)}` });
       return next();
     }
     const fields = rateLimitFields(rateClass, limit, RATE_WINDOW_SECONDS, decision);

@@ -1,3 +1,5 @@
+import { REQUEST_ID_HEADER } from "../lib/request-id";
+
 interface SchemaObject {
   $ref?: string;
   oneOf?: SchemaObject[];
@@ -72,6 +74,62 @@ export function withRequestDefaultsDescribed<
       const note = `Default: \`${JSON.stringify(property.default)}\`.`;
       property.description = [property.description, note].filter(Boolean).join(". ");
       delete property.default;
+    }
+  }
+  return document;
+}
+
+/** The components every operation refers to for the request id, both ways. */
+const REQUEST_ID_DESCRIPTION =
+  "The request's id, in every response and in problem documents as `request_id`; name it when you report a problem.";
+
+interface OperationObject {
+  parameters?: unknown[];
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+}
+
+/**
+ * Documents `X-Request-Id` on every operation: an optional request header (a client's own id,
+ * kept when it follows the rule, replaced otherwise, never refused) and a header of every
+ * response. Added here rather than per route: the request-id middleware serves every path, so
+ * the document cannot leave one out, and no header validator runs for it.
+ */
+export function withRequestIdHeaders<
+  D extends { paths?: Record<string, object>; components?: object },
+>(document: D, rule: { pattern: string; maxLength: number }): D {
+  const components = { ...document.components } as Record<string, Record<string, unknown>>;
+  components.parameters = {
+    ...components.parameters,
+    RequestId: {
+      name: REQUEST_ID_HEADER,
+      in: "header",
+      required: false,
+      description: `Your own id for this request, used instead of a generated one when it is 1-${rule.maxLength} letters, digits and \`.\` \`_\` \`:\` \`-\`; any other value is replaced by a generated id (never refused).`,
+      schema: { type: "string", maxLength: rule.maxLength, pattern: rule.pattern },
+      example: "req_2f6c1a5b7e4a",
+    },
+  };
+  components.headers = {
+    ...components.headers,
+    RequestId: {
+      description: REQUEST_ID_DESCRIPTION,
+      schema: { type: "string" },
+      example: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+    },
+  };
+  Object.assign(document, { components });
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods as Record<string, OperationObject>)) {
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        { $ref: "#/components/parameters/RequestId" },
+      ];
+      for (const response of Object.values(operation.responses ?? {})) {
+        response.headers = {
+          ...response.headers,
+          [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" },
+        };
+      }
     }
   }
   return document;

@@ -11,7 +11,7 @@ import { PROCESSING_PROGRESS } from "../domain/video";
 import { chunks } from "../lib/chunks";
 import { nowIso } from "../lib/clock";
 import { indexKey, thumbnailKeyOf } from "../lib/object-keys";
-import type { IndexVideoMessage } from "../lib/queue-messages";
+import { causedBy, type IndexVideoMessage } from "../lib/queue-messages";
 import type {
   UnderstandInput,
   VideoUnderstanding,
@@ -144,6 +144,7 @@ export async function assembleIndex(
     type: "index-video",
     video_id: video.id,
     workspace_id: video.workspaceId,
+    ...causedBy(video.workRequestId),
   };
   await deps.queues.indexing.send(next);
 }

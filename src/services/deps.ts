@@ -1,5 +1,6 @@
 import { type Database, database } from "../db/client";
 import type { Env } from "../env";
+import { createLogger, type Logger } from "../lib/log";
 import type {
   AssembleVideoMessage,
   DeliverWebhookMessage,
@@ -47,6 +48,11 @@ export interface Deps {
     signing(): string;
   };
   clock: { now(): number };
+  /**
+   * Where log lines go: per request, a logger carrying its `request_id`; per queue message, one
+   * carrying the request id the message names (`withRequest`).
+   */
+  log: Logger;
   /** The Durable Object namespaces that services call: runs and upload sessions. */
   objects: { runs: Env["RUNS"]; uploadSessions: Env["UPLOAD_SESSIONS"] };
   /** Plain configuration: the deployment, test-only pause points, the sweep's lease, webhooks. */
@@ -63,8 +69,11 @@ export interface Deps {
   >;
 }
 
-/** Builds the dependencies of one entry from its bindings and the isolate's adapters. */
-export function createDeps(env: Env, ports: Ports): Deps {
+/**
+ * Builds the dependencies of one entry from its bindings and the isolate's adapters; `log`
+ * carries the request id of a request's entry.
+ */
+export function createDeps(env: Env, ports: Ports, log: Logger = createLogger()): Deps {
   return {
     db: database(env.DB),
     bucket: env.MEDIA_BUCKET,
@@ -80,6 +89,7 @@ export function createDeps(env: Env, ports: Ports): Deps {
     ports,
     secrets: { signing: () => signingSecret(env) },
     clock: { now: () => Date.now() },
+    log,
     objects: { runs: env.RUNS, uploadSessions: env.UPLOAD_SESSIONS },
     config: {
       DEPLOYMENT: env.DEPLOYMENT,
@@ -92,4 +102,12 @@ export function createDeps(env: Env, ports: Ports): Deps {
       WEBHOOK_RETRY_JITTER: env.WEBHOOK_RETRY_JITTER,
     },
   };
+}
+
+/** The same dependencies, logging for the work of the request `requestId` (null: none). */
+export function withRequest<D extends Pick<Deps, "log">>(
+  deps: D,
+  requestId: string | null | undefined,
+): D {
+  return { ...deps, log: deps.log.with({ request_id: requestId }) };
 }

@@ -16,7 +16,7 @@ export const CLAIM_MS = 3 * LEASE_HEARTBEAT_MS;
  * just picked up from a queue renews at the start too; a part claimed just now needs not.
  */
 export async function withLeaseHeartbeat<T>(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "log">,
   subject: { subjectId: string; kind: WorkLease["kind"] },
   work: () => Promise<T>,
   claim?: (until: string) => BatchItem<"sqlite">,
@@ -27,7 +27,7 @@ export async function withLeaseHeartbeat<T>(
     const lease = renewLeaseStatement(db, { ...subject, activeFrom: nowIso(now) });
     const claimed = claim?.(nowIso(now + CLAIM_MS));
     return runBatch(db, claimed ? [claimed, lease] : [lease]).catch((error: unknown) =>
-      console.error(JSON.stringify({ heartbeat: subject.subjectId, error: String(error) })),
+      deps.log.error({ heartbeat: subject.subjectId, error: String(error) }),
     );
   };
   if (!claim) await renew();

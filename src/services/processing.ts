@@ -41,9 +41,12 @@ export async function failVideo(
   await db.batch([
     insertEventStatement(
       db,
-      video.workspaceId,
-      "video.failed",
-      { video: presentVideo(failed) },
+      {
+        workspaceId: video.workspaceId,
+        type: "video.failed",
+        data: { video: presentVideo(failed) },
+        requestId: video.workRequestId,
+      },
       videoIsIn(video.id, UNFINISHED),
     ),
     updateVideoStatement(db, video.id, { status: "failed", error, updatedAt }, UNFINISHED),
@@ -94,7 +97,7 @@ export async function processVideo(deps: Deps, message: ProcessVideoMessage): Pr
     }
     await storeProbe(deps.bucket, video.id, probe);
   }
-  const input = understandInput(video, probe, source, deps.bucket);
+  const input = { ...understandInput(video, probe, source, deps.bucket), log: deps.log };
   const planned = deps.ports.understanding.plan(input);
   await recordPlan(deps, video, probe, planned);
   await pauseAt(deps.config, "process:probed");

@@ -70,9 +70,12 @@ export async function indexVideo(
     ...replaceSearchTextStatements(db, video.id, rows, whileProcessing),
     insertEventStatement(
       db,
-      video.workspaceId,
-      "video.indexed",
-      { video: presentVideo(completed) },
+      {
+        workspaceId: video.workspaceId,
+        type: "video.indexed",
+        data: { video: presentVideo(completed) },
+        requestId: video.workRequestId,
+      },
       whileProcessing,
     ),
     updateVideoStatement(db, video.id, { status: "completed", progress, updatedAt }, [

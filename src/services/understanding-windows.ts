@@ -16,7 +16,11 @@ import { findVideoById, type VideoRow, videoIsIn } from "../db/repos/videos";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
-import type { AssembleVideoMessage, UnderstandWindowMessage } from "../lib/queue-messages";
+import {
+  type AssembleVideoMessage,
+  causedBy,
+  type UnderstandWindowMessage,
+} from "../lib/queue-messages";
 import type { InvocationScope, WindowParts } from "../ports/media-understanding/port";
 import { assembleIndex } from "./assemble-index";
 import type { Deps } from "./deps";
@@ -69,7 +73,7 @@ export async function understandVideoWindow(
       // Given back at once: the message's retry claims the window instead of meeting this
       // claim until it runs out (and spending its retries on WindowBusyError).
       await releaseClaim(deps.db, window, by).catch((release: unknown) =>
-        console.error(JSON.stringify({ window_claim_kept: String(release) })),
+        deps.log.error({ window_claim_kept: String(release) }),
       );
       throw error;
     }
@@ -137,7 +141,8 @@ async function processingVideo(
   // A processing video past `probed` always has its probe; without it, probing starts over.
   if (!probe) throw new Error(`the probe of ${video.id} is missing`);
   const source = r2RangeSource(deps.bucket, sourceKey(video.id), video.fileSize);
-  return { video, input: { ...understandInput(video, probe, source, deps.bucket), scope } };
+  const input = { ...understandInput(video, probe, source, deps.bucket), scope, log: deps.log };
+  return { video, input };
 }
 
 async function storeWindowResult(
@@ -161,5 +166,6 @@ async function assembleWhenComplete(deps: Deps, video: VideoRow): Promise<void> 
     type: "assemble-video",
     video_id: video.id,
     workspace_id: video.workspaceId,
+    ...causedBy(video.workRequestId),
   });
 }

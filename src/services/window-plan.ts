@@ -11,7 +11,7 @@ import type { MediaProbe } from "../domain/media";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { chunks } from "../lib/chunks";
 import { nowIso } from "../lib/clock";
-import type { UnderstandWindowMessage } from "../lib/queue-messages";
+import { causedBy, type UnderstandWindowMessage } from "../lib/queue-messages";
 import type { PlannedWindow } from "../ports/media-understanding/port";
 import type { Deps } from "./deps";
 import { PROCESSING } from "./video-states";
@@ -84,6 +84,7 @@ export async function resumePlannedVideo(
       type: "assemble-video",
       video_id: video.id,
       workspace_id: video.workspaceId,
+      ...causedBy(video.workRequestId),
     });
   }
   return true;
@@ -92,7 +93,7 @@ export async function resumePlannedVideo(
 /** Sends every pending window of a video to its queue, reading them a page at a time. */
 export async function sendPendingWindows(
   deps: Pick<Deps, "db" | "queues">,
-  video: Pick<VideoRow, "id" | "workspaceId">,
+  video: Pick<VideoRow, "id" | "workspaceId" | "workRequestId">,
 ): Promise<void> {
   for (let after = -1; ; ) {
     const page = await pendingWindows(deps.db, video.id, after);
@@ -110,7 +111,7 @@ export async function sendPendingWindows(
  */
 export async function sendWindows(
   deps: Pick<Deps, "queues">,
-  video: Pick<VideoRow, "id" | "workspaceId">,
+  video: Pick<VideoRow, "id" | "workspaceId" | "workRequestId">,
   windows: readonly Pick<MediaWindowRow, "position" | "kind">[],
 ): Promise<void> {
   const byQueue = [
@@ -126,6 +127,7 @@ export async function sendWindows(
             type: "understand-window",
             video_id: video.id,
             workspace_id: video.workspaceId,
+            ...causedBy(video.workRequestId),
             position,
           } satisfies UnderstandWindowMessage,
         })),

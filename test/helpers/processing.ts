@@ -52,6 +52,18 @@ export async function outbox(
   return results.map((row) => ({ type: row.type, data: JSON.parse(row.data) }));
 }
 
+/** The request each outbox event of a workspace names, oldest first. */
+export async function outboxRequests(
+  workspaceId: string,
+): Promise<{ type: string; request_id: string | null }[]> {
+  const { results } = await env.DB.prepare(
+    "SELECT type, request_id FROM events WHERE workspace_id = ? ORDER BY id",
+  )
+    .bind(workspaceId)
+    .all<{ type: string; request_id: string | null }>();
+  return results;
+}
+
 /** A video's index segments as stored in D1. */
 export async function storedSegments(videoId: string) {
   const { results } = await env.DB.prepare(

@@ -32,14 +32,21 @@ export type VasErrorKind = "http" | "failed" | "timeout" | "network" | "storage"
 /** The one error class of the client: every failure carries a problem document. */
 export class VasError extends Error {
   override readonly name = "VasError";
+  /**
+   * The id of the request the service answered (`X-Request-Id`, also the problem's
+   * `request_id`); null when no answer came from the service. Name it when reporting a problem.
+   */
+  readonly requestId: string | null;
 
   constructor(
     readonly kind: VasErrorKind,
     readonly problem: ProblemDocument,
     readonly resource?: unknown,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; requestId?: string | null },
   ) {
-    super(problem.detail || problem.title, options);
+    const { requestId, ...errorOptions } = options ?? {};
+    super(problem.detail || problem.title, errorOptions);
+    this.requestId = problem.request_id ?? requestId ?? null;
   }
 
   get status(): number {
@@ -67,14 +74,21 @@ function isProblem(value: unknown): value is Problem {
 
 /** A VasError for an answer that is not a success, whatever its body held. */
 export function httpError(response: Response, body: unknown): VasError {
-  if (isProblem(body)) return new VasError("http", { ...body, status: response.status });
-  return new VasError("http", {
-    type: "about:blank",
-    title: response.statusText || `HTTP ${response.status}`,
-    status: response.status,
-    detail: `${response.url} answered ${response.status} without a problem document.`,
-    code: response.status >= 500 ? "internal-error" : "invalid-request",
-  });
+  const options = { requestId: response.headers.get("x-request-id") };
+  if (isProblem(body))
+    return new VasError("http", { ...body, status: response.status }, undefined, options);
+  return new VasError(
+    "http",
+    {
+      type: "about:blank",
+      title: response.statusText || `HTTP ${response.status}`,
+      status: response.status,
+      detail: `${response.url} answered ${response.status} without a problem document.`,
+      code: response.status >= 500 ? "internal-error" : "invalid-request",
+    },
+    undefined,
+    options,
+  );
 }
 
 /** A VasError for a request that got no answer at all. */

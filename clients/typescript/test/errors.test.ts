@@ -1,18 +1,28 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { reportFailure } from "../src/cli/output.js";
 import { VasClient, VasError } from "../src/index.js";
 
-function answering(status: number, body: string, type = "application/problem+json") {
+function answering(
+  status: number,
+  body: string,
+  type = "application/problem+json",
+  headers: Record<string, string> = {},
+) {
   const seen: Request[] = [];
   const client = new VasClient({
     baseUrl: "http://vas.test/",
     apiKey: "vas_secret",
     fetch: async (request) => {
       seen.push(request);
-      return new Response(body, { status, headers: { "content-type": type } });
+      return new Response(body, { status, headers: { "content-type": type, ...headers } });
     },
   });
   return { client, seen };
 }
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("VasError", () => {
   it("carries the problem document of a 400 with the fields it names", async () => {
@@ -70,5 +80,53 @@ describe("VasError", () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
+  });
+
+  it("names the request the service answered, from the problem or else the header", async () => {
+    const problem = {
+      type: "/problems/resource-not-found",
+      title: "Not found",
+      status: 404,
+      detail: "Video vid_1 was not found.",
+      code: "resource-not-found",
+      request_id: "req_from_body",
+    };
+    const header = { "x-request-id": "req_from_body" };
+    const found = answering(404, JSON.stringify(problem), undefined, header).client;
+    const failure = await found.getVideo("vid_1").catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "http", status: 404, requestId: "req_from_body" });
+
+    const headerOnly = { "x-request-id": "req_from_header" };
+    const bare = answering(502, "<html>Bad gateway</html>", "text/html", headerOnly).client;
+    const gateway = await bare.getVideo("vid_1").catch((error: unknown) => error);
+    expect(gateway).toMatchObject({ status: 502, requestId: "req_from_header" });
+
+    const proxy = answering(502, "<html>Bad gateway</html>", "text/html").client;
+    expect(await proxy.getVideo("vid_1").catch((error: unknown) => error)).toMatchObject({
+      requestId: null,
+    });
+  });
+
+  it("prints the request id on the CLI's error line", async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const problem = {
+      type: "/problems/invalid-request",
+      title: "The request is invalid",
+      status: 400,
+      detail: "limit must be between 1 and 100.",
+      code: "invalid-request",
+      errors: [{ path: "limit", message: "must be between 1 and 100" }],
+      request_id: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+    };
+    const { client } = answering(400, JSON.stringify(problem));
+    const failure = await client.listVideos({ limit: 500 }).catch((error: unknown) => error);
+    expect(reportFailure(failure)).toBe(1);
+    expect(written).toEqual([
+      "vas: invalid-request: limit must be between 1 and 100. (limit) [request 4bf92f35-77b3-4da6-a3ce-929d0e0e4736]\n",
+    ]);
   });
 });

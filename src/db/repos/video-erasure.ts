@@ -8,7 +8,7 @@ import { type StoredVideoRow, videoIsIn } from "./videos";
 /** A deleted video's tombstone: what is kept once everything else is erased. */
 export type Tombstone = Pick<
   StoredVideoRow,
-  "id" | "workspaceId" | "deletedAt" | "erasedAt" | "updatedAt"
+  "id" | "workspaceId" | "deletedAt" | "erasedAt" | "updatedAt" | "workRequestId"
 >;
 
 const TOMBSTONE = {
@@ -17,18 +17,21 @@ const TOMBSTONE = {
   deletedAt: videos.deletedAt,
   erasedAt: videos.erasedAt,
   updatedAt: videos.updatedAt,
+  workRequestId: videos.workRequestId,
 };
 
 /**
  * Marks a video of a workspace deleted, unless it already is: from this statement on no read
  * path sees it, and processing's guarded writes stop. The filename and measurements go at once;
- * the row stays as a tombstone so runs can refuse the id by name.
+ * the row stays as a tombstone so runs can refuse the id by name. Erasure is the work of
+ * `requestId` from here on.
  */
 export function markVideoDeletedStatement(
   db: Database,
   workspaceId: string,
   id: string,
   at: string,
+  requestId: string | null,
 ) {
   return db
     .update(videos)
@@ -36,6 +39,7 @@ export function markVideoDeletedStatement(
       status: "deleted",
       deletedAt: at,
       updatedAt: at,
+      workRequestId: requestId,
       filename: "",
       duration: null,
       frameCount: null,

@@ -64,7 +64,10 @@ export async function insertVideo(db: Database, row: typeof videos.$inferInsert)
 
 /** A change to a video's processing state and measurements. */
 export type VideoChange = Partial<
-  Pick<VideoRow, "status" | "progress" | "duration" | "frameCount" | "media" | "error">
+  Pick<
+    VideoRow,
+    "status" | "progress" | "duration" | "frameCount" | "media" | "error" | "workRequestId"
+  >
 > & { updatedAt: string };
 
 /** Changes a video's processing state and measurements. */

@@ -16,6 +16,8 @@ export const events = sqliteTable(
     type: text("type").notNull(),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: text("created_at").notNull(),
+    /** The request whose work the event announces; webhook attempts name it in a header. */
+    requestId: text("request_id"),
     /** When the webhook dispatcher fanned the event out to its endpoints; null until then. */
     dispatchedAt: text("dispatched_at"),
   },

@@ -27,6 +27,13 @@ export const videos = sqliteTable(
     error: text("error", { mode: "json" }).$type<StoredError>(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** The request that created the video (POST /videos); null on videos older than the column. */
+    requestId: text("request_id"),
+    /**
+     * The request that started the video's latest work, which its events and log lines name:
+     * the completion of its upload, an upload of captions, its deletion.
+     */
+    workRequestId: text("work_request_id"),
     /** When DELETE /videos/{id} was answered. */
     deletedAt: text("deleted_at"),
     /** When erasure of a deleted video's bytes, rows and vectors completed. */

@@ -48,6 +48,8 @@ export const webhookDeliveries = sqliteTable(
     endpointId: text("endpoint_id").notNull(),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
+    /** The event's request id, so the delivery history shows which request caused it. */
+    requestId: text("request_id"),
     status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull(),
     attempts: integer("attempts").notNull().default(0),
     responseStatus: integer("response_status"),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { MediaBindingLike } from "../../env";
+import type { Logger } from "../../lib/log";
 import { type CallEnvironment, callModel } from "../ai/model-calls";
 import type { FrameImage } from "./assemble";
 import { type ByteBudget, budgetedSpan, cutPeakBytes, isolateCutBudget } from "./byte-budget";
@@ -31,6 +32,8 @@ export interface FramesWindowDeps {
   settings: WindowSettings;
   mediaRetries?: CallEnvironment;
   cutBudget?: ByteBudget;
+  /** Where a step that failed for good is logged: the window's work, under its request. */
+  log?: Logger;
 }
 
 /**
@@ -112,7 +115,7 @@ async function lookAt(
   const image = extracted.value;
   const ref = { time: image.time, contentType: image.contentType };
   const uri = `data:${image.contentType};base64,${toBase64(image.bytes)}`;
-  const raw = await permanent(() => deps.ai.run(VISION_MODEL, visionInput([uri])));
+  const raw = await permanent(() => deps.ai.run(VISION_MODEL, visionInput([uri])), deps.log);
   if (!raw.ok) {
     const notes = withRefusal("vision-failed", "vision", raw.error, codec);
     return { part: { seen: null, notes, image: ref }, image };
@@ -169,17 +172,19 @@ async function extractAt(
   const s = deps.settings;
   const budget = deps.cutBudget ?? isolateCutBudget;
   const limits = { maxOffset: s.maxFrameOffsetSeconds, maxBytes: s.maxInputBytes };
-  const span = await permanent(() => budgetedSpan(cutter, time, limits, budget));
+  const span = await permanent(() => budgetedSpan(cutter, time, limits, budget), deps.log);
   if (!span.ok) return { ...span, step: "cut" };
   if (span.value === null) return "none";
   const found = span.value;
   return budget.use(cutPeakBytes(found.bytes), async () => {
-    const cut = await permanent(() => cutter.cutFrame(found));
+    const cut = await permanent(() => cutter.cutFrame(found), deps.log);
     if (!cut.ok) return { ...cut, step: "cut" as const };
-    const frame = await permanent(() =>
-      callModel(deps.mediaRetries ?? {}, "media-transformations", () =>
-        extractFrame(deps.media, cut.value, s.frameBoxPixels),
-      ),
+    const frame = await permanent(
+      () =>
+        callModel(deps.mediaRetries ?? {}, "media-transformations", () =>
+          extractFrame(deps.media, cut.value, s.frameBoxPixels),
+        ),
+      deps.log,
     );
     return frame.ok ? frame : { ...frame, step: "frame" as const };
   });

@@ -1,5 +1,6 @@
 import type { EvidenceSpan, ExtractionCoverage, ExtractionExtent } from "../../domain/evidence";
 import type { ClusterIndex, MediaProbe, RangeSource } from "../../domain/media";
+import type { Logger } from "../../lib/log";
 
 /** One time segment of the video index. */
 export interface IndexSegment {
@@ -85,6 +86,8 @@ export interface UnderstandInput {
   clusterIndex?: () => Promise<ClusterIndex | null>;
   /** Shared by the windows of one invocation; without one, each window opens the source anew. */
   scope?: InvocationScope;
+  /** Where the adapter logs, under the request whose work the video's processing is. */
+  log?: Logger;
 }
 
 /** Every step in one go, window after window: for tests and for engines that plan none. */

@@ -1,3 +1,4 @@
+import { createLogger, type Logger } from "../../lib/log";
 import { classifyModelError, UnknownModelError } from "../ai/model-calls";
 import { UncuttableError } from "./cut";
 
@@ -11,12 +12,15 @@ export type StepOutcome<T> = { ok: true; value: T } | { ok: false; error: unknow
  * documents that failed every bounded attempt) is answered as `ok: false`, to be named as a
  * limitation instead of inventing a result.
  */
-export async function permanent<T>(call: () => Promise<T>): Promise<StepOutcome<T>> {
+export async function permanent<T>(
+  call: () => Promise<T>,
+  log: Logger = createLogger(),
+): Promise<StepOutcome<T>> {
   try {
     return { ok: true, value: await call() };
   } catch (error) {
     if (!failsForGood(error)) throw error;
-    console.error(JSON.stringify({ media_step_failed: String(error) }));
+    log.error({ media_step_failed: String(error) });
     return { ok: false, error };
   }
 }

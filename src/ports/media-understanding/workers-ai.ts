@@ -1,5 +1,6 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaBindingLike } from "../../env";
+import type { Logger } from "../../lib/log";
 import type { CallEnvironment } from "../ai/model-calls";
 import { assemble, type FrameScene, finalLimitations } from "./assemble";
 import type { ByteBudget } from "./byte-budget";
@@ -88,9 +89,10 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
         ? await this.hear(cutter, AudioPlanSchema.parse(window.plan), {
             language: speechLanguage(input.probe),
             codec: audio?.codec ?? null,
+            log: input.log,
           })
         : await lookAtFrames(
-            { ...this.deps, settings: this.settings },
+            { ...this.deps, settings: this.settings, log: input.log },
             cutter,
             input.videoId,
             FramesPlanSchema.parse(window.plan),
@@ -117,7 +119,11 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
   private async hear(
     cutter: Cutter,
     plan: AudioPlan,
-    { language, codec }: { language: string | null; codec: string | null },
+    {
+      language,
+      codec,
+      log,
+    }: { language: string | null; codec: string | null; log: Logger | undefined },
   ): Promise<AudioResult> {
     const failed = (note: string, step: RefusedStep, error: unknown): AudioResult => ({
       spans: [],
@@ -125,12 +131,13 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       heard: 0,
       notes: withRefusal(note, step, error, codec),
     });
-    const cut = await permanent(() => cutter.audio(plan.start, plan.end));
+    const cut = await permanent(() => cutter.audio(plan.start, plan.end), log);
     if (!cut.ok) return failed("audio-extraction-failed", "cut", cut.error);
     if (cut.value === null) return { spans: [], language: null, heard: 0, notes: [] };
     const audio = cut.value;
-    const raw = await permanent(() =>
-      this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes), language)),
+    const raw = await permanent(
+      () => this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes), language)),
+      log,
     );
     if (!raw.ok) return failed("speech-recognition-failed", "speech", raw.error);
     const chunk = { start: audio.start, length: audio.end - audio.start };

@@ -42,7 +42,7 @@ export function registerCompleteUpload(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { video_id } = c.req.valid("param");
     const { workspaceId } = c.var.auth;
-    unwrap(await c.env.UPLOAD_SESSIONS.getByName(video_id).complete(workspaceId));
+    unwrap(await c.env.UPLOAD_SESSIONS.getByName(video_id).complete(workspaceId, c.var.requestId));
     const video = await findVideo(c.var.deps.db, workspaceId, video_id);
     if (!video) throw notFound("Video", video_id);
     return c.json(

@@ -58,6 +58,7 @@ export function registerCreateUpload(app: OpenAPIHono<HonoEnv>) {
           filename: body.filename,
           contentType,
           fileSize: body.file_size,
+          requestId: c.var.requestId,
         },
         { origin: new URL(c.req.url).origin },
       ),

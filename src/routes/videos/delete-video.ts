@@ -26,7 +26,7 @@ const route = alphaRoute(
 export function registerDeleteVideo(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { video_id } = c.req.valid("param");
-    await deleteVideo(c.var.deps, c.var.auth.workspaceId, video_id);
+    await deleteVideo(c.var.deps, c.var.auth.workspaceId, video_id, c.var.requestId);
     return c.body(null, 204);
   });
 }

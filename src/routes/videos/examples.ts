@@ -34,6 +34,7 @@ export const COMPLETED_VIDEO_EXAMPLE: VideoDto = {
     },
     limitations: ["scene-sampled-one-frame-per-segment"],
   },
+  request_id: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
   created_at: "2026-11-21T09:30:00.000Z",
   updated_at: "2026-11-21T09:31:12.000Z",
 };
@@ -45,6 +46,7 @@ export const QUEUED_VIDEO_EXAMPLE: VideoDto = {
   status: "queued",
   progress: 0,
   source: "upload",
+  request_id: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
   created_at: "2026-11-21T09:30:00.000Z",
   updated_at: "2026-11-21T09:30:41.000Z",
 };

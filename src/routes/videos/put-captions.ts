@@ -74,6 +74,7 @@ export function registerPutCaptions(app: OpenAPIHono<HonoEnv>) {
       language,
       format,
       bytes,
+      requestId: c.var.requestId,
     });
     return c.json(upload, 202);
   });

@@ -121,6 +121,11 @@ export const VideoSchema = z
       })
       .optional()
       .openapi({ description: "What processing inspected, once it has (absent before)" }),
+    request_id: z.string().optional().openapi({
+      description:
+        "The request that created the video (the `X-Request-Id` of its POST /videos); absent on videos created before requests were recorded",
+      example: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })

@@ -101,6 +101,11 @@ export const DeliverySchema = z
     endpoint_id: z.string().openapi({ example: "wh_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
     event_id: z.string().openapi({ example: "evt_01jd3m6t8y0c7x4k2n9q5r1s3v" }),
     event_type: z.string().openapi({ example: "video.indexed" }),
+    request_id: z.string().nullable().openapi({
+      description:
+        "The request whose work the event announces (sent as the `vas-request-id` header of each attempt); null when no request caused it",
+      example: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+    }),
     status: z.enum(["pending", "delivered", "failed"]).openapi({
       description: "`pending` (attempts remain), `delivered` (a 2xx answer), `failed` (final)",
       example: "delivered",

@@ -31,6 +31,6 @@ export function registerTestWebhook(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { webhook_id } = c.req.valid("param");
     const endpoint = await requireEndpoint(c.var.deps, c.var.auth.workspaceId, webhook_id);
-    return c.json(presentDelivery(await sendTestEvent(c.var.deps, endpoint)), 202);
+    return c.json(presentDelivery(await sendTestEvent(c.var.deps, endpoint, c.var.requestId)), 202);
   });
 }

@@ -28,7 +28,14 @@ export interface CaptionUpload {
 export async function putCaptions(
   deps: Pick<Deps, "db" | "bucket" | "queues">,
   auth: Pick<AuthContext, "workspaceId">,
-  input: { videoId: string; language: string; format: CaptionFormat; bytes: Uint8Array },
+  input: {
+    videoId: string;
+    language: string;
+    format: CaptionFormat;
+    bytes: Uint8Array;
+    /** The request uploading the captions: the re-index is its work. */
+    requestId: string;
+  },
 ): Promise<CaptionUpload> {
   const { db } = deps;
   const video = await findVideo(db, auth.workspaceId, input.videoId);
@@ -72,6 +79,7 @@ export async function putCaptions(
   const moved = await updateVideoIf(db, video.id, ["completed"], {
     status: "processing",
     progress: PROCESSING_PROGRESS.probed,
+    workRequestId: input.requestId,
     updatedAt: now,
   });
   if (!moved) {
@@ -87,6 +95,7 @@ export async function putCaptions(
     type: "process-video",
     video_id: video.id,
     workspace_id: video.workspaceId,
+    request_id: input.requestId,
   };
   await deps.queues.processing.send(message);
   return {

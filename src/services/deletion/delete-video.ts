@@ -4,7 +4,7 @@ import { findVideo, type StoredVideoRow } from "../../db/repos/videos";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { videoServedKeys } from "../../lib/object-keys";
-import type { EraseVideoMessage } from "../../lib/queue-messages";
+import { causedBy, type EraseVideoMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 
 /**
@@ -16,14 +16,16 @@ export async function deleteVideo(
   deps: Pick<Deps, "db" | "bucket" | "clock" | "queues" | "objects">,
   workspaceId: string,
   videoId: string,
+  requestId: string | null,
 ): Promise<void> {
   const video = await findVideo(deps.db, workspaceId, videoId);
   if (!video) throw notFound("Video", videoId);
-  await tombstoneVideo(deps, workspaceId, video);
+  await tombstoneVideo(deps, workspaceId, video, requestId);
   await deps.queues.processing.send({
     type: "erase-video",
     video_id: videoId,
     workspace_id: workspaceId,
+    ...causedBy(requestId),
   } satisfies EraseVideoMessage);
 }
 
@@ -31,12 +33,13 @@ export async function deleteVideo(
  * Aborts an upload still open, marks the video deleted in one statement (no read path sees it
  * from then on) and deletes the objects signed URLs point at (a signed URL cannot be revoked,
  * only its object). What is left is erased by `eraseVideo`. Shared by the deletion of one
- * video and of a whole workspace.
+ * video and of a whole workspace (no request: `requestId` null).
  */
 export async function tombstoneVideo(
   deps: Pick<Deps, "db" | "bucket" | "clock" | "objects">,
   workspaceId: string,
   video: Pick<StoredVideoRow, "id">,
+  requestId: string | null,
 ): Promise<void> {
   // Answers not found for a video that never had a session (nothing to abort or forget).
   await deps.objects.uploadSessions.getByName(video.id).forget(workspaceId);
@@ -46,7 +49,7 @@ export async function tombstoneVideo(
   // is, the row says when the batch runs, not when it was read: processing may claim it since.
   await runBatch(deps.db, [
     dropIdleLeaseStatement(deps.db, video.id),
-    markVideoDeletedStatement(deps.db, workspaceId, video.id, nowIso(deps.clock.now())),
+    markVideoDeletedStatement(deps.db, workspaceId, video.id, nowIso(deps.clock.now()), requestId),
   ]);
   await deps.bucket.delete(videoServedKeys(video.id));
 }

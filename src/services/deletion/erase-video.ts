@@ -63,9 +63,12 @@ export async function eraseVideo(
     // deleting workspace's videos announce nothing: its webhooks are being erased with it.
     insertEventStatement(
       db,
-      video.workspaceId,
-      "video.deleted",
-      { ...data },
+      {
+        workspaceId: video.workspaceId,
+        type: "video.deleted",
+        data: { ...data },
+        requestId: video.workRequestId,
+      },
       and(awaitingErasure(video.id), workspaceIsLive(video.workspaceId)),
     ),
     markErasedStatement(db, video.id, at),

@@ -64,12 +64,10 @@ export async function eraseWorkspace(
   await deleteWorkspaceRow(deps.db, workspaceId);
   const erasedAt = nowIso(deps.clock.now());
   // The operator's record that erasure completed: ids and times only.
-  console.log(
-    JSON.stringify({
-      workspace_erased: workspaceId,
-      deleted_at: workspace.deletedAt,
-      erased_at: erasedAt,
-    }),
-  );
+  deps.log.info({
+    workspace_erased: workspaceId,
+    deleted_at: workspace.deletedAt,
+    erased_at: erasedAt,
+  });
   return "erased";
 }

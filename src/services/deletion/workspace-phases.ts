@@ -24,7 +24,7 @@ import { eraseVideo } from "./erase-video";
 /** What erasing a workspace reaches. */
 export type EraseWorkspaceDeps = Pick<
   Deps,
-  "db" | "bucket" | "ports" | "clock" | "config" | "objects" | "queues"
+  "db" | "bucket" | "ports" | "clock" | "config" | "objects" | "queues" | "log"
 >;
 
 /** One erasure in progress: the workspace and the instant before which work counts as stopped. */
@@ -71,7 +71,7 @@ const stopRuns: Phase = async ({ deps, workspaceId }) => {
 /** Marks every video deleted, as DELETE /videos/{id} does: reads and processing stop at once. */
 const tombstoneVideos: Phase = async ({ deps, workspaceId }) => {
   const page = await liveVideosPage(deps.db, workspaceId, VIDEOS_PER_STEP);
-  for (const video of page) await tombstoneVideo(deps, workspaceId, video);
+  for (const video of page) await tombstoneVideo(deps, workspaceId, video, null);
   return page.length > 0 ? "progress" : "done";
 };
 

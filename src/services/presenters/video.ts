@@ -18,6 +18,8 @@ export interface VideoDto {
   error_message?: string;
   /** What processing inspected: per evidence kind, seconds, share of the duration, language. */
   media?: { coverage: ExtractionExtent; understood?: Understanding; limitations?: string[] };
+  /** The request that created the video; absent on videos created before it was recorded. */
+  request_id?: string;
   created_at: string;
   updated_at: string;
 }
@@ -50,5 +52,6 @@ export function presentVideo(
     dto.error = row.error;
     dto.error_message = row.error.detail;
   }
+  if (row.requestId !== null) dto.request_id = row.requestId;
   return dto;
 }

@@ -25,6 +25,8 @@ export interface DeliveryDto {
   endpoint_id: string;
   event_id: string;
   event_type: string;
+  /** The request whose work the event announces; null when no request caused it. */
+  request_id: string | null;
   status: "pending" | "delivered" | "failed";
   attempts: number;
   response_status: number | null;
@@ -77,6 +79,7 @@ export function presentDelivery(row: DeliveryRow): DeliveryDto {
     endpoint_id: row.endpointId,
     event_id: row.eventId,
     event_type: row.eventType,
+    request_id: row.requestId,
     status: row.status,
     attempts: row.attempts,
     response_status: row.responseStatus,

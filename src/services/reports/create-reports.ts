@@ -48,7 +48,12 @@ export async function createReports(
 export function reportStatements(db: Deps["db"], rows: ReportRow[]) {
   return rows.flatMap((row) => [
     insertReportStatement(db, row),
-    insertEventStatement(db, row.workspaceId, "report.created", { report: reportResource(row) }),
+    insertEventStatement(db, {
+      workspaceId: row.workspaceId,
+      type: "report.created",
+      data: { report: reportResource(row) },
+      requestId: row.requestId,
+    }),
   ]);
 }
 

@@ -62,7 +62,7 @@ async function planSteps(deps: Pick<Deps, "db">, context: RunContext): Promise<b
 /** Sends a run's other lanes (the sweep sends all of them when it takes a run over). */
 export async function openLanes(
   deps: Pick<Deps, "queues">,
-  run: Pick<RunRow, "id" | "workspaceId">,
+  run: Pick<RunRow, "id" | "workspaceId" | "requestId">,
   lanes: number,
 ): Promise<void> {
   if (lanes <= 0) return;
@@ -70,6 +70,7 @@ export async function openLanes(
     type: "run-analysis",
     run_id: run.id,
     workspace_id: run.workspaceId,
+    request_id: run.requestId,
   };
   await deps.queues.analysis.sendBatch(Array.from({ length: lanes }, () => ({ body })));
 }

@@ -152,6 +152,7 @@ export async function workLane(
         type: "run-analysis",
         run_id: run.id,
         workspace_id: run.workspaceId,
+        request_id: run.requestId,
       });
       return;
     }

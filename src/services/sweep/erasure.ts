@@ -1,6 +1,10 @@
 import { unerasedVideos } from "../../db/repos/video-erasure";
 import { staleDeletingWorkspaces } from "../../db/repos/workspace-erasure";
-import type { EraseVideoMessage, EraseWorkspaceMessage } from "../../lib/queue-messages";
+import {
+  causedBy,
+  type EraseVideoMessage,
+  type EraseWorkspaceMessage,
+} from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 import { SWEEP_BATCH, type SweepClock } from "./lease";
 
@@ -43,6 +47,7 @@ export async function sweepErasures(
         type: "erase-video",
         video_id: video.id,
         workspace_id: video.workspaceId,
+        ...causedBy(video.workRequestId),
       } satisfies EraseVideoMessage,
     })),
   );

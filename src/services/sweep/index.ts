@@ -43,6 +43,6 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
     report.runs.canceled.length +
     report.runs.failed.length +
     report.webhooks.resent;
-  if (touched > 0) console.log(JSON.stringify({ sweep: report }));
+  if (touched > 0) deps.log.info({ sweep: report });
   return report;
 }

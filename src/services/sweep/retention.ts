@@ -47,11 +47,11 @@ async function deleteDue(
   done: RetentionSweep,
 ): Promise<void> {
   try {
-    await deleteVideo(deps, workspaceId, videoId);
+    await deleteVideo(deps, workspaceId, videoId, null);
     done.deleted.push(videoId);
   } catch (error) {
     // One video that cannot be deleted now (a user's DELETE won the race, a failed call)
     // must not keep the others; a video not marked deleted is due again next sweep.
-    console.error(JSON.stringify({ sweep: videoId, retention: true, error: String(error) }));
+    deps.log.error({ sweep: videoId, retention: true, error: String(error) });
   }
 }

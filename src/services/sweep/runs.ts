@@ -2,7 +2,7 @@ import type { RunRow } from "../../db/repos/runs";
 import { type Stale, staleRuns, upsertLeaseStatement } from "../../db/repos/work-leases";
 import type { StoredError } from "../../domain/async-errors";
 import { asyncError } from "../../errors/async-codes";
-import type { Deps } from "../deps";
+import { type Deps, withRequest } from "../deps";
 import { openLanes } from "../runs/execute-run";
 import { lanesOf } from "../runs/lanes";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
@@ -31,7 +31,10 @@ export async function sweepRuns(deps: Deps, clock: SweepClock): Promise<RunSweep
   for (const stale of await staleRuns(db, { ...clock, limit: SWEEP_BATCH })) {
     // One item that cannot be handled must not keep the others stranded.
     await sweepRun(deps, clock, stale, done).catch((error: unknown) =>
-      console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
+      withRequest(deps, stale.row.requestId).log.error({
+        sweep: stale.row.id,
+        error: String(error),
+      }),
     );
   }
   return done;

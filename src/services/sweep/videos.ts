@@ -3,8 +3,12 @@ import { type Stale, staleVideos, upsertLeaseStatement } from "../../db/repos/wo
 import type { StoredError } from "../../domain/async-errors";
 import { PROCESSING_PROGRESS } from "../../domain/video";
 import { asyncError } from "../../errors/async-codes";
-import type { IndexVideoMessage, ProcessVideoMessage } from "../../lib/queue-messages";
-import type { Deps } from "../deps";
+import {
+  causedBy,
+  type IndexVideoMessage,
+  type ProcessVideoMessage,
+} from "../../lib/queue-messages";
+import { type Deps, withRequest } from "../deps";
 import { failVideo } from "../processing";
 import { resumePlannedVideo } from "../window-plan";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
@@ -43,7 +47,10 @@ export async function sweepVideos(deps: Deps, clock: SweepClock): Promise<VideoS
   for (const stale of await staleVideos(db, { ...clock, limit: SWEEP_BATCH })) {
     // One item that cannot be handled must not keep the others stranded.
     await sweepVideo(deps, clock, stale, done).catch((error: unknown) =>
-      console.error(JSON.stringify({ sweep: stale.row.id, error: String(error) })),
+      withRequest(deps, stale.row.workRequestId).log.error({
+        sweep: stale.row.id,
+        error: String(error),
+      }),
     );
   }
   return done;
@@ -88,7 +95,11 @@ async function sweepVideo(
  * processing from the start otherwise.
  */
 async function resendVideoWork(deps: Deps, row: VideoRow): Promise<void> {
-  const message = { video_id: row.id, workspace_id: row.workspaceId };
+  const message = {
+    video_id: row.id,
+    workspace_id: row.workspaceId,
+    ...causedBy(row.workRequestId),
+  };
   if (row.progress >= INDEXED_PROGRESS) {
     await deps.queues.indexing.send({
       type: "index-video",

@@ -1,3 +1,5 @@
+import { updateVideoIf } from "../../db/repos/videos";
+import { nowIso } from "../../lib/clock";
 import type { ProcessVideoMessage } from "../../lib/queue-messages";
 import { cleanupTime } from "./end";
 import { answer, blocked, notFound, owned } from "./results";
@@ -38,13 +40,27 @@ export async function completeUpload(
   return { result: answer(deps, next, null), next };
 }
 
-/** POST /upload/complete, second half: sends the processing message once per session. */
-export async function startProcessing(deps: UploadDeps, state: SessionState): Promise<SessionStep> {
+/**
+ * POST /upload/complete, second half: sends the processing message once per session. The video
+ * row names `requestId` as the request whose work processing is first, so the sweep's re-sends
+ * and the video's events name it too.
+ */
+export async function startProcessing(
+  deps: UploadDeps,
+  state: SessionState,
+  requestId: string,
+): Promise<SessionStep> {
   if (state.session.processingQueued) return { result: answer(deps, state, null), next: null };
+  const { videoId, workspaceId } = state.session;
+  await updateVideoIf(deps.db, videoId, ["queued"], {
+    workRequestId: requestId,
+    updatedAt: nowIso(deps.clock.now()),
+  });
   const message: ProcessVideoMessage = {
     type: "process-video",
-    video_id: state.session.videoId,
-    workspace_id: state.session.workspaceId,
+    video_id: videoId,
+    workspace_id: workspaceId,
+    request_id: requestId,
   };
   await deps.queues.processing.send(message);
   const next: SessionState = { ...state, session: { ...state.session, processingQueued: true } };

@@ -24,6 +24,7 @@ export async function openSession(
       next: null,
     };
   }
+  const { requestId, ...fields } = input;
   const now = deps.clock.now();
   const plan = uploadPlan(input.fileSize);
   const objectKey = sourceKey(input.videoId);
@@ -32,7 +33,7 @@ export async function openSession(
       ? await deps.ports.storage.createMultipart(objectKey, input.contentType)
       : null;
   const session: SessionRecord = {
-    ...input,
+    ...fields,
     ...plan,
     objectKey,
     uploadId,
@@ -54,6 +55,7 @@ export async function openSession(
       fileSize: input.fileSize,
       status: "queued",
       progress: PROCESSING_PROGRESS.queued,
+      requestId,
       createdAt: nowIso(now),
       updatedAt: nowIso(now),
     });

@@ -82,6 +82,8 @@ export interface OpenSession {
   filename: string;
   contentType: string;
   fileSize: number;
+  /** The request creating the video, which the video records (the session does not keep it). */
+  requestId: string;
 }
 
 /**

@@ -15,7 +15,8 @@ import {
 } from "../../db/repos/webhook-endpoints";
 import { nowIso } from "../../lib/clock";
 import type { DeliverWebhookMessage } from "../../lib/queue-messages";
-import type { Deps } from "../deps";
+import { WEBHOOK_REQUEST_ID_HEADER } from "../../lib/request-id";
+import { type Deps, withRequest } from "../deps";
 import { DELIVERY_TIMEOUT_MS, FAILING_DISABLE_MS, retryDelayMs, webhookConfig } from "./config";
 import { enqueueAttempts } from "./dispatch";
 import { signingSecrets } from "./endpoints";
@@ -99,22 +100,22 @@ async function send(
     if (!(error instanceof UnreadableSecretError)) throw error;
     // SIGNING_SECRET changed under a stored secret: the operator must learn it, the
     // receiver must not get an unsigned request. Rotating the endpoint's secret mends it.
-    console.error(
-      JSON.stringify({
-        webhook_endpoint: endpoint.id,
-        delivery: delivery.id,
-        error: error.message,
-      }),
-    );
+    withRequest(deps, delivery.requestId).log.error({
+      webhook_endpoint: endpoint.id,
+      delivery: delivery.id,
+      error: error.message,
+    });
     return unsent("secret_unreadable");
   }
   const timestamp = Math.floor(deps.clock.now() / 1000);
   const signed = await webhookHeaders(secrets, event.id, timestamp, body);
-  const headers = {
+  const headers: Record<string, string> = {
     ...signed,
     "content-type": "application/json",
     "user-agent": WEBHOOK_USER_AGENT,
   };
+  // Outside the signed body, whose shape the contract fixes: the request a customer traces.
+  if (event.requestId !== null) headers[WEBHOOK_REQUEST_ID_HEADER] = event.requestId;
   const started = Date.now();
   try {
     const result = await withinLane(
@@ -238,7 +239,12 @@ async function record(
   ]);
   if (next !== null) {
     await enqueueAttempts(deps, [
-      { id: delivery.id, attempts: delivery.attempts + 1, nextAttemptAt: next },
+      {
+        id: delivery.id,
+        attempts: delivery.attempts + 1,
+        nextAttemptAt: next,
+        requestId: delivery.requestId,
+      },
     ]);
   }
   return outcome.status;

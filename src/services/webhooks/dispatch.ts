@@ -10,8 +10,8 @@ import {
 import { endpointsForEvent } from "../../db/repos/webhook-endpoints";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import type { DeliverWebhookMessage } from "../../lib/queue-messages";
-import type { Deps } from "../deps";
+import { causedBy, type DeliverWebhookMessage } from "../../lib/queue-messages";
+import { type Deps, withRequest } from "../deps";
 import { subscribes } from "./event-types";
 
 /** Events fanned out per call, so one sweep stays well inside its time limit. */
@@ -21,7 +21,7 @@ const SEND_BATCH = 100;
 
 /** The queue message for a delivery's next attempt, delayed until it is due (at most 12 h). */
 export function attemptMessage(
-  delivery: Pick<DeliveryRow, "id" | "attempts" | "nextAttemptAt">,
+  delivery: Pick<DeliveryRow, "id" | "attempts" | "nextAttemptAt" | "requestId">,
   now: number,
 ): MessageSendRequest<DeliverWebhookMessage> {
   const wait = Math.ceil((Date.parse(delivery.nextAttemptAt) - now) / 1000);
@@ -31,6 +31,7 @@ export function attemptMessage(
       delivery_id: delivery.id,
       attempts: delivery.attempts,
       due: delivery.nextAttemptAt,
+      ...causedBy(delivery.requestId),
     },
     ...(wait > 0 ? { delaySeconds: Math.min(wait, MAX_QUEUE_DELAY_SECONDS) } : {}),
   };
@@ -42,7 +43,7 @@ export const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
 /** Sends the next attempt of each delivery to the webhook queue. */
 export async function enqueueAttempts(
   deps: Pick<Deps, "queues" | "clock">,
-  deliveries: Pick<DeliveryRow, "id" | "attempts" | "nextAttemptAt">[],
+  deliveries: Pick<DeliveryRow, "id" | "attempts" | "nextAttemptAt" | "requestId">[],
 ): Promise<void> {
   const now = deps.clock.now();
   for (let i = 0; i < deliveries.length; i += SEND_BATCH) {
@@ -70,6 +71,7 @@ export async function dispatchEvent(deps: Deps, event: EventRow): Promise<Delive
         endpointId: endpoint.id,
         eventId: event.id,
         eventType: event.type,
+        requestId: event.requestId,
         status: "pending",
         attempts: 0,
         nextAttemptAt: now,
@@ -98,7 +100,7 @@ export async function dispatchPendingEvents(
   for (const event of pending) {
     // One event that cannot be fanned out must not hold back the others.
     await dispatchEvent(deps, event).catch((error: unknown) =>
-      console.error(JSON.stringify({ dispatch: event.id, error: String(error) })),
+      withRequest(deps, event.requestId).log.error({ dispatch: event.id, error: String(error) }),
     );
   }
   return pending.length;

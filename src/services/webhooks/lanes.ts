@@ -39,7 +39,7 @@ export function laneAfter(
 /** Sends the delivery's current attempt, unchanged, to the slow lane. */
 export async function sendToSlowLane(
   deps: Pick<Deps, "queues" | "clock">,
-  delivery: Pick<DeliveryRow, "id" | "attempts" | "nextAttemptAt">,
+  delivery: Pick<DeliveryRow, "id" | "attempts" | "nextAttemptAt" | "requestId">,
 ): Promise<void> {
   const { body, ...options } = attemptMessage(delivery, deps.clock.now());
   await deps.queues.webhooksSlow.send(body, options);

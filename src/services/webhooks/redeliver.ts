@@ -57,8 +57,15 @@ export async function recoverFailed(
   return rows.length;
 }
 
-/** Sends a `webhook.test` event to this endpoint alone, recorded in its history. */
-export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<DeliveryRow> {
+/**
+ * Sends a `webhook.test` event to this endpoint alone, recorded in its history under the
+ * request that asked for it.
+ */
+export async function sendTestEvent(
+  deps: Deps,
+  endpoint: EndpointRow,
+  requestId: string,
+): Promise<DeliveryRow> {
   assertEnabled(endpoint);
   const now = nowIso(deps.clock.now());
   const eventId = newId("evt");
@@ -73,6 +80,7 @@ export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<
         message: "A test event: your endpoint receives and verifies deliveries.",
       },
       createdAt: now,
+      requestId,
     }),
     insertDeliveryStatement(deps.db, {
       id: deliveryId,
@@ -80,6 +88,7 @@ export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<
       endpointId: endpoint.id,
       eventId,
       eventType: TEST_EVENT_TYPE,
+      requestId,
       status: "pending",
       attempts: 0,
       nextAttemptAt: now,

@@ -147,7 +147,12 @@ describe("a workspace's erasure, interrupted", () => {
     const { deps } = await deletedQuietly(workspaceId);
     // The video was deleted on its own too; its erasure runs while the workspace is deleting.
     const recording = recordingEnv();
-    await deleteVideo(createDeps(recording.env, createPorts(recording.env)), workspaceId, videoId);
+    await deleteVideo(
+      createDeps(recording.env, createPorts(recording.env)),
+      workspaceId,
+      videoId,
+      null,
+    );
     const message = { type: "erase-video" as const, video_id: videoId, workspace_id: workspaceId };
     expect(await eraseVideo(deps, message)).toBe("erased");
     expect((await tombstone(videoId))?.erased_at).not.toBeNull();

@@ -39,7 +39,13 @@ describe("captions uploaded to a video the production engine indexed", () => {
     await putCaptions(
       createDeps(target.env, ports),
       { workspaceId: workspace.id },
-      { videoId, language: "en", format: "webvtt", bytes: new TextEncoder().encode(file) },
+      {
+        videoId,
+        language: "en",
+        format: "webvtt",
+        bytes: new TextEncoder().encode(file),
+        requestId: "req-captions",
+      },
     );
     await drain(target, ports, delivered);
 

@@ -23,7 +23,7 @@ describe("a caption upload whose re-index was interrupted", () => {
     await putCaptions(
       deps,
       { workspaceId },
-      { videoId, language: "en", format: "webvtt", bytes: FILE },
+      { videoId, language: "en", format: "webvtt", bytes: FILE, requestId: "req-captions" },
     );
     // The message sent is lost (the recording queue never delivers it) and nothing moves.
     queues.PROCESSING_QUEUE.sent.length = 0;
@@ -32,10 +32,12 @@ describe("a caption upload whose re-index was interrupted", () => {
     const stuck = await expectJson<{ status: string }>(await api.get(`/videos/${videoId}`), 200);
     expect(stuck.status).toBe("processing");
 
+    // The re-send names the request that uploaded the captions: the re-index is its work.
     const message = {
       type: "process-video" as const,
       video_id: videoId,
       workspace_id: workspaceId,
+      request_id: "req-captions",
     };
     expect((await sweepAfter(recording, 0)).videos.resent).toEqual([videoId]);
     expect(queues.PROCESSING_QUEUE.sent).toEqual([message]);

@@ -208,7 +208,11 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "reports: find": (db) => runs.findReport(db, WS, seededId("reports", 1)),
   "events: append guarded": (db) =>
     runBatch(db, [
-      insertEventStatement(db, WS, "video.indexed", {}, videos.videoIsIn(VIDEO, ["completed"])),
+      insertEventStatement(
+        db,
+        { workspaceId: WS, type: "video.indexed", data: {}, requestId: "req-plan" },
+        videos.videoIsIn(VIDEO, ["completed"]),
+      ),
     ]),
   "events: undispatched": (db) => deliveries.undispatchedEvents(db, 50),
   "events: by id": (db) => deliveries.eventById(db, EVENT),

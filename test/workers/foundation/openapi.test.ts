@@ -54,6 +54,44 @@ describe("the OpenAPI document and the reference", () => {
     expect(ids).toEqual(expect.arrayContaining(["listVideos", "createUpload", "createRun"]));
   });
 
+  it("documents X-Request-Id as an optional header of every operation and of every response", async () => {
+    const doc = (await (await client(null).get("/openapi.json")).json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { $ref?: string }[];
+            responses: Record<string, { headers?: Record<string, { $ref?: string }> }>;
+          }
+        >
+      >;
+      components: {
+        parameters: Record<string, { name: string; in: string; required: boolean }>;
+        headers: Record<string, object>;
+      };
+    };
+    expect(doc.components.parameters.RequestId).toMatchObject({
+      name: "X-Request-Id",
+      in: "header",
+      required: false,
+    });
+    expect(doc.components.headers.RequestId).toBeDefined();
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const where = `${method} ${path}`;
+        expect(operation.parameters, where).toContainEqual({
+          $ref: "#/components/parameters/RequestId",
+        });
+        for (const [status, response] of Object.entries(operation.responses)) {
+          expect(response.headers?.["X-Request-Id"], `${where} ${status}`).toEqual({
+            $ref: "#/components/headers/RequestId",
+          });
+        }
+      }
+    }
+  });
+
   it("leaves fields the server defaults out of what a request requires", async () => {
     const doc = (await (await client(null).get("/openapi.json")).json()) as {
       components: {

@@ -89,6 +89,14 @@ function message(runId: string) {
   return { type: "run-analysis" as const, run_id: runId, workspace_id: workspaceId };
 }
 
+/** A continuation of the run's lane: still the work of the request that created the run. */
+async function handedOn(runId: string) {
+  const row = await env.DB.prepare("SELECT request_id FROM runs WHERE id = ?")
+    .bind(runId)
+    .first<{ request_id: string }>();
+  return { ...message(runId), request_id: row?.request_id };
+}
+
 async function steps(runId: string) {
   const { results } = await env.DB.prepare(
     "SELECT position, kind, state, model_calls FROM run_steps WHERE run_id = ? ORDER BY position",
@@ -174,7 +182,7 @@ describe("a run's persisted steps", () => {
     await executeRun(deps, message(runId), spent);
     expect(engine.asked).toHaveLength(0);
     // The lane handed itself to a new message instead of starting a step.
-    expect(queue.sent.slice(before)).toEqual([message(runId)]);
+    expect(queue.sent.slice(before)).toEqual([await handedOn(runId)]);
     await executeRun(deps, message(runId));
     expect((await waitForWorkflowRun(api, runId)).status).toBe("completed");
     expect(engine.asked).toHaveLength(RULES.length);
@@ -196,7 +204,9 @@ describe("a run's persisted steps", () => {
     const before = queue.sent.length;
     await consumeAnalysis(laneBatch(runId, 3), budgeted);
     expect(queue.sent.slice(before)).toEqual([]);
-    expect(batches).toEqual([[message(runId), message(runId)]]);
+    const lane = await handedOn(runId);
+    expect(lane.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(batches).toEqual([[lane, lane]]);
     expect((await steps(runId)).map((s) => s.state)).toEqual(["done", "done", "pending"]);
     engine.onAnswer = async () => undefined;
     await executeRun(deps, message(runId));

@@ -25,7 +25,11 @@ beforeAll(async () => {
 /** A run whose queue message is delayed (execute_now: false): only the test moves it. */
 async function deferredRun(): Promise<string> {
   const run = await expectJson<RunDto>(
-    await api.post("/runs", { source_ids: [videoId], profile_id: profileId, execute_now: false }),
+    await api.post(
+      "/runs",
+      { source_ids: [videoId], profile_id: profileId, execute_now: false },
+      { "x-request-id": "deferred-run" },
+    ),
     202,
   );
   return run.id;
@@ -71,7 +75,13 @@ describe("the crash sweep on runs", () => {
     expect((await sweepAfter(recording, 0, start)).runs.resent).toEqual([]);
     const due = start + DEFERRED_START_SECONDS * 1000;
     expect((await sweepAfter(recording, 1, due)).runs.resent).toEqual([runId]);
-    const message = { type: "run-analysis" as const, run_id: runId, workspace_id: workspaceId };
+    // The re-send is still the work of the request that created the run.
+    const message = {
+      type: "run-analysis" as const,
+      run_id: runId,
+      workspace_id: workspaceId,
+      request_id: "deferred-run",
+    };
     expect(queues.ANALYSIS_QUEUE.sent).toEqual([message]);
 
     const ports = createPorts(env);

@@ -30,17 +30,27 @@ async function lostAfterCompletion() {
   await backdate("videos", video.id, 2 * LEASE_MS);
   // Its processing renewed the lease as it worked; the lost work has not since.
   await backdateLease(video.id, 2 * LEASE_MS);
-  return { ...tenant, videoId: video.id };
+  // The completion's request, whose work every re-send still is.
+  const row = await env.DB.prepare("SELECT work_request_id FROM videos WHERE id = ?")
+    .bind(video.id)
+    .first<{ work_request_id: string | null }>();
+  expect(row?.work_request_id).toMatch(/^[0-9a-f-]{36}$/);
+  return { ...tenant, videoId: video.id, requestId: row?.work_request_id ?? "" };
 }
 
 describe("the crash sweep on videos", () => {
   it("re-sends processing of a completed upload left queued, once per lease; the re-sent message completes it once", async () => {
-    const { api, workspaceId, videoId } = await lostAfterCompletion();
+    const { api, workspaceId, videoId, requestId } = await lostAfterCompletion();
     const { env: recording, queues } = recordingEnv();
     const start = Date.now();
 
     expect((await sweepAfter(recording, 0, start)).videos.resent).toEqual([videoId]);
-    const message = { type: "process-video", video_id: videoId, workspace_id: workspaceId };
+    const message = {
+      type: "process-video",
+      video_id: videoId,
+      workspace_id: workspaceId,
+      request_id: requestId,
+    };
     expect(queues.PROCESSING_QUEUE.sent).toEqual([message]);
     // Within the lease of that re-send nothing more is sent.
     expect((await sweepAfter(recording, 0, start)).videos.resent).toEqual([]);
@@ -87,7 +97,7 @@ describe("the crash sweep on videos", () => {
   });
 
   it("re-sends indexing, not processing, for a video whose index is stored", async () => {
-    const { workspaceId, videoId } = await lostAfterCompletion();
+    const { workspaceId, videoId, requestId } = await lostAfterCompletion();
     await env.DB.prepare("UPDATE videos SET status = 'processing', progress = 80 WHERE id = ?")
       .bind(videoId)
       .run();
@@ -96,7 +106,7 @@ describe("the crash sweep on videos", () => {
     expect((await sweepAfter(recording, 0)).videos.resent).toEqual([videoId]);
     expect(queues.PROCESSING_QUEUE.sent).toEqual([]);
     expect(queues.INDEXING_QUEUE.sent).toEqual([
-      { type: "index-video", video_id: videoId, workspace_id: workspaceId },
+      { type: "index-video", video_id: videoId, workspace_id: workspaceId, request_id: requestId },
     ]);
   });
 

@@ -117,9 +117,10 @@ export async function emitEvent(
   workspaceId: string,
   type: string,
   data: Record<string, unknown> = { video: { id: "vid_x" } },
+  requestId: string | null = null,
 ): Promise<string> {
   const db = database(env.DB);
-  const statement = insertEventStatement(db, workspaceId, type, data);
+  const statement = insertEventStatement(db, { workspaceId, type, data, requestId });
   await runBatch(db, [statement]);
   const row = await env.DB.prepare(
     "SELECT id FROM events WHERE workspace_id = ? AND type = ? ORDER BY id DESC LIMIT 1",

@@ -29,7 +29,12 @@ describe("the webhook outbox", () => {
     const now = new Date().toISOString();
     await expect(
       runBatch(db, [
-        insertEventStatement(db, tenant.workspaceId, "video.indexed", { video: {} }),
+        insertEventStatement(db, {
+          workspaceId: tenant.workspaceId,
+          type: "video.indexed",
+          data: { video: {} },
+          requestId: null,
+        }),
         // The change the event announces fails (a duplicate key), so the batch rolls back.
         db
           .insert(workspaces)

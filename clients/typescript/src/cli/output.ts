@@ -42,7 +42,8 @@ export function reportFailure(error: unknown): number {
   if (error instanceof VasError) {
     const fields = error.fields.length ? ` (${error.fields.join(", ")})` : "";
     const next = error.problem.next_action ? ` ${error.problem.next_action}` : "";
-    process.stderr.write(`vas: ${error.code}: ${error.message}${fields}${next}\n`);
+    const request = error.requestId === null ? "" : ` [request ${error.requestId}]`;
+    process.stderr.write(`vas: ${error.code}: ${error.message}${fields}${next}${request}\n`);
     if (error.kind === "failed") return EXIT.failed;
     if (error.kind === "timeout") return EXIT.timeout;
     return EXIT.error;

@@ -1088,6 +1088,7 @@ export interface components {
      *           "scene-sampled-one-frame-per-segment"
      *         ]
      *       },
+     *       "request_id": "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
      *       "created_at": "2026-11-21T09:30:00.000Z",
      *       "updated_at": "2026-11-21T09:31:12.000Z"
      *     }
@@ -1198,6 +1199,11 @@ export interface components {
          */
         limitations?: string[];
       };
+      /**
+       * @description The request that created the video (the `X-Request-Id` of its POST /videos); absent on videos created before requests were recorded
+       * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
+       */
+      request_id?: string;
       /**
        * Format: date-time
        * @example 2026-11-21T09:30:00.000Z
@@ -2978,6 +2984,11 @@ export interface components {
       /** @example video.indexed */
       event_type: string;
       /**
+       * @description The request whose work the event announces (sent as the `vas-request-id` header of each attempt); null when no request caused it
+       * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
+       */
+      request_id: string | null;
+      /**
        * @description `pending` (attempts remain), `delivered` (a 2xx answer), `failed` (final)
        * @example delivered
        * @enum {string}
@@ -3052,7 +3063,13 @@ export interface components {
     };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /**
+     * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+     * @example req_2f6c1a5b7e4a
+     */
+    RequestId: string;
+  };
   requestBodies: never;
   headers: {
     /**
@@ -3070,6 +3087,11 @@ export interface components {
      * @example 41
      */
     "Retry-After": number;
+    /**
+     * @description The request's id, in every response and in problem documents as `request_id`; name it when you report a problem.
+     * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
+     */
+    RequestId: string;
   };
   pathItems: never;
 }
@@ -3085,7 +3107,13 @@ export interface operations {
         /** @description Only videos in this status; omit for all */
         status?: "queued" | "processing" | "completed" | "failed";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3096,6 +3124,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3105,6 +3134,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3114,6 +3144,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3123,6 +3154,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3132,6 +3164,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3144,6 +3177,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3153,6 +3187,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3167,6 +3202,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -3182,6 +3222,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3191,6 +3232,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3200,6 +3242,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3209,6 +3252,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3218,6 +3262,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3227,6 +3272,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3236,6 +3282,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3245,6 +3292,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3254,6 +3302,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3266,6 +3315,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3275,6 +3325,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3286,7 +3337,13 @@ export interface operations {
   getVideo: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3299,6 +3356,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3308,6 +3366,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3317,6 +3376,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3326,6 +3386,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3335,6 +3396,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3347,6 +3409,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3356,6 +3419,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3370,6 +3434,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         video_id: string;
@@ -3383,6 +3452,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -3390,6 +3460,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3399,6 +3470,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3408,6 +3480,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3417,6 +3490,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3426,6 +3500,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3435,6 +3510,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3447,6 +3523,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3456,6 +3533,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3467,7 +3545,13 @@ export interface operations {
   listCaptions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3480,6 +3564,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3489,6 +3574,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3498,6 +3584,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3507,6 +3594,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3516,6 +3604,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3528,6 +3617,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3537,6 +3627,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3551,7 +3642,13 @@ export interface operations {
         /** @description `webvtt` (text/vtt) or `srt` (application/x-subrip) */
         format?: "webvtt" | "srt";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
         /** @description A BCP 47 language tag (`en`, `en-GB`, `pt-BR`); compared case-insensitively */
@@ -3566,6 +3663,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3576,6 +3674,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3585,6 +3684,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3594,6 +3694,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3603,6 +3704,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3615,6 +3717,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3624,6 +3727,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3635,7 +3739,13 @@ export interface operations {
   putCaptions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
         /** @description A BCP 47 language tag (`en`, `en-GB`, `pt-BR`); compared case-insensitively */
@@ -3655,6 +3765,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3664,6 +3775,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3673,6 +3785,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3682,6 +3795,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3691,6 +3805,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3700,6 +3815,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3709,6 +3825,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3718,6 +3835,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3730,6 +3848,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3739,6 +3858,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3750,7 +3870,13 @@ export interface operations {
   getUpload: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3763,6 +3889,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3772,6 +3899,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3781,6 +3909,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3790,6 +3919,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3799,6 +3929,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3811,6 +3942,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3820,6 +3952,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3831,7 +3964,13 @@ export interface operations {
   abortUpload: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3844,6 +3983,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3872,6 +4012,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3881,6 +4022,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3890,6 +4032,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3899,6 +4042,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3908,6 +4052,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3917,6 +4062,7 @@ export interface operations {
       /** @description `upload-expired`: The upload session has expired; `csv-import-expired`: The CSV import session has expired */
       410: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3929,6 +4075,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3938,6 +4085,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3949,7 +4097,13 @@ export interface operations {
   recordUploadParts: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         video_id: string;
       };
@@ -3966,6 +4120,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3975,6 +4130,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3984,6 +4140,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3993,6 +4150,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4002,6 +4160,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4011,6 +4170,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4020,6 +4180,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4032,6 +4193,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4041,6 +4203,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4055,6 +4218,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         video_id: string;
@@ -4068,6 +4236,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4077,6 +4246,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4086,6 +4256,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4095,6 +4266,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4104,6 +4276,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4113,6 +4286,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4122,6 +4296,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4134,6 +4309,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4143,6 +4319,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4157,6 +4334,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         video_id: string;
@@ -4174,6 +4356,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4184,6 +4367,7 @@ export interface operations {
            *       "status": "queued",
            *       "progress": 0,
            *       "source": "upload",
+           *       "request_id": "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
            *       "created_at": "2026-11-21T09:30:00.000Z",
            *       "updated_at": "2026-11-21T09:30:41.000Z"
            *     }
@@ -4194,6 +4378,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4203,6 +4388,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4212,6 +4398,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4221,6 +4408,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4230,6 +4418,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4239,6 +4428,7 @@ export interface operations {
       /** @description `upload-expired`: The upload session has expired; `csv-import-expired`: The CSV import session has expired */
       410: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4248,6 +4438,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4257,6 +4448,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4266,6 +4458,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4278,6 +4471,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4287,6 +4481,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4301,6 +4496,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -4316,6 +4516,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4325,6 +4526,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4334,6 +4536,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4343,6 +4546,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4352,6 +4556,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4361,6 +4566,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4370,6 +4576,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4379,6 +4586,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4388,6 +4596,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4400,6 +4609,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4409,6 +4619,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4427,7 +4638,13 @@ export interface operations {
         /** @description `active` (default) or `archived`; anonymous heads are never listed */
         status?: "active" | "archived";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -4438,6 +4655,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4447,6 +4665,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4456,6 +4675,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4465,6 +4685,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4474,6 +4695,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4486,6 +4708,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4495,6 +4718,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4509,6 +4733,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -4524,6 +4753,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4533,6 +4763,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4542,6 +4773,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4551,6 +4783,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4560,6 +4793,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4569,6 +4803,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4578,6 +4813,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4587,6 +4823,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4596,6 +4833,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4608,6 +4846,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4617,6 +4856,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4628,7 +4868,13 @@ export interface operations {
   getProfile: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         profile_id: string;
       };
@@ -4641,6 +4887,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4650,6 +4897,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4659,6 +4907,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4668,6 +4917,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4677,6 +4927,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4689,6 +4940,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4698,6 +4950,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4712,6 +4965,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         profile_id: string;
@@ -4729,6 +4987,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4738,6 +4997,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4747,6 +5007,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4756,6 +5017,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4765,6 +5027,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4774,6 +5037,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4783,6 +5047,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4792,6 +5057,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4801,6 +5067,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4813,6 +5080,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4822,6 +5090,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4833,7 +5102,13 @@ export interface operations {
   getProfileVersion: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         profile_id: string;
         /** @description Version number, from 1 */
@@ -4848,6 +5123,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4857,6 +5133,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4866,6 +5143,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4875,6 +5153,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4884,6 +5163,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4896,6 +5176,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4905,6 +5186,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4919,6 +5201,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         profile_id: string;
@@ -4936,6 +5223,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4945,6 +5233,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4954,6 +5243,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4963,6 +5253,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4972,6 +5263,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4981,6 +5273,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4990,6 +5283,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -4999,6 +5293,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5008,6 +5303,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5020,6 +5316,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5029,6 +5326,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5047,7 +5345,13 @@ export interface operations {
         /** @description `active` (default) or `archived`; anonymous heads are never listed */
         status?: "active" | "archived";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5058,6 +5362,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5067,6 +5372,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5076,6 +5382,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5085,6 +5392,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5094,6 +5402,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5106,6 +5415,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5115,6 +5425,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5129,6 +5440,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -5144,6 +5460,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5153,6 +5470,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5162,6 +5480,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5171,6 +5490,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5180,6 +5500,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5189,6 +5510,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5198,6 +5520,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5207,6 +5530,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5216,6 +5540,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5228,6 +5553,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5237,6 +5563,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5248,7 +5575,13 @@ export interface operations {
   getReportTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         report_template_id: string;
       };
@@ -5261,6 +5594,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5270,6 +5604,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5279,6 +5614,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5288,6 +5624,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5297,6 +5634,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5309,6 +5647,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5318,6 +5657,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5332,6 +5672,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         report_template_id: string;
@@ -5349,6 +5694,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5358,6 +5704,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5367,6 +5714,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5376,6 +5724,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5385,6 +5734,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5394,6 +5744,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5403,6 +5754,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5412,6 +5764,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5421,6 +5774,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5433,6 +5787,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5442,6 +5797,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5453,7 +5809,13 @@ export interface operations {
   getReportTemplateVersion: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         report_template_id: string;
         /** @description Version number, from 1 */
@@ -5468,6 +5830,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5477,6 +5840,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5486,6 +5850,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5495,6 +5860,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5504,6 +5870,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5516,6 +5883,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5525,6 +5893,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5539,6 +5908,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         report_template_id: string;
@@ -5556,6 +5930,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5565,6 +5940,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5574,6 +5950,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5583,6 +5960,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5592,6 +5970,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5601,6 +5980,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5610,6 +5990,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5619,6 +6000,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5628,6 +6010,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5640,6 +6023,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5649,6 +6033,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5668,7 +6053,13 @@ export interface operations {
         video_id?: string;
         status?: "queued" | "processing" | "completed" | "failed" | "canceled";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5679,6 +6070,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5688,6 +6080,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5697,6 +6090,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5706,6 +6100,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5715,6 +6110,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5727,6 +6123,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5736,6 +6133,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5750,6 +6148,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -5765,6 +6168,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5774,6 +6178,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5783,6 +6188,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5792,6 +6198,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5801,6 +6208,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5810,6 +6218,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5819,6 +6228,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5828,6 +6238,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5837,6 +6248,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5849,6 +6261,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5858,6 +6271,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5872,7 +6286,13 @@ export interface operations {
         /** @description Related data to include: `snapshots`, `provenance`. At most 2 path segments. */
         "expand[]"?: ("snapshots" | "provenance")[];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         run_id: string;
       };
@@ -5885,6 +6305,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5894,6 +6315,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5903,6 +6325,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5912,6 +6335,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5921,6 +6345,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5933,6 +6358,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5942,6 +6368,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5956,6 +6383,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         run_id: string;
@@ -5969,6 +6401,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5978,6 +6411,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5987,6 +6421,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -5996,6 +6431,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6005,6 +6441,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6014,6 +6451,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6023,6 +6461,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6035,6 +6474,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6044,6 +6484,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6060,7 +6501,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         run_id: string;
       };
@@ -6073,6 +6520,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6082,6 +6530,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6091,6 +6540,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6100,6 +6550,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6109,6 +6560,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6121,6 +6573,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6130,6 +6583,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6147,6 +6601,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         run_id: string;
@@ -6164,6 +6623,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6173,6 +6633,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6182,6 +6643,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6191,6 +6653,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6200,6 +6663,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6209,6 +6673,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6218,6 +6683,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6227,6 +6693,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6236,6 +6703,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6248,6 +6716,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6257,6 +6726,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6277,7 +6747,13 @@ export interface operations {
         /** @description Related data to include: `content`, `manifest`. At most 2 path segments. */
         "expand[]"?: ("content" | "manifest")[];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6288,6 +6764,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6297,6 +6774,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6306,6 +6784,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6315,6 +6794,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6324,6 +6804,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6336,6 +6817,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6345,6 +6827,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6359,7 +6842,13 @@ export interface operations {
         /** @description Related data to include: `content`, `manifest`. At most 2 path segments. */
         "expand[]"?: ("content" | "manifest")[];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         report_id: string;
       };
@@ -6372,6 +6861,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6382,6 +6872,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6391,6 +6882,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6400,6 +6892,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6409,6 +6902,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6418,6 +6912,7 @@ export interface operations {
       /** @description `not-acceptable`: The resource is not available in the requested type */
       406: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6430,6 +6925,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6439,6 +6935,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6455,7 +6952,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6466,6 +6969,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6475,6 +6979,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6484,6 +6989,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6493,6 +6999,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6502,6 +7009,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6514,6 +7022,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6523,6 +7032,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6537,6 +7047,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -6552,6 +7067,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6561,6 +7077,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6570,6 +7087,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6579,6 +7097,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6588,6 +7107,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6597,6 +7117,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6606,6 +7127,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6615,6 +7137,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6624,6 +7147,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6636,6 +7160,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6645,6 +7170,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6659,6 +7185,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -6676,6 +7207,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6685,6 +7217,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6694,6 +7227,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6703,6 +7237,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6712,6 +7247,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6721,6 +7257,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6730,6 +7267,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6739,6 +7277,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6748,6 +7287,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6760,6 +7300,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6769,6 +7310,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6783,6 +7325,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -6798,6 +7345,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6807,6 +7355,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6816,6 +7365,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6825,6 +7375,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6834,6 +7385,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6843,6 +7395,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6852,6 +7405,7 @@ export interface operations {
       /** @description `upload-expired`: The upload session has expired; `csv-import-expired`: The CSV import session has expired */
       410: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6861,6 +7415,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6870,6 +7425,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6879,6 +7435,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6891,6 +7448,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6900,6 +7458,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6911,7 +7470,13 @@ export interface operations {
   getRulebook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         rulebook_id: string;
       };
@@ -6924,6 +7489,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6933,6 +7499,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6942,6 +7509,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6951,6 +7519,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6960,6 +7529,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6972,6 +7542,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6981,6 +7552,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -6992,7 +7564,13 @@ export interface operations {
   deleteRulebook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         rulebook_id: string;
       };
@@ -7005,6 +7583,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -7012,6 +7591,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7021,6 +7601,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7030,6 +7611,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7039,6 +7621,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7048,6 +7631,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7060,6 +7644,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7069,6 +7654,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7080,7 +7666,13 @@ export interface operations {
   updateRulebook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         rulebook_id: string;
       };
@@ -7097,6 +7689,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7106,6 +7699,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7115,6 +7709,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7124,6 +7719,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7133,6 +7729,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7142,6 +7739,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7151,6 +7749,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7160,6 +7759,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7172,6 +7772,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7181,6 +7782,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7197,7 +7799,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7208,6 +7816,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7217,6 +7826,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7226,6 +7836,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7235,6 +7846,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7244,6 +7856,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7256,6 +7869,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7265,6 +7879,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7279,6 +7894,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -7294,6 +7914,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7303,6 +7924,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7312,6 +7934,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7321,6 +7944,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7330,6 +7954,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7339,6 +7964,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7348,6 +7974,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7357,6 +7984,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7366,6 +7994,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7378,6 +8007,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7387,6 +8017,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7398,7 +8029,13 @@ export interface operations {
   getWorkflow: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         workflow_id: string;
       };
@@ -7411,6 +8048,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7420,6 +8058,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7429,6 +8068,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7438,6 +8078,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7447,6 +8088,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7459,6 +8101,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7468,6 +8111,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7487,7 +8131,13 @@ export interface operations {
         video_id?: string;
         result_state?: "found" | "not_found" | "uncertain" | "not_checked";
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7498,6 +8148,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7507,6 +8158,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7516,6 +8168,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7525,6 +8178,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7534,6 +8188,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7546,6 +8201,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7555,6 +8211,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7566,7 +8223,13 @@ export interface operations {
   getFinding: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         finding_id: string;
       };
@@ -7579,6 +8242,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7588,6 +8252,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7597,6 +8262,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7606,6 +8272,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7615,6 +8282,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7627,6 +8295,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7636,6 +8305,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7650,6 +8320,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         finding_id: string;
@@ -7667,6 +8342,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7676,6 +8352,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7685,6 +8362,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7694,6 +8372,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7703,6 +8382,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7712,6 +8392,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7721,6 +8402,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7730,6 +8412,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7739,6 +8422,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7751,6 +8435,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7760,6 +8445,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7776,7 +8462,13 @@ export interface operations {
         /** @description Page size, 1-100 */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -7787,6 +8479,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7796,6 +8489,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7805,6 +8499,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7814,6 +8509,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7823,6 +8519,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7835,6 +8532,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7844,6 +8542,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7858,6 +8557,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path?: never;
       cookie?: never;
@@ -7873,6 +8577,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7882,6 +8587,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7891,6 +8597,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7900,6 +8607,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7909,6 +8617,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7918,6 +8627,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7927,6 +8637,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7936,6 +8647,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7945,6 +8657,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7957,6 +8670,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7966,6 +8680,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7977,7 +8692,13 @@ export interface operations {
   getWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -7990,6 +8711,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -7999,6 +8721,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8008,6 +8731,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8017,6 +8741,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8026,6 +8751,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8038,6 +8764,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8047,6 +8774,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8058,7 +8786,13 @@ export interface operations {
   deleteWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -8071,6 +8805,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -8078,6 +8813,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8087,6 +8823,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8096,6 +8833,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8105,6 +8843,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8117,6 +8856,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8126,6 +8866,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8137,7 +8878,13 @@ export interface operations {
   updateWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -8154,6 +8901,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8163,6 +8911,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8172,6 +8921,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8181,6 +8931,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8190,6 +8941,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8199,6 +8951,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8208,6 +8961,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8220,6 +8974,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8229,6 +8984,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8243,6 +8999,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -8256,6 +9017,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8265,6 +9027,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8274,6 +9037,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8283,6 +9047,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8292,6 +9057,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8301,6 +9067,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8310,6 +9077,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8322,6 +9090,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8331,6 +9100,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8351,7 +9121,13 @@ export interface operations {
         /** @description Only deliveries of this event type */
         event_type?: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
       };
@@ -8364,6 +9140,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8373,6 +9150,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8382,6 +9160,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8391,6 +9170,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8400,6 +9180,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8412,6 +9193,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8421,6 +9203,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8432,7 +9215,13 @@ export interface operations {
   getWebhookDelivery: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
       path: {
         webhook_id: string;
         delivery_id: string;
@@ -8446,6 +9235,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8455,6 +9245,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8464,6 +9255,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8473,6 +9265,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8482,6 +9275,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8494,6 +9288,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8503,6 +9298,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8517,6 +9313,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -8531,6 +9332,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8540,6 +9342,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8549,6 +9352,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8558,6 +9362,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8567,6 +9372,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8576,6 +9382,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8585,6 +9392,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8597,6 +9405,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8606,6 +9415,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8620,6 +9430,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -8637,6 +9452,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8646,6 +9462,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8655,6 +9472,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8664,6 +9482,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8673,6 +9492,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8682,6 +9502,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8691,6 +9512,7 @@ export interface operations {
       /** @description `payload-too-large`: The request body is too large */
       413: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8700,6 +9522,7 @@ export interface operations {
       /** @description `unsupported-media-type`: The request body must be application/json */
       415: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8709,6 +9532,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8721,6 +9545,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8730,6 +9555,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8744,6 +9570,11 @@ export interface operations {
       header?: {
         /** @description Makes the request safe to retry for 24 hours: the same key and request replays the first response (header Idempotent-Replayed: true); the same key with a different request answers 422. */
         "Idempotency-Key"?: string;
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
       };
       path: {
         webhook_id: string;
@@ -8757,6 +9588,7 @@ export interface operations {
         headers: {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8766,6 +9598,7 @@ export interface operations {
       /** @description `invalid-request`: The request is invalid */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8775,6 +9608,7 @@ export interface operations {
       /** @description `unauthorized`: Authentication is required */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8784,6 +9618,7 @@ export interface operations {
       /** @description `forbidden`: The key may not perform this operation */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8793,6 +9628,7 @@ export interface operations {
       /** @description `resource-not-found`: The resource does not exist */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8802,6 +9638,7 @@ export interface operations {
       /** @description `conflict`: The request conflicts with the resource's state; `idempotency-key-in-use`: A request with this idempotency key is still being processed; `video-deleted`: The video was deleted; `upload-incomplete`: The upload is missing parts; `upload-size-mismatch`: The stored bytes do not match file_size */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8811,6 +9648,7 @@ export interface operations {
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8823,6 +9661,7 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           RateLimit: components["headers"]["RateLimit"];
           "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -8832,6 +9671,7 @@ export interface operations {
       /** @description `internal-error`: Internal server error */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
