@@ -119,11 +119,9 @@ describe("RateLimit fields", () => {
     const counted = new Map<RateClass, number>();
     for (const { method, path, rateClass, responses } of operations) {
       expect(RATE_CLASSES, `${method} ${path}`).toContain(rateClass);
-      expect(documentedHeaders(responses, "429"), `${method} ${path}`).toEqual([
-        "RateLimit",
-        "RateLimit-Policy",
-        "Retry-After",
-      ]);
+      expect(documentedHeaders(responses, "429"), `${method} ${path}`).toEqual(
+        expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]),
+      );
       for (const status of Object.keys(responses).filter((code) => code.startsWith("2")))
         expect(documentedHeaders(responses, status), `${method} ${path} ${status}`).toEqual(
           expect.arrayContaining(["RateLimit", "RateLimit-Policy"]),
