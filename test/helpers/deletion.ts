@@ -1,7 +1,12 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import { database, runBatch } from "../../src/db/client";
+import { replaceSegmentsStatements } from "../../src/db/repos/segments";
 import { videoPrefixes } from "../../src/lib/object-keys";
 import { createPorts } from "../../src/ports";
+import { VectorizeIndex } from "../../src/ports/vector-index/vectorize";
+import { RecordingVectorize } from "../workers/search-ports/recording-fakes";
+import { segmentRow } from "./factories";
 import type { Client } from "./harness";
 
 /** DELETE /videos/{id}, with an optional Idempotency-Key. */
@@ -73,4 +78,42 @@ export async function waitForErasure(videoId: string): Promise<void> {
     interval: 100,
   });
   expect((await tombstone(videoId))?.status).toBe("deleted");
+}
+
+/**
+ * Stores `count` segments of a video, their vectors in a production index over a recording
+ * Vectorize binding, and `frames` objects under its frames prefix (more than one R2 list page
+ * when over 1,000): what an erasure through the production adapters must page through.
+ */
+export async function seedVectorizedVideo(
+  workspaceId: string,
+  videoId: string,
+  counts: { segments: number; frames: number },
+) {
+  const db = database(env.DB);
+  const rows = Array.from({ length: counts.segments }, (_, i) =>
+    segmentRow(workspaceId, videoId, i),
+  );
+  await runBatch(db, replaceSegmentsStatements(db, videoId, rows));
+  const binding = new RecordingVectorize();
+  const vectorIndex = new VectorizeIndex(binding, { sleep: async () => undefined });
+  await vectorIndex.upsert(
+    workspaceId,
+    rows.map((row) => ({
+      id: row.id,
+      values: Float32Array.from([1, 0, 0, 0]),
+      metadata: { video_id: videoId },
+    })),
+  );
+  await putObjects(
+    Array.from({ length: counts.frames }, (_, i) => `videos/${videoId}/frames/${i}.jpg`),
+  );
+  return { binding, vectorIndex, segmentIds: rows.map((row) => row.id) };
+}
+
+/** Stores a small object at each key, 50 at a time. */
+export async function putObjects(keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 50) {
+    await Promise.all(keys.slice(i, i + 50).map((key) => env.MEDIA_BUCKET.put(key, "x")));
+  }
 }

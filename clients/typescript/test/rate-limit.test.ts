@@ -1,21 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { reportRateLimited } from "../src/cli/output.js";
-import { type Clock, type RateLimitNotice, VasClient, VasError } from "../src/index.js";
-
-/** A clock whose sleeps return at once and are recorded. */
-function fakeClock(start = 0) {
-  let now = start;
-  const sleeps: number[] = [];
-  const clock: Clock = {
-    now: () => now,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      sleeps.push(ms);
-      now += ms;
-    },
-  };
-  return { clock, sleeps };
-}
+import { type RateLimitNotice, VasClient, VasError } from "../src/index.js";
+import { fakeClock } from "./fake-clock.js";
 
 function limited(retryAfter: string | null): Response {
   const headers: Record<string, string> = {

@@ -1,20 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Clock, VasClient, VasError } from "../src/index.js";
-
-/** A clock whose sleeps return at once and are recorded. */
-function fakeClock() {
-  let now = 0;
-  const sleeps: number[] = [];
-  const clock: Clock = {
-    now: () => now,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      sleeps.push(ms);
-      now += ms;
-    },
-  };
-  return { clock, sleeps };
-}
+import { VasClient, VasError } from "../src/index.js";
+import { fakeClock } from "./fake-clock.js";
 
 const stamp = "2026-11-23T00:00:00.000Z";
 

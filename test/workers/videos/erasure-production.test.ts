@@ -1,18 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { database, runBatch } from "../../../src/db/client";
-import { replaceSegmentsStatements } from "../../../src/db/repos/segments";
 import { createPorts } from "../../../src/ports";
-import { VectorizeIndex } from "../../../src/ports/vector-index/vectorize";
 import { deleteVideo } from "../../../src/services/deletion/delete-video";
 import { eraseVideo } from "../../../src/services/deletion/erase-video";
 import { createDeps } from "../../../src/services/deps";
-import { storedKeys, storedRows } from "../../helpers/deletion";
-import { insertVideos, segmentRow } from "../../helpers/factories";
+import { seedVectorizedVideo, storedKeys, storedRows } from "../../helpers/deletion";
+import { insertVideos } from "../../helpers/factories";
 import { newTenant } from "../../helpers/harness";
 import { outbox } from "../../helpers/processing";
 import { recordingEnv } from "../../helpers/sweep";
-import { RecordingVectorize } from "../search-ports/recording-fakes";
 
 const SEGMENTS = 1_500;
 const FRAMES = 1_050;
@@ -21,27 +17,11 @@ describe("erasure with the production vector index", () => {
   it("deletes every vector through Vectorize in batches of 1,000 and every object in pages", async () => {
     const { workspaceId } = await newTenant(["READ_VIDEOS"]);
     const [videoId = ""] = await insertVideos(workspaceId, 1);
-    const db = database(env.DB);
-    const rows = Array.from({ length: SEGMENTS }, (_, i) => segmentRow(workspaceId, videoId, i));
-    await runBatch(db, replaceSegmentsStatements(db, videoId, rows));
-    const binding = new RecordingVectorize();
-    const vectorIndex = new VectorizeIndex(binding, { sleep: async () => undefined });
-    await vectorIndex.upsert(
-      workspaceId,
-      rows.map((row) => ({
-        id: row.id,
-        values: Float32Array.from([1, 0, 0, 0]),
-        metadata: { video_id: videoId },
-      })),
-    );
     // More objects than one R2 list page holds.
-    for (let i = 0; i < FRAMES; i += 50) {
-      await Promise.all(
-        Array.from({ length: 50 }, (_, j) =>
-          env.MEDIA_BUCKET.put(`videos/${videoId}/frames/${i + j}.jpg`, "jpeg"),
-        ),
-      );
-    }
+    const { binding, vectorIndex, segmentIds } = await seedVectorizedVideo(workspaceId, videoId, {
+      segments: SEGMENTS,
+      frames: FRAMES,
+    });
     await env.MEDIA_BUCKET.put(`staging/${videoId}/session`, "late bytes");
     // Another video's objects share no prefix with this one and stay.
     const [neighbour = ""] = await insertVideos(workspaceId, 1);
@@ -54,7 +34,7 @@ describe("erasure with the production vector index", () => {
     expect(await eraseVideo(deps, message)).toBe("erased");
 
     expect(binding.deletes.map((batch) => batch.length)).toEqual([1_000, 500]);
-    expect(new Set(binding.deletes.flat())).toEqual(new Set(rows.map((row) => row.id)));
+    expect(new Set(binding.deletes.flat())).toEqual(new Set(segmentIds));
     const probe = Float32Array.from([1, 0, 0, 0]);
     expect(await vectorIndex.query(workspaceId, probe, { topK: 100, videoIds: [videoId] })).toEqual(
       [],
