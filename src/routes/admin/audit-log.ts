@@ -17,7 +17,7 @@ import { problemResponses } from "../define";
 
 const ActionSchema = z.enum(AUDIT_ACTIONS).openapi({
   description:
-    "What was done. `workspace.*`, `api_key.*` and `workspace.deletion_requested` come from the admin API; `webhook_endpoint.*`, `rulebook.deleted` and `video.deleted` from API keys (`video.deleted` also from the retention sweep)",
+    "What was done. `workspace.*` and `api_key.*` come from the admin API, `webhook_endpoint.*` and `rulebook.deleted` from API keys, `video.deleted` from API keys or the retention sweep",
   example: "api_key.created",
 });
 
