@@ -29,6 +29,7 @@ commands:
   keys list --workspace WORKSPACE_ID [--json]
   keys create --workspace WORKSPACE_ID [--type alpha|standard] [--permissions P1,P2|*] [--expires-at ISO] [--owner USER_ID]
   keys revoke KEY_ID
+  audit WORKSPACE_ID [--action ACTION] [--limit N] [--json]   (newest first; kept 400 days)
   webhooks listen --workspace WORKSPACE_ID [--events TYPE1,TYPE2|*]
 base URL: --base-url, else VAS_BASE_URL, else http://127.0.0.1:$PORT (PORT defaults to 8787);
 the service's root or its API root (…/api/v1alpha1, as vas takes it)
@@ -64,6 +65,8 @@ try {
       json: { type: "boolean" },
       yes: { type: "boolean" },
       events: { type: "string", default: "*" },
+      action: { type: "string" },
+      limit: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     // A switch (`--alpha-opt-in`, `--index-private-tags`) alone means true.
@@ -171,6 +174,30 @@ async function listAll(route) {
   return items;
 }
 
+/** One change of an audit entry: `field: before → after` (a side left out is absent). */
+function changeText([field, change]) {
+  const side = (key) => (key in change ? JSON.stringify(change[key]) : "");
+  return `${field}: ${side("before")} → ${side("after")}`.replace(/ +$/, "");
+}
+
+/** The newest `limit` entries of a workspace's audit trail (all without a limit). */
+async function auditEntries(workspaceId, action, limit) {
+  const query = action ? `?action=${encodeURIComponent(action)}` : "";
+  const entries = [];
+  let cursor = null;
+  do {
+    const sep = query ? "&" : "?";
+    const size = Math.min(100, limit - entries.length);
+    const page = await call(
+      "GET",
+      `/workspaces/${encodeURIComponent(workspaceId)}/audit-log${query}${sep}limit=${size}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    entries.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor && entries.length < limit);
+  return entries;
+}
+
 /** Prints rows as aligned columns (or JSON with --json). */
 function table(items, columns) {
   if (values.json) return process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
@@ -190,6 +217,26 @@ function table(items, columns) {
 
 const [resource, action, id] = positionals;
 let result;
+if (resource === "audit") {
+  const raw = values.limit ?? "Infinity";
+  if (raw !== "Infinity" && !/^[1-9]\d*$/.test(raw)) fail("--limit takes a positive number", 2);
+  const entries = await auditEntries(action, values.action, Number(raw));
+  table(entries, [
+    ["TIME", (e) => e.created_at],
+    ["ACTION", (e) => e.action],
+    ["ACTOR", (e) => e.actor],
+    ["TARGET", (e) => e.target_id],
+    ["REQUEST", (e) => e.request_id ?? "-"],
+    [
+      "CHANGES",
+      (e) =>
+        Object.entries(e.changes ?? {})
+          .map(changeText)
+          .join("; "),
+    ],
+  ]);
+  process.exit(0);
+}
 switch (`${resource} ${action}`) {
   case "workspaces list":
     table(await listAll("/workspaces"), [

@@ -23,7 +23,8 @@ export type IdPrefix =
   | "key"
   | "seg"
   | "snap"
-  | "rsv";
+  | "rsv"
+  | "aud";
 
 /**
  * A new identifier: the prefix, then a lowercase ULID. Identifiers sort by creation

@@ -1,9 +1,11 @@
-import { and, desc, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, exists, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { AuditedBy } from "../../domain/audit";
 import { type Rule, type RuleKind, ruleKindOf } from "../../domain/rulebooks";
 import type { PageQuery } from "../../lib/pagination";
 import type { Database } from "../client";
 import { rulebooks, ruleSetVersions, rules } from "../schema";
+import { auditStatement } from "./audit-log";
 
 /** A rulebook row. */
 export type RulebookRow = typeof rulebooks.$inferSelect;
@@ -206,10 +208,36 @@ export function updateRulebookStatement(
     .where(and(eq(rulebooks.id, id), eq(rulebooks.isTemplate, false), isNull(rulebooks.deletedAt)));
 }
 
-/** Marks a rulebook deleted; its rule set versions stay for what refers to them. */
-export async function deleteRulebook(db: Database, id: string, deletedAt: string): Promise<void> {
-  await db
-    .update(rulebooks)
-    .set({ deletedAt })
-    .where(and(eq(rulebooks.id, id), eq(rulebooks.isTemplate, false), isNull(rulebooks.deletedAt)));
+/**
+ * Marks a rulebook of the workspace deleted, with its audit entry (its name) in the same batch;
+ * its rule set versions stay for what refers to them.
+ */
+export async function deleteRulebook(
+  db: Database,
+  rulebook: { id: string; workspaceId: string },
+  deletedAt: string,
+  by: AuditedBy,
+): Promise<void> {
+  const { id, workspaceId } = rulebook;
+  const deletable = and(
+    eq(rulebooks.id, id),
+    eq(rulebooks.workspaceId, workspaceId),
+    eq(rulebooks.isTemplate, false),
+    isNull(rulebooks.deletedAt),
+  );
+  const name = sql`json((select json_quote(${rulebooks.name}) from ${rulebooks} where ${rulebooks.id} = ${id}))`;
+  await db.batch([
+    auditStatement(
+      db,
+      {
+        workspaceId,
+        action: "rulebook.deleted",
+        target: { type: "rulebook", id },
+        changes: { name: { before: name } },
+      },
+      by,
+      exists(db.select({ one: sql`1` }).from(rulebooks).where(deletable)),
+    ),
+    db.update(rulebooks).set({ deletedAt }).where(deletable),
+  ]);
 }

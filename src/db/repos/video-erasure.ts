@@ -1,8 +1,10 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, not, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, exists, gt, inArray, isNull, lt, ne, not, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { AuditedBy } from "../../domain/audit";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
 import { mediaWindows, segmentText, videoSegments, videos, workLeases } from "../schema";
+import { auditStatement } from "./audit-log";
 import { type StoredVideoRow, videoIsIn } from "./videos";
 
 /** A deleted video's tombstone: what is kept once everything else is erased. */
@@ -19,6 +21,40 @@ const TOMBSTONE = {
   updatedAt: videos.updatedAt,
   workRequestId: videos.workRequestId,
 };
+
+/** The condition of a deletion: the video is the workspace's and not deleted yet. */
+function deletable(workspaceId: string, id: string): SQL | undefined {
+  return and(eq(videos.id, id), eq(videos.workspaceId, workspaceId), ne(videos.status, "deleted"));
+}
+
+/**
+ * The audit entry of a video's deletion, with the status it had; batch it before
+ * `markVideoDeletedStatement`, whose condition it shares, so only the deletion that marks the
+ * row is recorded.
+ */
+export function videoDeletedAuditStatement(
+  db: Database,
+  workspaceId: string,
+  id: string,
+  by: AuditedBy,
+): BatchItem<"sqlite"> {
+  const row = db.select({ one: sql`1` }).from(videos).where(deletable(workspaceId, id));
+  return auditStatement(
+    db,
+    {
+      workspaceId,
+      action: "video.deleted",
+      target: { type: "video", id },
+      changes: {
+        status: {
+          before: sql`(select ${videos.status} from ${videos} where ${videos.id} = ${id})`,
+        },
+      },
+    },
+    by,
+    exists(row),
+  );
+}
 
 /**
  * Marks a video of a workspace deleted, unless it already is: from this statement on no read
@@ -46,9 +82,7 @@ export function markVideoDeletedStatement(
       media: null,
       error: null,
     })
-    .where(
-      and(eq(videos.id, id), eq(videos.workspaceId, workspaceId), ne(videos.status, "deleted")),
-    );
+    .where(deletable(workspaceId, id));
 }
 
 /**

@@ -1,8 +1,16 @@
 import { and, desc, eq, inArray, lt, lte, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { AuditedBy } from "../../domain/audit";
 import type { PageQuery } from "../../lib/pagination";
-import type { Database } from "../client";
+import { type Database, runBatch } from "../client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+import {
+  type AuditedEndpoint,
+  endpointCreatedAudit,
+  endpointDeletedAudit,
+  endpointRotatedAudit,
+  endpointUpdatedAudit,
+} from "./webhook-endpoint-audit";
 import { workspaceIsLive } from "./workspaces";
 
 /** A webhook endpoint row. */
@@ -10,9 +18,9 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** A new webhook endpoint row. */
 export type NewEndpointRow = typeof webhookEndpoints.$inferInsert;
 
-/** Inserts an endpoint. */
-export async function insertEndpoint(db: Database, row: NewEndpointRow): Promise<void> {
-  await db.insert(webhookEndpoints).values(row);
+/** Inserts an endpoint with its audit entry. */
+export async function insertEndpoint(db: Database, row: EndpointRow, by: AuditedBy): Promise<void> {
+  await db.batch([db.insert(webhookEndpoints).values(row), endpointCreatedAudit(db, row, by)]);
 }
 
 /** One endpoint of a workspace, or null when absent or in another workspace. */
@@ -78,22 +86,48 @@ export async function endpointsForEvent(
     );
 }
 
-/** Changes an endpoint's fields. */
+/**
+ * Changes an endpoint's fields, with the audit entry of what it changes of where, what and
+ * whether it sends (none when nothing of that moves).
+ */
 export async function updateEndpoint(
   db: Database,
-  id: string,
+  endpoint: AuditedEndpoint,
   change: Partial<Omit<NewEndpointRow, "id" | "workspaceId" | "createdAt">>,
+  by: AuditedBy,
 ): Promise<void> {
-  await db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id));
+  const audit = endpointUpdatedAudit(db, endpoint, change, by);
+  await runBatch(db, [...(audit ? [audit] : []), updateEndpointStatement(db, endpoint.id, change)]);
 }
 
-/** Deletes an endpoint with its deliveries and their attempt log, in one batch. */
-export async function deleteEndpoint(db: Database, id: string): Promise<void> {
+/** Replaces an endpoint's secrets, with the audit entry of the rotation (no secret in it). */
+export async function rotateEndpointSecrets(
+  db: Database,
+  endpoint: AuditedEndpoint,
+  change: Pick<EndpointRow, "secret" | "previousSecret" | "updatedAt"> & {
+    previousSecretExpiresAt: string;
+  },
+  by: AuditedBy,
+): Promise<void> {
+  await db.batch([
+    endpointRotatedAudit(db, endpoint, change.previousSecretExpiresAt, by),
+    updateEndpointStatement(db, endpoint.id, change),
+  ]);
+}
+
+/** Deletes an endpoint with its deliveries and their attempt log, and its audit entry, in one batch. */
+export async function deleteEndpoint(
+  db: Database,
+  endpoint: AuditedEndpoint,
+  by: AuditedBy,
+): Promise<void> {
+  const { id } = endpoint;
   const deliveries = db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.endpointId, id));
   await db.batch([
+    endpointDeletedAudit(db, endpoint, by),
     db.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveries)),
     db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
     db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)),

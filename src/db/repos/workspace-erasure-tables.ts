@@ -4,6 +4,7 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import {
   apiKeys,
+  auditLog,
   events,
   profiles,
   profileVersions,
@@ -189,6 +190,7 @@ const FLAT = {
     [rulebookCsvImports, eq(rulebookCsvImports.workspaceId, workspaceId)] as const,
   events: (workspaceId: string) => [events, eq(events.workspaceId, workspaceId)] as const,
   apiKeys: (workspaceId: string) => [apiKeys, eq(apiKeys.workspaceId, workspaceId)] as const,
+  auditLog: (workspaceId: string) => [auditLog, eq(auditLog.workspaceId, workspaceId)] as const,
 };
 
 /** A table whose rows of a workspace go a page at a time. */

@@ -1,5 +1,19 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  eq,
+  exists,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  ne,
+  notExists,
+  sql,
+} from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { AuditedBy } from "../../domain/audit";
 import type { Database } from "../client";
 import {
   answers,
@@ -12,6 +26,7 @@ import {
   workLeases,
   workspaces,
 } from "../schema";
+import { auditStatement } from "./audit-log";
 import { deletePage } from "./workspace-erasure-tables";
 import type { WorkspaceRow } from "./workspaces";
 
@@ -26,19 +41,30 @@ function deleting(rows: WorkspaceRow[]): DeletingWorkspace | null {
 }
 
 /**
- * Marks a workspace deleting, unless it already is; null when there is no such live workspace.
- * From this statement on no key of it authenticates and the admin API answers 404 for it.
+ * Marks a workspace deleting, unless it already is, with the audit entry of the request that
+ * marks it (a repeat records nothing); null when there is no such live workspace. From this
+ * statement on no key of it authenticates and the admin API answers 404 for it.
  */
 export async function markWorkspaceDeleting(
   db: Database,
   id: string,
   at: string,
+  by: AuditedBy,
 ): Promise<DeletingWorkspace | null> {
-  const rows = await db
-    .update(workspaces)
-    .set({ deletedAt: at, updatedAt: at })
-    .where(and(eq(workspaces.id, id), isNull(workspaces.deletedAt)))
-    .returning();
+  const live = and(eq(workspaces.id, id), isNull(workspaces.deletedAt));
+  const [, rows] = await db.batch([
+    auditStatement(
+      db,
+      {
+        workspaceId: id,
+        action: "workspace.deletion_requested",
+        target: { type: "workspace", id },
+      },
+      by,
+      exists(db.select({ one: sql`1` }).from(workspaces).where(live)),
+    ),
+    db.update(workspaces).set({ deletedAt: at, updatedAt: at }).where(live).returning(),
+  ]);
   return deleting(rows);
 }
 

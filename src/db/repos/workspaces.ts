@@ -1,11 +1,17 @@
-import { and, desc, eq, isNull, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import type { RateClass, RateLimitOverrides } from "../../domain/rate-limits";
+import { and, desc, eq, exists, isNull, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { AuditedBy } from "../../domain/audit";
+import type { RateLimitOverrides } from "../../domain/rate-limits";
 import type { PageQuery } from "../../lib/pagination";
-import type { Database } from "../client";
+import { type Database, runBatch } from "../client";
 import { apiKeys, workspaces } from "../schema";
-
-/** A change to a workspace's rate limit overrides, per class: a quota, or null for the default. */
-export type RateLimitPatch = { [name in RateClass]?: number | null };
+import { auditStatement } from "./audit-log";
+import {
+  keyCreatedAudit,
+  patchedRateLimits,
+  type WorkspaceChange,
+  workspaceChangeAudits,
+  workspaceCreatedAudit,
+} from "./workspace-audit";
 
 /** A workspace row. */
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -23,26 +29,26 @@ export function workspaceIsLive(workspaceId: SQLWrapper | string): SQL {
   return sql`exists (select 1 from ${workspaces} where ${workspaces.id} = ${workspaceId} and ${workspaces.deletedAt} is null)`;
 }
 
-/** Inserts a workspace. */
-export async function insertWorkspace(db: Database, row: WorkspaceRow): Promise<void> {
-  await db.insert(workspaces).values(row);
+/** Inserts a workspace with its audit entry. */
+export async function insertWorkspace(
+  db: Database,
+  row: WorkspaceRow,
+  by: AuditedBy,
+): Promise<void> {
+  await db.batch([db.insert(workspaces).values(row), workspaceCreatedAudit(db, row, by)]);
 }
 
-/** Changes a workspace; returns the row or null when it does not exist. */
+/**
+ * Changes a workspace, with an audit entry per setting it moves, in one batch; returns the row
+ * or null when it does not exist or is being deleted.
+ */
 export async function updateWorkspace(
   db: Database,
   id: string,
-  change: {
-    alphaOptIn?: boolean | undefined;
-    indexPrivateTags?: boolean | undefined;
-    retentionDays?: number | null | undefined;
-    name?: string | undefined;
-    /** A JSON merge patch of the overrides (a class set to null takes its default); null clears them. */
-    rateLimits?: RateLimitPatch | null | undefined;
-    updatedAt: string;
-  },
+  change: WorkspaceChange & { updatedAt: string },
+  by: AuditedBy,
 ): Promise<WorkspaceRow | null> {
-  const rows = await db
+  const update = db
     .update(workspaces)
     .set({
       updatedAt: change.updatedAt,
@@ -54,16 +60,11 @@ export async function updateWorkspace(
       ...(change.name === undefined ? {} : { name: change.name }),
       ...(change.rateLimits === undefined
         ? {}
-        : {
-            rateLimits:
-              change.rateLimits === null
-                ? null
-                : sql`json_patch(coalesce(${workspaces.rateLimits}, '{}'), ${JSON.stringify(change.rateLimits)})`,
-          }),
+        : { rateLimits: patchedRateLimits(change.rateLimits) }),
     })
-    .where(and(eq(workspaces.id, id), live))
-    .returning();
-  return rows[0] ?? null;
+    .where(and(eq(workspaces.id, id), live));
+  await runBatch(db, [...workspaceChangeAudits(db, id, change, by), update]);
+  return findWorkspace(db, id);
 }
 
 /** One workspace by id; null when absent or being deleted. */
@@ -76,25 +77,46 @@ export async function findWorkspace(db: Database, id: string): Promise<Workspace
   return rows[0] ?? null;
 }
 
-/** Inserts an API key. */
-export async function insertApiKey(db: Database, row: ApiKeyRow): Promise<void> {
-  await db.insert(apiKeys).values(row);
+/** Inserts an API key with its audit entry. */
+export async function insertApiKey(db: Database, row: ApiKeyRow, by: AuditedBy): Promise<void> {
+  await db.batch([db.insert(apiKeys).values(row), keyCreatedAudit(db, row, by)]);
 }
 
 /**
- * Marks a key revoked (keeping the first revocation time); null when no key has that id, or
- * its workspace is being deleted (its keys are refused already and erased with it).
+ * Marks a key revoked (keeping the first revocation time; only the first is recorded in the
+ * audit trail); null when no key has that id, or its workspace is being deleted (its keys are
+ * refused already and erased with it).
  */
 export async function revokeApiKey(
   db: Database,
   id: string,
   revokedAt: string,
+  by: AuditedBy,
 ): Promise<ApiKeyRow | null> {
-  const rows = await db
-    .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${revokedAt})` })
+  const found = await db
+    .select({ workspaceId: apiKeys.workspaceId })
+    .from(apiKeys)
     .where(and(eq(apiKeys.id, id), workspaceIsLive(apiKeys.workspaceId)))
-    .returning();
+    .limit(1);
+  const workspaceId = found[0]?.workspaceId;
+  if (workspaceId === undefined) return null;
+  const unrevoked = db
+    .select({ one: sql`1` })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), workspaceIsLive(workspaceId)));
+  const [, rows] = await db.batch([
+    auditStatement(
+      db,
+      { workspaceId, action: "api_key.revoked", target: { type: "api_key", id } },
+      by,
+      exists(unrevoked),
+    ),
+    db
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${revokedAt})` })
+      .where(and(eq(apiKeys.id, id), workspaceIsLive(apiKeys.workspaceId)))
+      .returning(),
+  ]);
   return rows[0] ?? null;
 }
 

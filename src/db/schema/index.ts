@@ -1,4 +1,5 @@
 export * from "./analysis-config";
+export * from "./audit-log";
 export * from "./events";
 export * from "./findings";
 export * from "./media-windows";

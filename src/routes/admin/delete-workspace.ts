@@ -3,6 +3,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { deleteWorkspace } from "../../services/deletion/delete-workspace";
 import { presentWorkspaceDeletion } from "../../services/presenters/admin";
+import { byOperator } from "../audited-by";
 import { problemResponses } from "../define";
 import { WorkspaceDeletionSchema } from "./schemas";
 
@@ -28,7 +29,7 @@ const deleteWorkspaceRoute = createRoute({
 export function registerDeleteWorkspace(app: OpenAPIHono<HonoEnv>) {
   app.openapi(deleteWorkspaceRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const row = await deleteWorkspace(c.var.deps, id);
+    const row = await deleteWorkspace(c.var.deps, id, byOperator(c));
     return c.json(presentWorkspaceDeletion(row), 202);
   });
 }

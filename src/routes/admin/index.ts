@@ -7,6 +7,7 @@ import { boundJsonDepth } from "../../middleware/json-depth";
 import { strictInput } from "../../middleware/strict-input";
 import { bearerToken } from "../../services/auth";
 import { validationHook } from "../validation-hook";
+import { registerAuditLog } from "./audit-log";
 import { registerDeleteWorkspace } from "./delete-workspace";
 import { registerKeyRoutes } from "./keys";
 import { registerAdminLists } from "./lists";
@@ -34,6 +35,7 @@ export function createAdminApp(): OpenAPIHono<HonoEnv> {
   registerDeleteWorkspace(admin);
   registerKeyRoutes(admin);
   registerAdminLists(admin);
+  registerAuditLog(admin);
   admin.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Video Analysis Service admin API", version: "v1" },

@@ -8,6 +8,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam, TimestampSchema } from "../../schemas/common";
 import { evictCachedKeys, mintKeySecret } from "../../services/auth";
 import { presentKey } from "../../services/presenters/admin";
+import { byOperator } from "../audited-by";
 import { problemResponses } from "../define";
 import { ApiKeySchema, OwnerIdSchema, PermissionNameSchema } from "./schemas";
 
@@ -80,13 +81,13 @@ export function registerKeyRoutes(app: OpenAPIHono<HonoEnv>) {
       revokedAt: null,
       createdAt: nowIso(now),
     };
-    await insertApiKey(db, row);
+    await insertApiKey(db, row, byOperator(c));
     return c.json({ ...presentKey(row), key: secret }, 201);
   });
 
   app.openapi(revokeKeyRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const row = await revokeApiKey(c.var.deps.db, id, nowIso());
+    const row = await revokeApiKey(c.var.deps.db, id, nowIso(), byOperator(c));
     if (!row) throw notFound("API key", id);
     evictCachedKeys({ keyId: id });
     return c.body(null, 204);

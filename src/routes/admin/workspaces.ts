@@ -7,6 +7,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { evictCachedKeys } from "../../services/auth";
 import { presentWorkspace } from "../../services/presenters/admin";
+import { byOperator } from "../audited-by";
 import { problemResponses } from "../define";
 import {
   MAX_RETENTION_DAYS,
@@ -115,21 +116,26 @@ export function registerWorkspaceRoutes(app: OpenAPIHono<HonoEnv>) {
       updatedAt: now,
       deletedAt: null,
     };
-    await insertWorkspace(c.var.deps.db, row);
+    await insertWorkspace(c.var.deps.db, row, byOperator(c));
     return c.json(presentWorkspace(row), 201);
   });
 
   app.openapi(updateWorkspaceRoute, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const row = await updateWorkspace(c.var.deps.db, id, {
-      alphaOptIn: body.alpha_opt_in,
-      indexPrivateTags: body.index_private_tags,
-      retentionDays: body.retention_days,
-      name: body.name,
-      rateLimits: body.rate_limits,
-      updatedAt: nowIso(),
-    });
+    const row = await updateWorkspace(
+      c.var.deps.db,
+      id,
+      {
+        alphaOptIn: body.alpha_opt_in,
+        indexPrivateTags: body.index_private_tags,
+        retentionDays: body.retention_days,
+        name: body.name,
+        rateLimits: body.rate_limits,
+        updatedAt: nowIso(),
+      },
+      byOperator(c),
+    );
     if (!row) throw notFound("Workspace", id);
     evictCachedKeys({ workspaceId: id });
     return c.json(presentWorkspace(row), 200);

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { deleteRulebook } from "../../services/rulebooks/rulebooks";
+import { byKey } from "../audited-by";
 import { alphaRoute } from "../define";
 import { RulebookParamsSchema } from "./schemas";
 
@@ -23,7 +24,7 @@ const route = alphaRoute(
 export function registerDeleteRulebook(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { rulebook_id } = c.req.valid("param");
-    await deleteRulebook(c.var.deps, c.var.auth, rulebook_id);
+    await deleteRulebook(c.var.deps, c.var.auth, rulebook_id, byKey(c));
     return c.body(null, 204);
   });
 }

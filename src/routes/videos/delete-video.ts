@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { deleteVideo } from "../../services/deletion/delete-video";
+import { byKey } from "../audited-by";
 import { alphaRoute } from "../define";
 
 const route = alphaRoute(
@@ -26,7 +27,7 @@ const route = alphaRoute(
 export function registerDeleteVideo(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { video_id } = c.req.valid("param");
-    await deleteVideo(c.var.deps, c.var.auth.workspaceId, video_id, c.var.requestId);
+    await deleteVideo(c.var.deps, c.var.auth.workspaceId, video_id, byKey(c));
     return c.body(null, 204);
   });
 }

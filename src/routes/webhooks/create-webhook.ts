@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { presentEndpoint } from "../../services/presenters/webhook";
 import { createEndpoint } from "../../services/webhooks/endpoints";
+import { byKey } from "../audited-by";
 import { alphaRoute } from "../define";
 import { CreateEndpointBodySchema, EndpointWithSecretSchema } from "./schemas";
 
@@ -37,6 +38,7 @@ export function registerCreateWebhook(app: OpenAPIHono<HonoEnv>) {
       c.var.deps,
       c.var.auth.workspaceId,
       c.req.valid("json"),
+      byKey(c),
     );
     return c.json({ ...presentEndpoint(row), secret }, 201);
   });

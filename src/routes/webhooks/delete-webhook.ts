@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { deleteEndpoint } from "../../db/repos/webhook-endpoints";
 import type { HonoEnv } from "../../middleware/hono-env";
+import { byKey } from "../audited-by";
 import { alphaRoute } from "../define";
 import { EndpointParamsSchema, requireEndpoint } from "./params";
 
@@ -24,7 +25,7 @@ export function registerDeleteWebhook(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { webhook_id } = c.req.valid("param");
     const row = await requireEndpoint(c.var.deps, c.var.auth.workspaceId, webhook_id);
-    await deleteEndpoint(c.var.deps.db, row.id);
+    await deleteEndpoint(c.var.deps.db, row, byKey(c));
     return c.body(null, 204);
   });
 }

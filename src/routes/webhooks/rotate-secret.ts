@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { presentEndpoint } from "../../services/presenters/webhook";
 import { rotateEndpointSecret } from "../../services/webhooks/endpoints";
+import { byKey } from "../audited-by";
 import { alphaRoute } from "../define";
 import { EndpointParamsSchema, requireEndpoint } from "./params";
 import { EndpointWithSecretSchema } from "./schemas";
@@ -31,7 +32,7 @@ export function registerRotateSecret(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { webhook_id } = c.req.valid("param");
     const row = await requireEndpoint(c.var.deps, c.var.auth.workspaceId, webhook_id);
-    const rotated = await rotateEndpointSecret(c.var.deps, row);
+    const rotated = await rotateEndpointSecret(c.var.deps, row, byKey(c));
     return c.json({ ...presentEndpoint(rotated.row), secret: rotated.secret }, 200);
   });
 }

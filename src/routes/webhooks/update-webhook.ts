@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { presentEndpoint } from "../../services/presenters/webhook";
 import { patchEndpoint } from "../../services/webhooks/endpoints";
+import { byKey } from "../audited-by";
 import { alphaRoute } from "../define";
 import { EndpointParamsSchema, requireEndpoint } from "./params";
 import { EndpointSchema, PatchEndpointBodySchema } from "./schemas";
@@ -37,7 +38,7 @@ export function registerUpdateWebhook(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const { webhook_id } = c.req.valid("param");
     const row = await requireEndpoint(c.var.deps, c.var.auth.workspaceId, webhook_id);
-    const changed = await patchEndpoint(c.var.deps, row, c.req.valid("json"));
+    const changed = await patchEndpoint(c.var.deps, row, c.req.valid("json"), byKey(c));
     return c.json(presentEndpoint(changed), 200);
   });
 }

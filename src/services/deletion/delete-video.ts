@@ -1,6 +1,11 @@
 import { runBatch } from "../../db/client";
-import { dropIdleLeaseStatement, markVideoDeletedStatement } from "../../db/repos/video-erasure";
+import {
+  dropIdleLeaseStatement,
+  markVideoDeletedStatement,
+  videoDeletedAuditStatement,
+} from "../../db/repos/video-erasure";
 import { findVideo, type StoredVideoRow } from "../../db/repos/videos";
+import type { AuditedBy } from "../../domain/audit";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { videoServedKeys } from "../../lib/object-keys";
@@ -8,24 +13,24 @@ import { causedBy, type EraseVideoMessage } from "../../lib/queue-messages";
 import type { Deps } from "../deps";
 
 /**
- * DELETE /videos/{id}: marks the video deleted (`tombstoneVideo`) and hands the rest of erasure
- * to the processing queue. A lost send is found again by the sweep (`sweep/erasure.ts`) from
- * the row alone.
+ * DELETE /videos/{id} and the retention sweep: marks the video deleted (`tombstoneVideo`),
+ * recorded in the audit trail as `by`'s, and hands the rest of erasure to the processing queue.
+ * A lost send is found again by the sweep (`sweep/erasure.ts`) from the row alone.
  */
 export async function deleteVideo(
   deps: Pick<Deps, "db" | "bucket" | "clock" | "queues" | "objects">,
   workspaceId: string,
   videoId: string,
-  requestId: string | null,
+  by: AuditedBy,
 ): Promise<void> {
   const video = await findVideo(deps.db, workspaceId, videoId);
   if (!video) throw notFound("Video", videoId);
-  await tombstoneVideo(deps, workspaceId, video, requestId);
+  await tombstoneVideo(deps, workspaceId, video, by);
   await deps.queues.processing.send({
     type: "erase-video",
     video_id: videoId,
     workspace_id: workspaceId,
-    ...causedBy(requestId),
+    ...causedBy(by.requestId),
   } satisfies EraseVideoMessage);
 }
 
@@ -33,14 +38,16 @@ export async function deleteVideo(
  * Aborts an upload still open, marks the video deleted in one statement (no read path sees it
  * from then on) and deletes the objects signed URLs point at (a signed URL cannot be revoked,
  * only its object). What is left is erased by `eraseVideo`. Shared by the deletion of one
- * video and of a whole workspace (no request: `requestId` null).
+ * video (`audited`: its entry, with its request, goes in the mark's batch) and of a whole
+ * workspace (null: no request, and no entry, as the workspace's audit trail is erased with it).
  */
 export async function tombstoneVideo(
   deps: Pick<Deps, "db" | "bucket" | "clock" | "objects">,
   workspaceId: string,
   video: Pick<StoredVideoRow, "id">,
-  requestId: string | null,
+  audited: AuditedBy | null,
 ): Promise<void> {
+  const requestId = audited?.requestId ?? null;
   // Answers not found for a video that never had a session (nothing to abort or forget).
   await deps.objects.uploadSessions.getByName(video.id).forget(workspaceId);
   // Only processing can still write a video's objects and rows (every write of it is guarded on
@@ -49,6 +56,7 @@ export async function tombstoneVideo(
   // is, the row says when the batch runs, not when it was read: processing may claim it since.
   await runBatch(deps.db, [
     dropIdleLeaseStatement(deps.db, video.id),
+    ...(audited ? [videoDeletedAuditStatement(deps.db, workspaceId, video.id, audited)] : []),
     markVideoDeletedStatement(deps.db, workspaceId, video.id, nowIso(deps.clock.now()), requestId),
   ]);
   await deps.bucket.delete(videoServedKeys(video.id));

@@ -3,6 +3,7 @@ import {
   findDeletingWorkspace,
   touchDeletingWorkspace,
 } from "../../db/repos/workspace-erasure";
+import { eraseFlatPage } from "../../db/repos/workspace-erasure-tables";
 import { nowIso } from "../../lib/clock";
 import type { EraseWorkspaceMessage } from "../../lib/queue-messages";
 import { leaseMs } from "../sweep/lease";
@@ -20,10 +21,10 @@ export type WorkspaceErasureResult = "erased" | "continued" | "waiting" | "skipp
 
 /**
  * Erases a deleting workspace: everything in it, phase by phase (`workspace-phases.ts`), then
- * its row. Every step is idempotent and found again from what is stored, so a redelivery or the
+ * its audit trail and its row. Every step is idempotent and found again from what is stored, so a redelivery or the
  * sweep resumes a crashed erasure anywhere. A delivery that used its steps sends the next one; a
  * delivery that must wait for work in flight (a video still processing, a run not stopped yet)
- * returns, and the sweep sends it again a lease later. The row goes only after a pass finds
+ * returns, and the sweep sends it again a lease later. The trail and row go only after a pass finds
  * nothing left, and no sooner than a lease after the deletion, so a request that authenticated
  * just before it (a key cached in another isolate) has ended and left nothing behind.
  */
@@ -60,6 +61,16 @@ export async function eraseWorkspace(
     if (progressed) continue;
     if (waiting || workspace.deletedAt > since) return "waiting";
     break;
+  }
+  // The audit trail goes last, after the quiet pass a lease on: until then it shows the
+  // deletion and what came before it, and from then on no request can add to it.
+  while ((await eraseFlatPage(deps.db, "auditLog", workspaceId)) > 0) {
+    steps++;
+    await touchDeletingWorkspace(deps.db, workspaceId, nowIso(deps.clock.now()));
+    if (steps >= STEPS_PER_DELIVERY) {
+      await deps.queues.processing.send(message);
+      return "continued";
+    }
   }
   await deleteWorkspaceRow(deps.db, workspaceId);
   const erasedAt = nowIso(deps.clock.now());

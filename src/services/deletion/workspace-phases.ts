@@ -139,7 +139,8 @@ const csvFiles: Phase = async ({ deps, workspaceId }) => {
 /**
  * The order erasure goes in. Work that writes is stopped first (runs asked to cancel, videos
  * marked deleted), then content goes, and the keys and events last: a run canceled along the
- * way writes its `run.canceled`, which must still find its events table emptied after it.
+ * way writes its `run.canceled`, which must still find its events table emptied after it. The
+ * audit trail is not among them: it goes with the row (`eraseWorkspace`).
  */
 export const PHASES: readonly Phase[] = [
   stopRuns,

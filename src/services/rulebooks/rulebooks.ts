@@ -12,6 +12,7 @@ import {
   rulesOfSets,
   updateRulebookStatement,
 } from "../../db/repos/rulebooks";
+import type { AuditedBy } from "../../domain/audit";
 import type { AuthContext } from "../../domain/caller";
 import type { RuleInput } from "../../domain/rulebooks";
 import { ApiError, notFound } from "../../errors/api-error";
@@ -199,6 +200,7 @@ export async function deleteRulebook(
   deps: Pick<Deps, "db" | "clock">,
   auth: AuthContext,
   id: string,
+  by: AuditedBy,
 ): Promise<void> {
   const row = await visibleRulebook(deps, auth, id);
   refuseTemplate(row, "deleted");
@@ -208,5 +210,10 @@ export async function deleteRulebook(
       `Rulebook ${id} has a workflow run queued or processing; delete it once the run has ended.`,
     );
   }
-  await markDeleted(deps.db, row.id, nowIso(deps.clock.now()));
+  await markDeleted(
+    deps.db,
+    { id: row.id, workspaceId: auth.workspaceId },
+    nowIso(deps.clock.now()),
+    by,
+  );
 }

@@ -1,5 +1,6 @@
 import { deleteSettledLeases } from "../../db/repos/work-leases";
 import type { Deps } from "../deps";
+import { type AuditLogSweep, sweepAuditLog } from "./audit-log";
 import { type ErasureSweep, sweepErasures } from "./erasure";
 import { sweepClock } from "./lease";
 import { type RetentionSweep, sweepRetention } from "./retention";
@@ -14,6 +15,7 @@ export interface SweepReport {
   retention: RetentionSweep;
   runs: RunSweep;
   webhooks: WebhookSweep;
+  auditLog: AuditLogSweep;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface SweepReport {
  * transactional with D1, and a crash can lose the message or the consumer holding it, so
  * every video and run still in flight after a lease without progress gets its work re-sent,
  * a bounded number of times. Consumers are idempotent, so a re-send never runs work twice.
- * It also deletes videos past their workspace's retention (`retention.ts`).
+ * It also deletes videos past their workspace's retention (`retention.ts`) and audit entries
+ * past theirs (`audit-log.ts`).
  */
 export async function runSweep(deps: Deps): Promise<SweepReport> {
   const clock = sweepClock(deps.config, deps.clock.now());
@@ -31,6 +34,7 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
     retention: await sweepRetention(deps, clock),
     runs: await sweepRuns(deps, clock),
     webhooks: await sweepWebhooks(deps),
+    auditLog: await sweepAuditLog(deps, clock),
   };
   await deleteSettledLeases(deps.db);
   const touched =
@@ -42,7 +46,8 @@ export async function runSweep(deps: Deps): Promise<SweepReport> {
     report.runs.resent.length +
     report.runs.canceled.length +
     report.runs.failed.length +
-    report.webhooks.resent;
+    report.webhooks.resent +
+    report.auditLog.deleted;
   if (touched > 0) deps.log.info({ sweep: report });
   return report;
 }

@@ -3,6 +3,7 @@ import {
   videosPastRetention,
   workspacesPastRetention,
 } from "../../db/repos/video-retention";
+import { RETENTION_ACTOR } from "../../domain/audit";
 import { deleteVideo } from "../deletion/delete-video";
 import type { Deps } from "../deps";
 import { SWEEP_BATCH, type SweepClock } from "./lease";
@@ -47,7 +48,7 @@ async function deleteDue(
   done: RetentionSweep,
 ): Promise<void> {
   try {
-    await deleteVideo(deps, workspaceId, videoId, null);
+    await deleteVideo(deps, workspaceId, videoId, { actor: RETENTION_ACTOR, requestId: null });
     done.deleted.push(videoId);
   } catch (error) {
     // One video that cannot be deleted now (a user's DELETE won the race, a failed call)

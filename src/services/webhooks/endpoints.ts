@@ -1,4 +1,10 @@
-import { type EndpointRow, insertEndpoint, updateEndpoint } from "../../db/repos/webhook-endpoints";
+import {
+  type EndpointRow,
+  insertEndpoint,
+  rotateEndpointSecrets,
+  updateEndpoint,
+} from "../../db/repos/webhook-endpoints";
+import type { AuditedBy } from "../../domain/audit";
 import { invalidRequest } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -27,6 +33,7 @@ export async function createEndpoint(
   deps: Deps,
   workspaceId: string,
   input: EndpointInput,
+  by: AuditedBy,
 ): Promise<{ row: EndpointRow; secret: string }> {
   const url = deliverableUrl(deps, input.url);
   const now = nowIso(deps.clock.now());
@@ -51,7 +58,7 @@ export async function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  await insertEndpoint(deps.db, row);
+  await insertEndpoint(deps.db, row, by);
   return { row, secret };
 }
 
@@ -68,6 +75,7 @@ export async function patchEndpoint(
   deps: Deps,
   row: EndpointRow,
   patch: EndpointPatch,
+  by: AuditedBy,
 ): Promise<EndpointRow> {
   const change: Partial<EndpointRow> = { updatedAt: nowIso(deps.clock.now()) };
   if (patch.url !== undefined) {
@@ -83,7 +91,7 @@ export async function patchEndpoint(
   if (patch.enabled === false && row.enabled) {
     Object.assign(change, { enabled: false, disabledReason: "manual" });
   }
-  await updateEndpoint(deps.db, row.id, change);
+  await updateEndpoint(deps.db, row, change, by);
   return { ...row, ...change };
 }
 
@@ -91,6 +99,7 @@ export async function patchEndpoint(
 export async function rotateEndpointSecret(
   deps: Deps,
   row: EndpointRow,
+  by: AuditedBy,
 ): Promise<{ row: EndpointRow; secret: string }> {
   const now = deps.clock.now();
   const secret = newEndpointSecret();
@@ -100,7 +109,7 @@ export async function rotateEndpointSecret(
     previousSecretExpiresAt: nowIso(now + ROTATION_OVERLAP_MS),
     updatedAt: nowIso(now),
   };
-  await updateEndpoint(deps.db, row.id, change);
+  await rotateEndpointSecrets(deps.db, row, change, by);
   return { row: { ...row, ...change }, secret };
 }
 

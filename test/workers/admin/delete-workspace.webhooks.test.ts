@@ -15,6 +15,8 @@ import {
   webhookWorld,
 } from "../webhooks/helpers";
 
+const OPERATOR = { actor: "admin", requestId: null };
+
 const OK = { status: 204, retryAfter: null };
 
 describe("webhooks of a deleted workspace", () => {
@@ -35,6 +37,7 @@ describe("webhooks of a deleted workspace", () => {
     await deleteWorkspace(
       createDeps(recording.env, createPorts(recording.env)),
       doomed.workspaceId,
+      OPERATOR,
     );
 
     const { transport, received } = scriptedTransport([OK]);

@@ -14,6 +14,8 @@ import { countingBindings } from "../../helpers/subrequests";
 import { LEASE_MS, recordingEnv } from "../../helpers/sweep";
 import { keysMentioning, rowsOfWorkspace } from "../../helpers/workspace-deletion";
 
+const OPERATOR = { actor: "admin", requestId: null };
+
 const SEGMENTS = 1_500;
 const FRAMES = 1_050;
 const IMPORTS = 1_050;
@@ -39,7 +41,7 @@ describe("a workspace's erasure with the production adapters", () => {
     const base = createDeps(counting.env, { ...createPorts(counting.env), vectorIndex });
     const at = Date.now() + 2 * LEASE_MS;
     const deps = { ...base, clock: { now: () => at } };
-    await deleteWorkspace(base, workspaceId);
+    await deleteWorkspace(base, workspaceId, OPERATOR);
     const sent = recording.queues.PROCESSING_QUEUE.sent;
     sent.length = 0;
 

@@ -19,6 +19,8 @@ import { createProfile, waitForRun } from "../../helpers/runs";
 import { recordingEnv, sweepAfter } from "../../helpers/sweep";
 import { eraseLater, rowsOfWorkspace } from "../../helpers/workspace-deletion";
 
+const OPERATOR = { actor: "admin", requestId: null };
+
 /** A bucket whose deletes fail: the invocation erasing the workspace dies part way. */
 function crashingBucket(bucket: R2Bucket): R2Bucket {
   return new Proxy(bucket, {
@@ -42,7 +44,7 @@ async function processedWorkspace() {
 async function deletedQuietly(workspaceId: string) {
   const recording = recordingEnv();
   const deps = createDeps(recording.env, createPorts(recording.env));
-  await deleteWorkspace(deps, workspaceId);
+  await deleteWorkspace(deps, workspaceId, OPERATOR);
   expect(recording.queues.PROCESSING_QUEUE.sent).toEqual([
     { type: "erase-workspace", workspace_id: workspaceId },
   ]);
@@ -147,12 +149,10 @@ describe("a workspace's erasure, interrupted", () => {
     const { deps } = await deletedQuietly(workspaceId);
     // The video was deleted on its own too; its erasure runs while the workspace is deleting.
     const recording = recordingEnv();
-    await deleteVideo(
-      createDeps(recording.env, createPorts(recording.env)),
-      workspaceId,
-      videoId,
-      null,
-    );
+    await deleteVideo(createDeps(recording.env, createPorts(recording.env)), workspaceId, videoId, {
+      actor: "key_test",
+      requestId: null,
+    });
     const message = { type: "erase-video" as const, video_id: videoId, workspace_id: workspaceId };
     expect(await eraseVideo(deps, message)).toBe("erased");
     expect((await tombstone(videoId))?.erased_at).not.toBeNull();

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { storedVectorIds } from "../../helpers/deletion";
-import { expectJson, expectProblem } from "../../helpers/harness";
+import { admin, expectJson, expectProblem } from "../../helpers/harness";
 import {
   bucketKeys,
   deleteWorkspace,
@@ -14,9 +14,13 @@ import {
 } from "../../helpers/workspace-deletion";
 import { fullWorkspace } from "./workspace-world";
 
-/** Whether no table with a workspace_id column holds a row of the workspace. */
-async function nothingLeft(workspaceId: string): Promise<boolean> {
-  return Object.values(await rowsOfWorkspace(workspaceId)).every((n) => n === 0);
+/**
+ * Whether no table with a workspace_id column holds a row of the workspace, but its audit trail,
+ * which goes with the row.
+ */
+async function nothingLeftButTheTrail(workspaceId: string): Promise<boolean> {
+  const rows = await rowsOfWorkspace(workspaceId);
+  return Object.entries(rows).every(([table, n]) => table === "audit_log" || n === 0);
 }
 
 describe("erasing a deleted workspace", () => {
@@ -49,8 +53,17 @@ describe("erasing a deleted workspace", () => {
     expect(await storedVectorIds(doomed.workspaceId, doomed.videoId)).not.toEqual([]);
 
     await expectJson(await deleteWorkspace(doomed.workspaceId), 202);
-    // The queue erases everything but the row, which waits a lease after the deletion.
-    await vi.waitUntil(() => nothingLeft(doomed.workspaceId), { timeout: 60_000, interval: 250 });
+    // The queue erases everything but the audit trail and the row, which wait a lease after the
+    // deletion; until then the trail shows the deletion.
+    await vi.waitUntil(() => nothingLeftButTheTrail(doomed.workspaceId), {
+      timeout: 60_000,
+      interval: 250,
+    });
+    const trail = await expectJson<{ data: { action: string }[] }>(
+      await admin("GET", `/workspaces/${doomed.workspaceId}/audit-log?limit=100`),
+      200,
+    );
+    expect(trail.data[0]?.action).toBe("workspace.deletion_requested");
     expect(await eraseLater(doomed.workspaceId)).toBe("erased");
 
     expect(await rowsOfWorkspace(doomed.workspaceId)).toEqual(
@@ -62,6 +75,11 @@ describe("erasing a deleted workspace", () => {
     expect(await keysMentioning(doomedIds)).toEqual([]);
     expect(await storedVectorIds(doomed.workspaceId, doomed.videoId)).toEqual([]);
     await expectProblem(await deleteWorkspace(doomed.workspaceId), 404, "resource-not-found");
+    await expectProblem(
+      await admin("GET", `/workspaces/${doomed.workspaceId}/audit-log`),
+      404,
+      "resource-not-found",
+    );
     await expectProblem(await doomed.api.get("/videos"), 401, "unauthorized");
 
     expect(await rowsOfWorkspace(kept.workspaceId)).toEqual(keptRows);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Database, runBatch } from "../../../src/db/client";
+import * as audit from "../../../src/db/repos/audit-log";
 import { insertEventStatement } from "../../../src/db/repos/events";
 import * as findings from "../../../src/db/repos/findings";
 import { findProfile, findProfileVersion, profileRepo } from "../../../src/db/repos/profiles";
@@ -14,6 +15,7 @@ import * as steps from "../../../src/db/repos/run-steps";
 import * as runs from "../../../src/db/repos/runs";
 import * as search from "../../../src/db/repos/search";
 import * as segments from "../../../src/db/repos/segments";
+import { videoDeletedAuditStatement } from "../../../src/db/repos/video-erasure";
 import * as retention from "../../../src/db/repos/video-retention";
 import * as videos from "../../../src/db/repos/videos";
 import * as deliveries from "../../../src/db/repos/webhook-deliveries";
@@ -108,6 +110,7 @@ const seededAnswer = {
 const after = (...key: (string | number)[]) => ({ limit: 25, after: key });
 const actor = { keyId: "key_1", at: NOW };
 const viewer = { workspaceId: WS, ownerId: OWNER };
+const BY = { actor: "key_1", requestId: "req_1" };
 
 /** Keyword retrieval of a query, 50 hits at most. */
 function keywords(query: string, videoIds: string[] | undefined) {
@@ -236,7 +239,22 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "endpoints: by id": (db) => endpoints.endpointById(db, ENDPOINT),
   "endpoints: list": (db) => endpoints.listEndpoints(db, WS, after(ENDPOINT)),
   "endpoints: for an event": (db) => endpoints.endpointsForEvent(db, WS, NOW),
-  "endpoints: delete": (db) => endpoints.deleteEndpoint(db, seededId("webhook_endpoints", 2)),
+  "endpoints: delete": (db) =>
+    endpoints.deleteEndpoint(db, { id: seededId("webhook_endpoints", 2), workspaceId: WS }, BY),
+  "endpoints: update audited": (db) =>
+    endpoints.updateEndpoint(
+      db,
+      { id: "wh_none", workspaceId: WS },
+      { url: "https://example.com/hook", eventTypes: ["*"], enabled: false, updatedAt: NOW },
+      BY,
+    ),
+  "endpoints: rotate": (db) =>
+    endpoints.rotateEndpointSecrets(
+      db,
+      { id: "wh_none", workspaceId: WS },
+      { secret: "s", previousSecret: "p", previousSecretExpiresAt: NOW, updatedAt: NOW },
+      BY,
+    ),
   "profiles: find": (db) => findProfile(db, WS, PROFILE),
   "profiles: with latest": (db) => profileRepo.findWithLatest(db, WS, PROFILE),
   "profiles: version": (db) => findProfileVersion(db, WS, PROFILE, 1),
@@ -253,7 +271,8 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "rulebooks: rules of sets": (db) => rulebooks.rulesOfSets(db, [SET]),
   "rulebooks: set number": (db) => rulebooks.ruleSetNumber(db, SET),
   "rulebooks: rule history": (db) => rulebooks.ruleHistory(db, RULEBOOK),
-  "rulebooks: delete": (db) => rulebooks.deleteRulebook(db, RULEBOOK, NOW),
+  "rulebooks: delete": (db) =>
+    rulebooks.deleteRulebook(db, { id: RULEBOOK, workspaceId: WS }, NOW, BY),
   "csv imports: find": (db) => findCsvImport(db, viewer, seededId("rulebook_csv_imports", 1)),
   "workflows: find": (db) => findWorkflow(db, WS, seededId("workflows", 1)),
   "workflows: list": (db) => listWorkflows(db, WS, page),
@@ -290,9 +309,31 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
     retention.workspacesPastRetention(db, { now: NOW, limit: 50 }),
   "retention: videos due": (db) =>
     retention.videosPastRetention(db, { workspaceId: WS, createdBefore: NOW }, 50),
-  "api keys: revoke": (db) => workspaces.revokeApiKey(db, "key_none", NOW),
+  // A seeded key, so the guarded audit entry is planned too; no other query reads key 2.
+  "api keys: revoke": (db) => workspaces.revokeApiKey(db, seededId("api_keys", 2), NOW, BY),
+  "workspaces: update audited": (db) =>
+    workspaces.updateWorkspace(
+      db,
+      "ws_none",
+      {
+        name: "x",
+        alphaOptIn: true,
+        indexPrivateTags: true,
+        retentionDays: 30,
+        rateLimits: { search: 10 },
+        updatedAt: NOW,
+      },
+      BY,
+    ),
+  "videos: deletion audited": (db) =>
+    runBatch(db, [videoDeletedAuditStatement(db, WS, "vid_none", BY)]),
+  "audit log: list": (db) => audit.listAuditEntries(db, WS, {}, after(seededId("audit_log", 9))),
+  "audit log: list by action": (db) =>
+    audit.listAuditEntries(db, WS, { action: "video.deleted" }, after(seededId("audit_log", 9))),
+  "audit log: past retention": (db) => audit.deleteAuditEntriesBefore(db, "2000-01-01", 500),
+  "audit log: workspace row": (db) => audit.workspaceRowExists(db, WS),
   // A workspace's erasure; its deletes name no seeded row, so the seed stays whole.
-  "workspaces: mark deleting": (db) => erasure.markWorkspaceDeleting(db, "ws_none", NOW),
+  "workspaces: mark deleting": (db) => erasure.markWorkspaceDeleting(db, "ws_none", NOW, BY),
   "workspaces: find deleting": (db) => erasure.findDeletingWorkspace(db, WS),
   "workspaces: stale deleting": (db) =>
     erasure.staleDeletingWorkspaces(db, { staleBefore: NOW, limit: 50 }),

@@ -17,6 +17,7 @@ const CHILDREN = 8;
  */
 export const GROWING_TABLES = new Set([
   "workspaces",
+  "audit_log",
   "api_keys",
   "videos",
   "video_segments",

@@ -34,7 +34,7 @@ describe("erasure after a crash", () => {
     expect((await storedSegments(video.id)).length).toBeGreaterThan(0);
     const recording = recordingEnv();
     const deps = createDeps(recording.env, createPorts(recording.env));
-    await deleteVideo(deps, workspaceId, video.id, "req-delete");
+    await deleteVideo(deps, workspaceId, video.id, { actor: "key_test", requestId: "req-delete" });
     const [sent] = recording.queues.PROCESSING_QUEUE.sent;
     const erase = {
       type: "erase-video" as const,
@@ -91,7 +91,7 @@ describe("erasure after a crash", () => {
       .run();
     const recording = recordingEnv();
     const deps = createDeps(recording.env, createPorts(recording.env));
-    await deleteVideo(deps, workspaceId, video.id, "req-delete");
+    await deleteVideo(deps, workspaceId, video.id, { actor: "key_test", requestId: "req-delete" });
     const message = { type: "erase-video" as const, video_id: video.id, workspace_id: workspaceId };
     expect(await eraseVideo(deps, message)).toBe("deferred");
     expect(await storedKeys(video.id)).toContain(`videos/${video.id}/index.json`);

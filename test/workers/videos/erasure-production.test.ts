@@ -29,7 +29,7 @@ describe("erasure with the production vector index", () => {
 
     const target = recordingEnv();
     const deps = createDeps(target.env, { ...createPorts(target.env), vectorIndex });
-    await deleteVideo(deps, workspaceId, videoId, "req-delete");
+    await deleteVideo(deps, workspaceId, videoId, { actor: "key_test", requestId: "req-delete" });
     const message = { type: "erase-video" as const, video_id: videoId, workspace_id: workspaceId };
     expect(await eraseVideo(deps, message)).toBe("erased");
 
