@@ -6,7 +6,7 @@ import {
 import type { AuditedBy } from "../../domain/audit";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
-import type { EraseWorkspaceMessage } from "../../lib/queue-messages";
+import { causedBy, type EraseWorkspaceMessage } from "../../lib/queue-messages";
 import { evictCachedKeys } from "../auth";
 import type { Deps } from "../deps";
 
@@ -33,6 +33,7 @@ export async function deleteWorkspace(
   await deps.queues.processing.send({
     type: "erase-workspace",
     workspace_id: workspaceId,
+    ...causedBy(by.requestId),
   } satisfies EraseWorkspaceMessage);
   return marked;
 }
