@@ -35,7 +35,7 @@ export default defineConfig(async () => {
       projects: [
         {
           plugins: [
-            cloudflareTest({
+            cloudflareTest(({ inject }) => ({
               main: "./src/index.ts",
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
@@ -45,9 +45,10 @@ export default defineConfig(async () => {
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdef",
                   // Uploads of the windows contention test; `npm run bench` asks for more.
                   CONTENTION_UPLOADS: process.env.CONTENTION_UPLOADS ?? "",
+                  WEBHOOK_RECEIVERS: inject("webhookReceivers"),
                 },
               },
-            }),
+            })),
           ],
           // Media fixtures load as `?inline` data URLs; Vite knows .mp4/.mov/.webm as assets
           // but not .mkv.
@@ -83,6 +84,8 @@ export default defineConfig(async () => {
             testTimeout: 30_000,
             include: ["test/workers/**/*.test.ts"],
             setupFiles: ["./test/workers/apply-migrations.ts"],
+            // Loopback webhook receivers for the tests that go through the runtime's fetch.
+            globalSetup: ["./test/node/webhook-receivers.ts"],
           },
         },
         {

@@ -19,6 +19,7 @@ import * as searchQuality from "./suites/search-quality.mjs";
 import * as soak from "./suites/soak.mjs";
 import * as truthfulness from "./suites/truthfulness.mjs";
 import * as uploads from "./suites/uploads.mjs";
+import * as webhookConnections from "./suites/webhook-connections.mjs";
 import * as webhooks from "./suites/webhooks.mjs";
 import * as windowContention from "./suites/window-contention.mjs";
 import * as workflows from "./suites/workflows.mjs";
@@ -35,6 +36,7 @@ const SUITES = [
   fuzz,
   truthfulness,
   webhooks,
+  webhookConnections,
   scale,
   workflows,
   productionSim,

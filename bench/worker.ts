@@ -8,6 +8,7 @@ import { createPorts, type Ports } from "../src/ports";
 import { registerBenchRoutes, registerBenchUploadRoutes } from "./routes/ceilings";
 import { registerBenchScaleRoutes } from "./routes/scale";
 import { registerBenchSearchRoutes } from "./routes/search";
+import { registerBenchStallRoute } from "./routes/stall";
 
 export {
   IdempotencyKey,
@@ -50,6 +51,7 @@ function benchApp(env: Env): Hono<HonoEnv> {
   registerBenchRoutes(built);
   registerBenchUploadRoutes(built);
   registerBenchScaleRoutes(built);
+  registerBenchStallRoute(built);
   registerBenchSearchRoutes(built, () => {
     ports ??= createPorts(env);
     return ports;

@@ -9,6 +9,8 @@ declare global {
       ADMIN_TOKEN: string;
       /** Uploads of the windows contention test ("": its own 20; the bench asks for more). */
       CONTENTION_UPLOADS: string;
+      /** Base URL of the loopback webhook receivers (test/node/webhook-receivers.ts). */
+      WEBHOOK_RECEIVERS: string;
     }
   }
 }

@@ -178,6 +178,21 @@ export interface AttemptOutcome {
   errorClass: string | null;
 }
 
+/**
+ * The attempt log's line for a request lost on its connection before any answer and sent
+ * again at once: it is not an attempt, so nothing else changes.
+ */
+export function lostRequestStatement(
+  db: Database,
+  line: { deliveryId: string; attemptedAt: string; durationMs: number },
+): BatchItem<"sqlite"> {
+  return db.insert(webhookAttempts).values({
+    ...line,
+    responseStatus: null,
+    errorClass: "connection_lost",
+  });
+}
+
 /** Records an attempt: the delivery's new state, the log line and the endpoint's last outcome. */
 export function recordAttemptStatements(
   db: Database,

@@ -76,7 +76,7 @@ export const webhookAttempts = sqliteTable(
     attemptedAt: text("attempted_at").notNull(),
     responseStatus: integer("response_status"),
     durationMs: integer("duration_ms").notNull(),
-    /** `http_status`, `timeout`, `network`, `url_refused`; null on success. */
+    /** An AttemptError (services/webhooks/deliver.ts); null on success. */
     errorClass: text("error_class"),
   },
   (table) => [index("webhook_attempts_delivery_idx").on(table.deliveryId, table.id)],

@@ -135,13 +135,15 @@ const AttemptSchema = z
         "http_status",
         "timeout",
         "network",
+        "connection_lost",
         "url_refused",
         "event_missing",
         "secret_unreadable",
       ])
       .nullable()
       .openapi({
-        description: "Why the attempt failed; null when it succeeded",
+        description:
+          "Why the attempt failed; null when it succeeded. `connection_lost`: a request whose connection was lost before any answer, within 500 ms, and sent again at once; that line is not an attempt (not counted in `attempts`), the next line is",
         example: "http_status",
       }),
   })

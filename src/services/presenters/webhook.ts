@@ -43,6 +43,7 @@ export interface AttemptDto {
     | "http_status"
     | "timeout"
     | "network"
+    | "connection_lost"
     | "url_refused"
     | "event_missing"
     | "secret_unreadable"

@@ -16,6 +16,13 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
  * healthy local receiver passed 1 s in 24 of 200 attempts.
  */
 export const FAST_LANE_TIMEOUT_MS = 2_000;
+/**
+ * A request whose connection was lost before any answer within this long of sending is sent
+ * again at once (post.ts). A pooled connection the receiver had closed fails within a round
+ * trip (2 to 12 ms locally); a receiver that took the request and dropped it later has had
+ * its chance, and that failure is an attempt like any other.
+ */
+export const RESEND_WINDOW_MS = 500;
 /** Attempts failing without a break for this long disable the endpoint (`failing`). */
 export const FAILING_DISABLE_MS = 5 * 24 * 3600 * 1000;
 /** After a rotation, deliveries are signed with the previous secret too for this long. */

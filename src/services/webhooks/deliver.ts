@@ -6,6 +6,7 @@ import {
   deliveryById,
   eventById,
   failWithoutAttempt,
+  lostRequestStatement,
   recordAttemptStatements,
 } from "../../db/repos/webhook-deliveries";
 import {
@@ -17,33 +18,39 @@ import { nowIso } from "../../lib/clock";
 import type { DeliverWebhookMessage } from "../../lib/queue-messages";
 import { WEBHOOK_REQUEST_ID_HEADER } from "../../lib/request-id";
 import { type Deps, withRequest } from "../deps";
-import { DELIVERY_TIMEOUT_MS, FAILING_DISABLE_MS, retryDelayMs, webhookConfig } from "./config";
+import {
+  DELIVERY_TIMEOUT_MS,
+  FAILING_DISABLE_MS,
+  RESEND_WINDOW_MS,
+  retryDelayMs,
+  webhookConfig,
+} from "./config";
 import { enqueueAttempts } from "./dispatch";
 import { signingSecrets } from "./endpoints";
-import {
-  inSlowLane,
-  type Lane,
-  laneAfter,
-  laneTimeoutMs,
-  moveToSlowLane,
-  sendToSlowLane,
-} from "./lanes";
+import { inSlowLane, type Lane, laneAfter, moveToSlowLane, sendToSlowLane } from "./lanes";
+import { type Posted, postAttempt } from "./post";
 import { UnreadableSecretError } from "./secrets";
 import { webhookHeaders } from "./signature";
-import { TransportError, type TransportResult, type WebhookTransport } from "./transport";
+import type { TransportResult, WebhookTransport } from "./transport";
 import { checkWebhookUrl } from "./url-guard";
 
 /** Names the sender to receivers and their logs. */
 export const WEBHOOK_USER_AGENT = "VideoAnalysisService-Webhooks/1";
-/** An attempt holds its delivery this long: the request's timeout plus room to record it. */
-const CLAIM_MS = DELIVERY_TIMEOUT_MS + 30_000;
+/**
+ * An attempt holds its delivery this long: a lost request, the request's timeout, and room
+ * to record it.
+ */
+const CLAIM_MS = RESEND_WINDOW_MS + DELIVERY_TIMEOUT_MS + 30_000;
 /** A Retry-After is honoured up to the longest wait of the schedule. */
 const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
 
-/** Why an attempt failed (the attempt log's error class). */
+/**
+ * Why an attempt failed (the attempt log's error class). `connection_lost` marks only the log
+ * line of a request sent again at once (post.ts): it is not an attempt.
+ */
 export type AttemptError =
-  | "http_status"
-  | TransportError["errorClass"]
+  | NonNullable<Posted["errorClass"]>
+  | "connection_lost"
   | "url_refused"
   | "event_missing"
   | "secret_unreadable";
@@ -69,11 +76,13 @@ interface Sent {
   result: TransportResult | null;
   errorClass: AttemptError | null;
   durationMs: number;
+  /** The request lost on its connection before this one, sent again (not an attempt). */
+  lost: Posted | null;
 }
 
 /** An attempt that ended before any request: nothing was sent. */
 function unsent(errorClass: AttemptError): Sent {
-  return { requested: false, result: null, errorClass, durationMs: 0 };
+  return { requested: false, result: null, errorClass, durationMs: 0, lost: null };
 }
 
 async function send(
@@ -116,47 +125,16 @@ async function send(
   };
   // Outside the signed body, whose shape the contract fixes: the request a customer traces.
   if (event.requestId !== null) headers[WEBHOOK_REQUEST_ID_HEADER] = event.requestId;
-  const started = Date.now();
-  try {
-    const result = await withinLane(
-      (signal) => transport({ url: endpoint.url, headers, body, signal }),
-      laneTimeoutMs(lane),
-    );
-    const ok = result.status >= 200 && result.status < 300;
-    const errorClass = ok ? null : "http_status";
-    return { requested: true, result, errorClass, durationMs: Date.now() - started };
-  } catch (error) {
-    if (!(error instanceof TransportError)) throw error;
-    const durationMs = Date.now() - started;
-    return { requested: true, result: null, errorClass: error.errorClass, durationMs };
-  }
-}
-
-/**
- * Ends at the lane's timeout whatever the transport does: the signal aborts the request, and
- * a transport that ignores it is not waited for.
- */
-async function withinLane<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new TransportError("timeout"));
-    }, ms);
-  });
-  try {
-    return await Promise.race([work(controller.signal), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const { sent, lost } = await postAttempt(transport, { url: endpoint.url, headers, body }, lane);
+  return { requested: true, ...sent, lost };
 }
 
 /**
  * Makes the attempt a message names, at most once: a stale or duplicate message does
  * nothing, one that arrives early (a wait longer than a queue delay) is sent on again.
  * In the fast lane, an endpoint marked slow gets the message sent on to the slow lane
- * unattempted, and an attempt cut off by the fast lane's timeout is made again there.
+ * unattempted, and an attempt cut off by the fast lane's timeout is made again there; a
+ * request lost on its connection before any answer is sent again at once (post.ts).
  * 2xx delivers; 410 ends the delivery and disables the endpoint (`gone`); a refused URL or
  * a vanished event ends it at once; anything else (an unreadable secret included) is
  * retried on the schedule (Retry-After honoured on 429/503) until it runs out (`failed`).
@@ -199,7 +177,7 @@ export async function attemptDelivery(
   }
   const sent = await send(deps, transport, endpoint, delivery, lane);
   if (lane === "fast" && sent.errorClass === "timeout") {
-    await moveToSlowLane(deps, endpoint, delivery);
+    await moveToSlowLane(deps, endpoint, delivery, lostLine(deps, delivery, sent));
     return "slowed";
   }
   return record(deps, endpoint, delivery, sent, random);
@@ -231,6 +209,7 @@ async function record(
     errorClass: sent.errorClass,
   };
   await runBatch(deps.db, [
+    ...lostLine(deps, delivery, sent),
     ...recordAttemptStatements(deps.db, outcome),
     updateEndpointStatement(deps.db, endpoint.id, {
       ...health(endpoint, sent, status, now),
@@ -248,6 +227,18 @@ async function record(
     ]);
   }
   return outcome.status;
+}
+
+/** The attempt log's line for a request lost before the attempt's own, if there was one. */
+function lostLine(deps: Deps, delivery: DeliveryRow, sent: Sent) {
+  if (!sent.lost) return [];
+  return [
+    lostRequestStatement(deps.db, {
+      deliveryId: delivery.id,
+      attemptedAt: nowIso(deps.clock.now()),
+      durationMs: sent.lost.durationMs,
+    }),
+  ];
 }
 
 /** The endpoint's failure streak after an attempt, and whether it must stop receiving. */

@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch } from "../../db/client";
 import { type DeliveryRow, releaseClaimStatement } from "../../db/repos/webhook-deliveries";
 import { type EndpointRow, updateEndpointStatement } from "../../db/repos/webhook-endpoints";
@@ -50,14 +51,17 @@ export async function sendToSlowLane(
  * receiver had no full chance to answer), so nothing is recorded but the endpoint's move to
  * the slow lane; the claim is let go before the slow lane's message exists, so that message
  * can claim it, and the same attempt is made there with the full timeout and a new signature.
+ * `logged` are attempt-log lines written in the same batch (a request lost before it).
  */
 export async function moveToSlowLane(
   deps: Deps,
   endpoint: EndpointRow,
   delivery: DeliveryRow,
+  logged: BatchItem<"sqlite">[] = [],
 ): Promise<void> {
   const now = deps.clock.now();
   await runBatch(deps.db, [
+    ...logged,
     releaseClaimStatement(deps.db, {
       id: delivery.id,
       attempts: delivery.attempts,

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
@@ -198,6 +199,56 @@ describe("webhooks over the local process", () => {
       data: { run: { id: run.body.id, status: "completed" } },
     });
     expect(hits.filter((h) => h.path === "/runs")).toHaveLength(1);
+  });
+
+  it("sends again at once a request whose idle connection the receiver closed, not counting it", async () => {
+    // Like a server whose keep-alive ran out as the request came: a connection idle for more
+    // than 500 ms is closed, unanswered, when the next request arrives on it. Its own port,
+    // so the runtime's pool holds only the connections made to it here.
+    const answeredAt = new WeakMap<Socket, number>();
+    const got: string[] = [];
+    const closing = createServer((req, res) => {
+      const idleSince = answeredAt.get(req.socket);
+      if (idleSince !== undefined && Date.now() - idleSince > 500) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on("end", () => {
+        got.push(String(req.headers["webhook-id"]));
+        res.writeHead(204).end(() => answeredAt.set(req.socket, Date.now()));
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => closing.listen(port, "127.0.0.1", resolve));
+    try {
+      const res = await call("POST", `${api}/webhooks`, {
+        url: `http://127.0.0.1:${port}/hooks`,
+        event_types: ["video.indexed"],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const id = res.body.id as string;
+      const first = await call("POST", `${api}/webhooks/${id}/test`);
+      await until("the first test event", () => (got.length === 1 ? true : undefined));
+      // Idle past the receiver's 500 ms, well inside the runtime's own pool timeout (5 s).
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const second = await call("POST", `${api}/webhooks/${id}/test`);
+      const delivered = await until("the second test event delivered", async () => {
+        const detail = await call("GET", `${api}/webhooks/${id}/deliveries/${second.body.id}`);
+        return detail.body.status === "pending" ? undefined : detail.body;
+      });
+      expect(delivered).toMatchObject({ status: "delivered", attempts: 1, response_status: 204 });
+      expect(delivered.attempt_log).toEqual([
+        expect.objectContaining({ error: "connection_lost", response_status: null }),
+        expect.objectContaining({ error: null, response_status: 204 }),
+      ]);
+      expect(got).toEqual([first.body.event_id, second.body.event_id]);
+      const read = await call("GET", `${api}/webhooks/${id}`);
+      expect(read.body).toMatchObject({ enabled: true, last_delivery: { outcome: "succeeded" } });
+    } finally {
+      closing.closeAllConnections();
+      await new Promise((resolve) => closing.close(resolve));
+    }
   });
 
   it("npm run admin -- webhooks listen registers a receiver, verifies events, cleans up on Ctrl-C", async () => {

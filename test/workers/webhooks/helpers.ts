@@ -147,3 +147,36 @@ export async function storedDeliveries(endpointId: string) {
     }>();
   return results;
 }
+
+/**
+ * A receiver on loopback (test/node/webhook-receivers.ts), reached with the runtime's own
+ * fetch: its URL (with `options` as the receiver's settings) and what it received.
+ */
+export function loopbackReceiver(options: { idle?: number; drop?: number; delay?: number } = {}) {
+  const path = `/${crypto.randomUUID()}`;
+  const query = new URLSearchParams(
+    Object.entries(options).map(([name, value]) => [name, String(value)]),
+  ).toString();
+  return {
+    url: `${env.WEBHOOK_RECEIVERS}${path}${query ? `?${query}` : ""}`,
+    /** The `webhook-id` of each request it got, and the idle connections it closed. */
+    async log(): Promise<{ requests: string[]; idleClosed: number }> {
+      return (await fetch(`${env.WEBHOOK_RECEIVERS}${path}`)).json();
+    },
+  };
+}
+
+/** Blocks the event loop, as a stalled service does: nothing else runs meanwhile. */
+export function busyWait(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // Spinning on purpose: timers, answers and connection closes wait for it.
+  }
+}
+
+/** The endpoint's stored failure streak and lane mark. */
+export async function endpointHealth(endpointId: string) {
+  return env.DB.prepare("SELECT failing_since, slow_since FROM webhook_endpoints WHERE id = ?")
+    .bind(endpointId)
+    .first<{ failing_since: string | null; slow_since: string | null }>();
+}

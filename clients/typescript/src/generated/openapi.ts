@@ -3030,7 +3030,7 @@ export interface components {
       /** @example 184 */
       duration_ms: number;
       /**
-       * @description Why the attempt failed; null when it succeeded
+       * @description Why the attempt failed; null when it succeeded. `connection_lost`: a request whose connection was lost before any answer, within 500 ms, and sent again at once; that line is not an attempt (not counted in `attempts`), the next line is
        * @example http_status
        * @enum {string|null}
        */
@@ -3038,6 +3038,7 @@ export interface components {
         | "http_status"
         | "timeout"
         | "network"
+        | "connection_lost"
         | "url_refused"
         | "event_missing"
         | "secret_unreadable"
