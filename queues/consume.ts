@@ -18,6 +18,11 @@ export async function consumeEach<T>(
   await consumeSideBySide(batch, schema, work, 1);
 }
 
+/** Seconds before a failed message is delivered again, from its error and attempts so far. */
+export type RetryDelay = (error: unknown, attempts: number) => number;
+
+const BACKOFF: RetryDelay = (_error, attempts) => retryDelaySeconds(attempts);
+
 /**
  * Like `consumeEach`, with up to `limit` messages worked on at once: for messages that spend
  * their time waiting on models, not on this invocation's CPU.
@@ -27,11 +32,12 @@ export async function consumeSideBySide<T>(
   schema: z.ZodType<T>,
   work: (body: T) => Promise<void>,
   limit: number,
+  retryDelay: RetryDelay = BACKOFF,
 ): Promise<void> {
   const pending = [...batch.messages];
   const worker = async () => {
     for (let message = pending.shift(); message; message = pending.shift()) {
-      await consumeOne(batch.queue, message, schema, work);
+      await consumeOne(batch.queue, message, schema, work, retryDelay);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
@@ -42,6 +48,7 @@ async function consumeOne<T>(
   message: Message,
   schema: z.ZodType<T>,
   work: (body: T) => Promise<void>,
+  retryDelay: RetryDelay,
 ): Promise<void> {
   const parsed = schema.safeParse(message.body);
   if (!parsed.success) {
@@ -60,6 +67,6 @@ async function consumeOne<T>(
         error: String(error),
       }),
     );
-    message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    message.retry({ delaySeconds: retryDelay(error, message.attempts) });
   }
 }
