@@ -14,6 +14,9 @@ import { wranglerOutputFilter } from "./wrangler-output.mjs";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
 
+/** How often the local start scripts fire the crash sweep, in seconds, unless told. */
+export const DEFAULT_SWEEP_INTERVAL_SECONDS = 60;
+
 /** Parses KEY=VALUE lines (the .dev.vars format), ignoring comments. */
 export function parseVars(text) {
   const vars = {};
@@ -61,7 +64,7 @@ export function localConfig(env = process.env) {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT is not a port: ${env.PORT}`);
   const stateDir = path.resolve(ROOT, env.STATE_DIR ?? ".wrangler/state");
-  const sweepSeconds = Number(env.SWEEP_INTERVAL_SECONDS ?? 60);
+  const sweepSeconds = Number(env.SWEEP_INTERVAL_SECONDS ?? DEFAULT_SWEEP_INTERVAL_SECONDS);
   if (!Number.isInteger(sweepSeconds) || sweepSeconds < 1)
     throw new Error(
       `SWEEP_INTERVAL_SECONDS is not a whole number of seconds: ${env.SWEEP_INTERVAL_SECONDS}`,
