@@ -48,12 +48,15 @@ export function localConfig(env = process.env) {
   const vars = ensureDevVars();
   const secrets = { ...vars };
   if (env.ADMIN_TOKEN !== undefined) secrets.ADMIN_TOKEN = env.ADMIN_TOKEN;
-  // The crash sweep's lease, the crash test's pause points (test-only), webhook retries, and
-  // the simulators' knobs (read only with ADAPTERS=production).
+  // The crash sweep's lease, the crash test's pause points (test-only), the webhook URL
+  // policy and retries, and the simulators' knobs (read only with ADAPTERS=production). Unset,
+  // the webhook URL policy is wrangler.toml's for the adapters: loopback allowed with the local
+  // ones, production's (public https only) with the production ones.
   for (const name of [
     "WORK_LEASE_SECONDS",
     "RUN_INVOCATION_SECONDS",
     "WORK_PAUSE_AT",
+    "WEBHOOK_ALLOW_LOOPBACK_HTTP",
     "WEBHOOK_RETRY_SCHEDULE",
     "WEBHOOK_RETRY_JITTER",
     ...SIMULATOR_SETTINGS,
@@ -81,6 +84,10 @@ export function localConfig(env = process.env) {
     throw new Error(
       `SIMULATE_ERRORS takes none or a comma list of part=error[xN] (parts speech, vision, answers, embeddings; errors a code, unknown or json-mode), not ${env.SIMULATE_ERRORS}`,
     );
+  // The Worker reads anything but "true" as production's policy; a typo must not do so silently.
+  const loopback = env.WEBHOOK_ALLOW_LOOPBACK_HTTP;
+  if (loopback !== undefined && loopback !== "true" && loopback !== "false")
+    throw new Error(`WEBHOOK_ALLOW_LOOPBACK_HTTP must be "true" or "false", not ${loopback}`);
   const adapters = env.ADAPTERS ?? "local";
   if (adapters !== "local" && adapters !== "production")
     throw new Error(`ADAPTERS must be "local" or "production", not ${env.ADAPTERS}`);
