@@ -1,10 +1,11 @@
 import { findRunById } from "../src/db/repos/runs";
 import { asyncError } from "../src/errors/async-codes";
 import { RunAnalysisMessageSchema } from "../src/lib/queue-messages";
+import { TransientModelError } from "../src/ports/ai/model-calls";
 import type { Deps } from "../src/services/deps";
 import { executeRun } from "../src/services/runs/execute-run";
 import { Invocation } from "../src/services/runs/lanes";
-import { batchRequestIds, consumeSideBySide } from "./consume";
+import { batchRequestIds, consumeSideBySide, retryDelaySeconds } from "./consume";
 
 /**
  * Lanes of one batch worked at once (a batch holds at most 100): they wait on models, paced by
@@ -26,6 +27,7 @@ export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<
     deps,
     (deps, message) => executeRun(deps, message, invocation),
     LANES_SIDE_BY_SIDE,
+    retryDelay,
   );
   // A crash before this line loses those lanes: the run's lease runs out and the sweep
   // re-sends them.
@@ -42,6 +44,14 @@ export async function consumeAnalysis(batch: MessageBatch, deps: Deps): Promise<
     invocation_ms: deps.clock.now() - started,
     ended_at: new Date(deps.clock.now()).toISOString(),
   });
+}
+
+/**
+ * A step whose model call still failed at the call's deadline has backed off for that long
+ * already: its lane is retried at once. Any other failure backs off as every queue's does.
+ */
+function retryDelay(error: unknown, attempts: number): number {
+  return error instanceof TransientModelError ? 0 : retryDelaySeconds(attempts);
 }
 
 /** Dead letters of the analysis queue: the run could not execute after every retry. */

@@ -22,6 +22,11 @@ export async function consumeEach<T extends CausedByRequest>(
   await consumeSideBySide(batch, schema, deps, work, 1);
 }
 
+/** Seconds before a failed message is delivered again, from its error and attempts so far. */
+export type RetryDelay = (error: unknown, attempts: number) => number;
+
+const BACKOFF: RetryDelay = (_error, attempts) => retryDelaySeconds(attempts);
+
 /**
  * Like `consumeEach`, with up to `limit` messages worked on at once: for messages that spend
  * their time waiting on models, not on this invocation's CPU.
@@ -32,11 +37,12 @@ export async function consumeSideBySide<T extends CausedByRequest>(
   deps: Deps,
   work: (deps: Deps, body: T) => Promise<void>,
   limit: number,
+  retryDelay: RetryDelay = BACKOFF,
 ): Promise<void> {
   const pending = [...batch.messages];
   const worker = async () => {
     for (let message = pending.shift(); message; message = pending.shift()) {
-      await consumeOne(batch.queue, message, schema, deps, work);
+      await consumeOne(batch.queue, message, schema, deps, work, retryDelay);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
@@ -48,6 +54,7 @@ async function consumeOne<T extends CausedByRequest>(
   schema: z.ZodType<T>,
   deps: Deps,
   work: (deps: Deps, body: T) => Promise<void>,
+  retryDelay: RetryDelay,
 ): Promise<void> {
   const parsed = schema.safeParse(message.body);
   if (!parsed.success) {
@@ -65,7 +72,7 @@ async function consumeOne<T extends CausedByRequest>(
       attempts: message.attempts,
       error: String(error),
     });
-    message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    message.retry({ delaySeconds: retryDelay(error, message.attempts) });
   }
 }
 

@@ -1,6 +1,9 @@
 // npm run dev: migrations, then the Worker with local D1, R2, Durable Objects and Queues.
 // Honours PORT (8787), STATE_DIR (.wrangler/state), ADMIN_TOKEN (default: .dev.vars),
-// SWEEP_INTERVAL_SECONDS (60) and WORK_LEASE_SECONDS (900) for the crash sweep.
+// SWEEP_INTERVAL_SECONDS (60, DEFAULT_SWEEP_INTERVAL_SECONDS in scripts/lib/local.mjs) and
+// WORK_LEASE_SECONDS (60, DEFAULT_LEASE_SECONDS in src/services/sweep/lease.ts) for the crash
+// sweep, and the rest of the README's configuration table; test/node/stated-defaults.test.ts
+// holds these numbers to the constants.
 import { adaptersBanner, healthOf } from "./lib/banner.mjs";
 import { launchLocal, waitForReady } from "./lib/local.mjs";
 

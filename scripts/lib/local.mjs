@@ -14,6 +14,9 @@ import { wranglerOutputFilter } from "./wrangler-output.mjs";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
 
+/** How often the local start scripts fire the crash sweep, in seconds, unless told. */
+export const DEFAULT_SWEEP_INTERVAL_SECONDS = 60;
+
 /** Parses KEY=VALUE lines (the .dev.vars format), ignoring comments. */
 export function parseVars(text) {
   const vars = {};
@@ -45,12 +48,15 @@ export function localConfig(env = process.env) {
   const vars = ensureDevVars();
   const secrets = { ...vars };
   if (env.ADMIN_TOKEN !== undefined) secrets.ADMIN_TOKEN = env.ADMIN_TOKEN;
-  // The crash sweep's lease, the crash test's pause points (test-only), webhook retries, and
-  // the simulators' knobs (read only with ADAPTERS=production).
+  // The crash sweep's lease, the crash test's pause points (test-only), the webhook URL
+  // policy and retries, and the simulators' knobs (read only with ADAPTERS=production). Unset,
+  // the webhook URL policy is wrangler.toml's for the adapters: loopback allowed with the local
+  // ones, production's (public https only) with the production ones.
   for (const name of [
     "WORK_LEASE_SECONDS",
     "RUN_INVOCATION_SECONDS",
     "WORK_PAUSE_AT",
+    "WEBHOOK_ALLOW_LOOPBACK_HTTP",
     "WEBHOOK_RETRY_SCHEDULE",
     "WEBHOOK_RETRY_JITTER",
     ...SIMULATOR_SETTINGS,
@@ -61,7 +67,7 @@ export function localConfig(env = process.env) {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT is not a port: ${env.PORT}`);
   const stateDir = path.resolve(ROOT, env.STATE_DIR ?? ".wrangler/state");
-  const sweepSeconds = Number(env.SWEEP_INTERVAL_SECONDS ?? 60);
+  const sweepSeconds = Number(env.SWEEP_INTERVAL_SECONDS ?? DEFAULT_SWEEP_INTERVAL_SECONDS);
   if (!Number.isInteger(sweepSeconds) || sweepSeconds < 1)
     throw new Error(
       `SWEEP_INTERVAL_SECONDS is not a whole number of seconds: ${env.SWEEP_INTERVAL_SECONDS}`,
@@ -78,6 +84,10 @@ export function localConfig(env = process.env) {
     throw new Error(
       `SIMULATE_ERRORS takes none or a comma list of part=error[xN] (parts speech, vision, answers, embeddings; errors a code, unknown or json-mode), not ${env.SIMULATE_ERRORS}`,
     );
+  // The Worker reads anything but "true" as production's policy; a typo must not do so silently.
+  const loopback = env.WEBHOOK_ALLOW_LOOPBACK_HTTP;
+  if (loopback !== undefined && loopback !== "true" && loopback !== "false")
+    throw new Error(`WEBHOOK_ALLOW_LOOPBACK_HTTP must be "true" or "false", not ${loopback}`);
   const adapters = env.ADAPTERS ?? "local";
   if (adapters !== "local" && adapters !== "production")
     throw new Error(`ADAPTERS must be "local" or "production", not ${env.ADAPTERS}`);

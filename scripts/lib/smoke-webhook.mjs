@@ -1,6 +1,7 @@
 // The smoke check's webhook receiver: an HTTP listener on loopback that keeps what arrives.
 // "local" registers the listener's own http://127.0.0.1 URL (a local service allows loopback
-// endpoints); a public https URL is registered as given and must forward to the listener
+// endpoints: with ADAPTERS=production only when started with WEBHOOK_ALLOW_LOOPBACK_HTTP=true);
+// a public https URL is registered as given and must forward to the listener
 // (a tunnel to --webhook-listen PORT), since a deployment delivers to public addresses only.
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";

@@ -34,7 +34,11 @@ export async function listen({ baseUrl, admin, workspace, events, fail }) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    if (!res.ok) fail(`${method} ${route} failed with ${res.status}: ${text.slice(0, 200)}`);
+    // A service keeping production's webhook URL policy refuses this loopback receiver.
+    const hint = /loopback/.test(text)
+      ? " (start the service with WEBHOOK_ALLOW_LOOPBACK_HTTP=true to deliver to this machine)"
+      : "";
+    if (!res.ok) fail(`${method} ${route} failed with ${res.status}: ${text.slice(0, 200)}${hint}`);
     return text === "" ? null : JSON.parse(text);
   };
   let secret = "";

@@ -8,6 +8,8 @@ export type LogFields = Record<string, unknown>;
  */
 export interface Logger {
   info(fields: LogFields): void;
+  /** Expected trouble the service handles (a documented refusal): worth seeing, not paging. */
+  warn(fields: LogFields): void;
   error(fields: LogFields): void;
   /** A logger whose lines also carry `fields` (null and undefined values are left out). */
   with(fields: LogFields): Logger;
@@ -22,6 +24,7 @@ export function createLogger(context: LogFields = {}): Logger {
   const base = defined(context);
   return {
     info: (fields) => console.log(JSON.stringify({ ...base, ...fields })),
+    warn: (fields) => console.warn(JSON.stringify({ ...base, ...fields })),
     error: (fields) => console.error(JSON.stringify({ ...base, ...fields })),
     with: (fields) => createLogger({ ...base, ...defined(fields) }),
   };

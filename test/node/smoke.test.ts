@@ -79,6 +79,8 @@ async function startIn(adapters: string): Promise<{ service: LocalProcess; state
     STATE_DIR: stateDir,
     ADMIN_TOKEN,
     ADAPTERS: adapters,
+    // `--webhook-receiver local` registers a loopback URL, which production's policy refuses.
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
   });
   await service.start();
   return { service, stateDir };

@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { runSteps } from "../schema";
 
@@ -103,6 +103,31 @@ export function extendStepClaimStatement(db: Database, step: RunStepRow, until: 
         eq(runSteps.runId, step.runId),
         eq(runSteps.position, step.position),
         eq(runSteps.state, "pending"),
+      ),
+    );
+}
+
+/**
+ * Gives back a lane's claim on pending steps (their work failed), so the next delivery claims
+ * them at once instead of waiting for the claim to run out. A claim is the lane's while it is
+ * no later than `heldUntil`, the last end the lane wrote: one taken over after it lapsed ends
+ * later and stays.
+ */
+export function releaseStepClaimsStatement(
+  db: Database,
+  runId: string,
+  positions: number[],
+  heldUntil: string,
+) {
+  return db
+    .update(runSteps)
+    .set({ claimedUntil: null })
+    .where(
+      and(
+        eq(runSteps.runId, runId),
+        inArray(runSteps.position, positions),
+        eq(runSteps.state, "pending"),
+        lte(runSteps.claimedUntil, heldUntil),
       ),
     );
 }

@@ -20,9 +20,17 @@ export async function permanent<T>(
     return { ok: true, value: await call() };
   } catch (error) {
     if (!failsForGood(error)) throw error;
-    log.error({ media_step_failed: String(error) });
+    // A documented refusal (a frame the vision model declines, a codec that cannot be cut) is
+    // what the platform promises to do with such input: a warning. An error no page documents
+    // is the service's to look into: an error.
+    if (refusedAsDocumented(error)) log.warn({ media_step_refused: String(error) });
+    else log.error({ media_step_failed: String(error) });
     return { ok: false, error };
   }
+}
+
+function refusedAsDocumented(error: unknown): boolean {
+  return error instanceof UncuttableError || classifyModelError(error).kind === "permanent";
 }
 
 function failsForGood(error: unknown): boolean {

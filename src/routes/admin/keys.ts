@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { findWorkspace, insertApiKey, revokeApiKey } from "../../db/repos/workspaces";
 import { ownerOfKey } from "../../domain/rulebooks";
-import { notFound } from "../../errors/api-error";
+import { invalidRequest, notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
@@ -27,7 +27,10 @@ const createKeyRoute = createRoute({
             workspace_id: z.string().min(1),
             type: z.enum(["alpha", "standard"]),
             permissions: z.array(PermissionNameSchema),
-            expires_at: TimestampSchema.optional(),
+            expires_at: TimestampSchema.optional().openapi({
+              description:
+                "When the key stops working (401 from then on); must be in the future. Omitted: it never expires.",
+            }),
             owner_id: OwnerIdSchema.optional().openapi({
               description:
                 "The owner the key acts for. Rulebooks belong to an owner: give two keys the same owner_id (read it from an existing key) and both manage the same rulebooks. Omitted: the key acts for a new owner of its own.",
@@ -67,6 +70,10 @@ export function registerKeyRoutes(app: OpenAPIHono<HonoEnv>) {
     const db = c.var.deps.db;
     if (!(await findWorkspace(db, body.workspace_id)))
       throw notFound("Workspace", body.workspace_id);
+    // A key that would answer 401 from its first request is a mistake (a date in the wrong
+    // year or zone), not a key anyone wants: refused, naming the field.
+    if (body.expires_at !== undefined && Date.parse(body.expires_at) <= now)
+      throw invalidRequest([{ path: "expires_at", message: "must be in the future" }]);
     const { secret, secretHash, start } = await mintKeySecret();
     const id = newId("key");
     const row = {

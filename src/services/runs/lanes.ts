@@ -3,6 +3,7 @@ import {
   claimStep,
   extendStepClaimStatement,
   type RunStepRow,
+  releaseStepClaimsStatement,
 } from "../../db/repos/run-steps";
 import { findRunById, type RunRow } from "../../db/repos/runs";
 import { nowIso } from "../../lib/clock";
@@ -156,32 +157,65 @@ export async function workLane(
       });
       return;
     }
-    const step = await claimStep(db, run.id, nowIso(now), nowIso(now + CLAIM_MS));
+    const claim = new HeldClaim(nowIso(now + CLAIM_MS));
+    const step = await claimStep(db, run.id, nowIso(now), claim.until);
     if (!step) {
       await settle(deps, run, coordinator);
       return;
     }
-    const kind = await workStep(
-      deps,
-      context,
-      step,
-      coordinator,
-      (work) =>
-        withLeaseHeartbeat(deps, { subjectId: run.id, kind: "run" }, work, (until) =>
-          extendStepClaimStatement(db, step, until),
-        ),
-      () => claimSpentSteps(deps, run.id),
-    );
+    claim.positions.push(step.position);
+    let kind: "answer" | "finish";
+    try {
+      kind = await workStep(
+        deps,
+        context,
+        step,
+        coordinator,
+        (work) =>
+          withLeaseHeartbeat(deps, { subjectId: run.id, kind: "run" }, work, (until) =>
+            extendStepClaimStatement(db, step, claim.renewed(until)),
+          ),
+        () => claimSpentSteps(deps, run.id, claim),
+      );
+    } catch (error) {
+      // Given back before the message's retry: the retry (or another lane of the run) claims
+      // the step at once, where a kept claim left the run idle until the sweep re-sent it.
+      await releaseStepClaimsStatement(db, run.id, claim.positions, claim.until).catch(
+        (release: unknown) =>
+          deps.log.error({ run_step_claim_kept: run.id, error: String(release) }),
+      );
+      throw error;
+    }
     invocation.timed(kind, deps.clock.now() - now);
     if (kind === "finish") return;
   }
 }
 
+/** The steps a lane holds and the latest end it wrote for their claims. */
+class HeldClaim {
+  readonly positions: number[] = [];
+  constructor(public until: string) {}
+
+  /** Records a later end written for the claim, and answers it. */
+  renewed(until: string): string {
+    if (until > this.until) this.until = until;
+    return until;
+  }
+}
+
 /** Claims up to SPENT_STEPS_TOGETHER - 1 more answer steps of a run whose budget is spent. */
-function claimSpentSteps(deps: Deps, runId: string): Promise<RunStepRow[]> {
+async function claimSpentSteps(deps: Deps, runId: string, held: HeldClaim): Promise<RunStepRow[]> {
   const now = deps.clock.now();
-  const until = nowIso(now + CLAIM_MS);
-  return claimAnswerSteps(deps.db, runId, nowIso(now), until, SPENT_STEPS_TOGETHER - 1);
+  const until = held.renewed(nowIso(now + CLAIM_MS));
+  const steps = await claimAnswerSteps(
+    deps.db,
+    runId,
+    nowIso(now),
+    until,
+    SPENT_STEPS_TOGETHER - 1,
+  );
+  for (const step of steps) held.positions.push(step.position);
+  return steps;
 }
 
 /** Nothing to claim: a requested cancel is carried out here; otherwise other lanes hold the rest. */

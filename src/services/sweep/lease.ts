@@ -1,4 +1,3 @@
-import type { Env } from "../../env";
 import { nowIso } from "../../lib/clock";
 
 /**
@@ -12,8 +11,11 @@ export const MAX_SWEEP_TRIES = 3;
 /** Items handled per kind and sweep, so one sweep stays well inside its time limit. */
 export const SWEEP_BATCH = 50;
 
+/** The variable the lease is read from; the start scripts' tests read this file too. */
+type LeaseVars = { WORK_LEASE_SECONDS?: string | undefined };
+
 /** The lease in milliseconds, from `WORK_LEASE_SECONDS` (decimal digits) or the default. */
-export function leaseMs(env: Pick<Env, "WORK_LEASE_SECONDS">): number {
+export function leaseMs(env: LeaseVars): number {
   const raw = env.WORK_LEASE_SECONDS;
   const seconds = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : DEFAULT_LEASE_SECONDS;
   return (seconds > 0 ? seconds : DEFAULT_LEASE_SECONDS) * 1000;
@@ -29,6 +31,6 @@ export interface SweepClock {
  * Stale means neither updated nor (re)started within one lease. The lease is applied when
  * the sweep runs, so a changed `WORK_LEASE_SECONDS` holds for work already in flight.
  */
-export function sweepClock(env: Pick<Env, "WORK_LEASE_SECONDS">, now = Date.now()): SweepClock {
+export function sweepClock(env: LeaseVars, now = Date.now()): SweepClock {
   return { now: nowIso(now), staleBefore: nowIso(now - leaseMs(env)) };
 }

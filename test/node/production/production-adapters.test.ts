@@ -128,6 +128,19 @@ describe("ADAPTERS=production", () => {
     });
   });
 
+  it("keeps production's webhook URL policy: a loopback receiver is refused unless told", async () => {
+    const res = await fetch(`${main.service.baseUrl}/api/v1alpha1/webhooks`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${main.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hook", event_types: ["*"] }),
+    });
+    const problem = await res.json();
+    expect(res.status, JSON.stringify(problem)).toBe(400);
+    expect(problem.errors).toEqual([
+      { path: "url", message: "must not point at a loopback address" },
+    ]);
+  });
+
   it.concurrent("indexes a burst of 50 uploads with a fifth of model calls failing, hearing and seeing them whole", {
     timeout: 600_000,
   }, async () => {

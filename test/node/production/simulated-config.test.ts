@@ -1,6 +1,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import { type WebhookVars, webhookConfig } from "../../../src/services/webhooks/config";
+import { checkWebhookUrl } from "../../../src/services/webhooks/url-guard";
 
 const CONFIG = path.resolve(import.meta.dirname, "../../../wrangler.toml");
 
@@ -37,6 +39,16 @@ describe("the simulated configuration (ADAPTERS=production)", () => {
       "VECTORIZE_SIMULATOR:VectorizeSimulatorIndex",
     ]);
     expect(simulated.migrations.slice(0, local.migrations.length)).toEqual(local.migrations);
+  });
+
+  it("keeps production's webhook URL policy, as deployed; the local adapters allow loopback", () => {
+    const policy = (env: string | undefined) => {
+      const vars = resolvedConfig(CONFIG, env).vars as WebhookVars;
+      return checkWebhookUrl("http://127.0.0.1:8099/hook", webhookConfig(vars)).ok;
+    };
+    expect(policy("production")).toBe(false);
+    expect(policy("simulated")).toBe(false);
+    expect(policy(undefined)).toBe(true);
   });
 
   it("runs the production adapters through the simulators' entry, never the AI or Vectorize of an account", async () => {

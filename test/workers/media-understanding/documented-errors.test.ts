@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SimulatedMedia } from "../../../simulators/media";
 import { ErrorScripts, scriptedErrorsFrom } from "../../../simulators/scripted-errors";
 import { SimulatedAi } from "../../../simulators/workers-ai";
@@ -82,6 +82,25 @@ describe("a media window meeting each class of documented error", () => {
       "model-error:5021: undocumented error (simulated: SIMULATE_ERRORS)",
     );
     expect(u.limitations.some((l) => l.startsWith("speech-recognition-refused"))).toBe(false);
+  });
+
+  it("logs a documented refusal of every frame as a warning, never as an error", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const failed = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { u } = await understandTalk("vision=5004");
+    expect(u.limitations.some((l) => l.startsWith("vision"))).toBe(true);
+    const refusals = warned.mock.calls.map((call) => String(call[0]));
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(refusals.every((line) => line.includes("media_step_refused"))).toBe(true);
+    expect(failed).not.toHaveBeenCalled();
+  });
+
+  it("logs an error no page documents, after its attempts, as an error", async () => {
+    const failed = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await understandTalk("speech=unknown");
+    expect(failed.mock.calls.map((call) => String(call[0]))).toEqual([
+      expect.stringContaining("media_step_failed"),
+    ]);
   });
 
   it("throws a transient code still failing at the deadline on, so the window is retried", async () => {
