@@ -5,7 +5,7 @@
 // lag (receiver clock minus the event's created_at), requests the receivers got, and what
 // the attempt logs say.
 import { createServer } from "node:http";
-import { fmt, json, percentile } from "../lib.mjs";
+import { benchClient, fmt, json, percentile } from "../lib.mjs";
 
 export const name = "webhook-connections";
 
@@ -110,19 +110,11 @@ export async function run(service) {
   const long = await receiver(5_000);
   const prompt = await receiver(5_000);
   try {
-    const workspace = await service.admin("POST", "/workspaces", {
-      name: "bench-webhook-connections",
-      alpha_opt_in: true,
-    });
-    const { key } = await service.admin("POST", "/keys", {
-      workspace_id: workspace.id,
-      type: "alpha",
-      permissions: ["*"],
-    });
+    const client = await benchClient(service, "bench-webhook-connections");
     const api = (route, method = "GET", body) =>
-      fetch(`${service.baseUrl}/api/v1alpha1${route}`, {
+      fetch(`${client.api}${route}`, {
         method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        headers: client.headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       }).then(json);
     const register = async (got, count) => {
