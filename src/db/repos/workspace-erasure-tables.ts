@@ -13,6 +13,7 @@ import {
   rulebooks,
   ruleSetVersions,
   rules,
+  usageDaily,
   videos,
   webhookAttempts,
   webhookDeliveries,
@@ -189,6 +190,8 @@ const FLAT = {
     [rulebookCsvImports, eq(rulebookCsvImports.workspaceId, workspaceId)] as const,
   events: (workspaceId: string) => [events, eq(events.workspaceId, workspaceId)] as const,
   apiKeys: (workspaceId: string) => [apiKeys, eq(apiKeys.workspaceId, workspaceId)] as const,
+  /** The usage rollup, which deleting videos leaves as it is. */
+  usage: (workspaceId: string) => [usageDaily, eq(usageDaily.workspaceId, workspaceId)] as const,
 };
 
 /** A table whose rows of a workspace go a page at a time. */

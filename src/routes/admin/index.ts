@@ -10,6 +10,7 @@ import { validationHook } from "../validation-hook";
 import { registerDeleteWorkspace } from "./delete-workspace";
 import { registerKeyRoutes } from "./keys";
 import { registerAdminLists } from "./lists";
+import { registerWorkspaceUsage } from "./usage";
 import { registerWorkspaceRoutes } from "./workspaces";
 
 /** The operator token guards everything; without one configured the admin API does not exist. */
@@ -34,6 +35,7 @@ export function createAdminApp(): OpenAPIHono<HonoEnv> {
   registerDeleteWorkspace(admin);
   registerKeyRoutes(admin);
   registerAdminLists(admin);
+  registerWorkspaceUsage(admin);
   admin.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Video Analysis Service admin API", version: "v1" },

@@ -1,6 +1,8 @@
 import { runBatch } from "../../db/client";
+import { bytesRemovedStatement } from "../../db/repos/usage";
 import { dropIdleLeaseStatement, markVideoDeletedStatement } from "../../db/repos/video-erasure";
 import { findVideo, type StoredVideoRow } from "../../db/repos/videos";
+import { dayOf } from "../../domain/usage";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { videoServedKeys } from "../../lib/object-keys";
@@ -32,7 +34,8 @@ export async function deleteVideo(
 /**
  * Aborts an upload still open, marks the video deleted in one statement (no read path sees it
  * from then on) and deletes the objects signed URLs point at (a signed URL cannot be revoked,
- * only its object). What is left is erased by `eraseVideo`. Shared by the deletion of one
+ * only its object). The mark's batch counts the video's source as no longer stored, once.
+ * What is left is erased by `eraseVideo`. Shared by the deletion of one
  * video and of a whole workspace (no request: `requestId` null).
  */
 export async function tombstoneVideo(
@@ -47,9 +50,11 @@ export async function tombstoneVideo(
   // `processing`, but R2 writes come first): its lease makes erasure wait until the work
   // stops. Any other video's lease is stale bookkeeping and goes with the mark. Which one it
   // is, the row says when the batch runs, not when it was read: processing may claim it since.
+  const at = nowIso(deps.clock.now());
   await runBatch(deps.db, [
     dropIdleLeaseStatement(deps.db, video.id),
-    markVideoDeletedStatement(deps.db, workspaceId, video.id, nowIso(deps.clock.now()), requestId),
+    bytesRemovedStatement(deps.db, workspaceId, video.id, dayOf(at)),
+    markVideoDeletedStatement(deps.db, workspaceId, video.id, at, requestId),
   ]);
   await deps.bucket.delete(videoServedKeys(video.id));
 }

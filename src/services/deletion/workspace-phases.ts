@@ -139,7 +139,9 @@ const csvFiles: Phase = async ({ deps, workspaceId }) => {
 /**
  * The order erasure goes in. Work that writes is stopped first (runs asked to cancel, videos
  * marked deleted), then content goes, and the keys and events last: a run canceled along the
- * way writes its `run.canceled`, which must still find its events table emptied after it.
+ * way writes its `run.canceled`, which must still find its events table emptied after it. The
+ * usage rollup goes at the very end: every step before may still count (a video marked
+ * deleted counts its bytes as removed).
  */
 export const PHASES: readonly Phase[] = [
   stopRuns,
@@ -156,4 +158,5 @@ export const PHASES: readonly Phase[] = [
   family(WEBHOOK_ENDPOINTS),
   flat("events"),
   flat("apiKeys"),
+  flat("usage"),
 ];

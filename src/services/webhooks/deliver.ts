@@ -1,4 +1,5 @@
 import { runBatch } from "../../db/client";
+import { countStatements } from "../../db/repos/usage";
 import {
   type AttemptOutcome,
   claimDelivery,
@@ -13,6 +14,7 @@ import {
   endpointById,
   updateEndpointStatement,
 } from "../../db/repos/webhook-endpoints";
+import { dayOf, type UsageCount } from "../../domain/usage";
 import { nowIso } from "../../lib/clock";
 import type { DeliverWebhookMessage } from "../../lib/queue-messages";
 import { WEBHOOK_REQUEST_ID_HEADER } from "../../lib/request-id";
@@ -230,7 +232,13 @@ async function record(
     durationMs: sent.durationMs,
     errorClass: sent.errorClass,
   };
+  // An attempt counts once, with the row of it in the attempt log; a delivered one twice.
+  const counts: UsageCount[] = [{ metric: "webhook_attempts", key: "", value: 1 }];
+  if (outcome.status === "delivered")
+    counts.push({ metric: "webhook_deliveries", key: "", value: 1 });
+  const target = { workspaceId: delivery.workspaceId };
   await runBatch(deps.db, [
+    ...countStatements(deps.db, target, dayOf(outcome.attemptedAt), counts),
     ...recordAttemptStatements(deps.db, outcome),
     updateEndpointStatement(deps.db, endpoint.id, {
       ...health(endpoint, sent, status, now),
