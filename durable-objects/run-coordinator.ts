@@ -11,7 +11,7 @@ import {
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
-import { countStatements } from "../src/db/repos/usage";
+import { countStatements, runFindingsStatement } from "../src/db/repos/usage";
 import {
   deleteLeaseStatement,
   markActiveStatement,
@@ -136,6 +136,8 @@ export class RunCoordinator extends DurableObject<Env> {
       const extra = [
         insertSnapshotStatement(db, outcome.output),
         ...reportStatements(db, outcome.reports ?? []),
+        // The move happens once, and makes the findings readable: they count with it.
+        runFindingsStatement(db, state.runId, dayOf(nowIso())),
       ];
       return (
         await this.move(

@@ -72,32 +72,6 @@ export function countStatements(
   return statements;
 }
 
-/**
- * The statement adding what run steps made and used to the workspace's rollup, each step's
- * counts only while that step is still pending: batch it before the steps' completion.
- */
-export function countStepsStatement(
-  db: Database,
-  workspaceId: string,
-  runId: string,
-  day: string,
-  steps: readonly { position: number; counts: readonly UsageCount[] }[],
-): BatchItem<"sqlite">[] {
-  const rows = steps.flatMap((step) =>
-    step.counts.map((count) => [step.position, count.metric, count.key, count.value]),
-  );
-  if (rows.length === 0) return [];
-  return [
-    addToDays(
-      db,
-      sql`SELECT ${workspaceId}, ${day}, ${cell(1)}, ${cell(2)}, ${cell(3)}
-        FROM json_each(${JSON.stringify(rows)}) AS c
-        WHERE EXISTS (SELECT 1 FROM run_steps s WHERE s.run_id = ${runId}
-          AND s.position = ${cell(0)} AND s.state = 'pending')`,
-    ),
-  ];
-}
-
 /** The bytes stored level as a SQL sum over the rollup rows it filters. */
 const LEVEL = sql.raw(
   "coalesce(sum(CASE metric WHEN 'bytes_added' THEN value ELSE -value END), 0)",
@@ -135,6 +109,19 @@ export function bytesRemovedStatement(
     db,
     sql`SELECT workspace_id, ${day}, 'bytes_removed', '', file_size FROM videos
       WHERE id = ${videoId} AND workspace_id = ${workspaceId} AND status <> 'deleted' AND uploaded_at IS NOT NULL`,
+  );
+}
+
+/**
+ * Counts a run's findings in its workspace's rollup, from the stored rows: batch it with the
+ * run's completion, which happens once and is when its findings become readable.
+ */
+export function runFindingsStatement(db: Database, runId: string, day: string) {
+  const stored = sql`(SELECT count(*) FROM findings WHERE run_id = ${runId})`;
+  return addToDays(
+    db,
+    sql`SELECT workspace_id, ${day}, 'findings', '', ${stored} FROM runs
+      WHERE id = ${runId} AND ${stored} > 0`,
   );
 }
 

@@ -7,11 +7,12 @@ import {
   type RunStepRow,
   runSpend,
   type StepSpend,
+  stepIsPending,
 } from "../../db/repos/run-steps";
 import { insertAnswersStatements } from "../../db/repos/runs";
-import { countStepsStatement } from "../../db/repos/usage";
+import { countStatements } from "../../db/repos/usage";
 import { renewLeaseStatement } from "../../db/repos/work-leases";
-import { dayOf, modelCounts, type UsageCount } from "../../domain/usage";
+import { dayOf, modelCounts } from "../../domain/usage";
 import { nowIso } from "../../lib/clock";
 import type { Deps } from "../deps";
 import { analysisStep } from "./analysis-step";
@@ -67,11 +68,12 @@ async function stepRows(
 }
 
 /**
- * Answers one step and stores it: its answers (and findings), its spend, what it adds to the
- * workspace's usage and its completion in one batch, so a step is either stored whole or not
- * at all, and stored and counted once (a duplicate delivery's rows conflict, and its count and
- * completion find the step done). Once the run's budget is
- * spent, the lane claims the run's next pending steps too and stores them all together.
+ * Answers one step and stores it: its answers (and findings), its spend, its model calls and
+ * tokens in the workspace's usage (spent whether or not the run completes) and its completion
+ * in one batch, so a step is either stored whole or not at all, and stored and counted once (a
+ * duplicate delivery's rows conflict, and its count and completion find the step done). Once
+ * the run's budget is spent, the lane claims the run's next pending steps too and stores them
+ * all together.
  */
 async function answerStep(
   deps: Deps,
@@ -90,9 +92,10 @@ async function answerStep(
   const createdAt = nowIso();
   const rows = await stepRows(context, step, execution, createdAt);
   const lease = { subjectId: run.id, kind: "run" as const, activeFrom: nowIso() };
-  const counted = { position: step.position, counts: stepCounts(rows, execution) };
+  const counts = modelCounts(execution.modelUse());
+  const target = { workspaceId: run.workspaceId };
   await runBatch(db, [
-    ...countStepsStatement(db, run.workspaceId, run.id, dayOf(createdAt), [counted]),
+    ...countStatements(db, target, dayOf(createdAt), counts, stepIsPending(step)),
     ...insertAnswersStatements(db, rows.answers),
     ...insertFindingsStatements(db, rows.findings),
     completeStepStatement(db, step, execution.spent(), createdAt),
@@ -118,29 +121,19 @@ async function storeSpentSteps(
   const answers: StepRows["answers"] = [];
   const findings: StepRows["findings"] = [];
   const done: { position: number; spend: StepSpend }[] = [];
-  const counted: { position: number; counts: UsageCount[] }[] = [];
   for (const step of steps) {
     const execution = new Execution(deps, run, spent);
     const rows = await stepRows(context, step, execution, createdAt);
     for (const answer of rows.answers) answers.push(answer);
     for (const finding of rows.findings) findings.push(finding);
     done.push({ position: step.position, spend: execution.spent() });
-    counted.push({ position: step.position, counts: stepCounts(rows, execution) });
   }
   const lease = { subjectId: run.id, kind: "run" as const, activeFrom: nowIso() };
   const statements = [
-    ...countStepsStatement(db, run.workspaceId, run.id, dayOf(createdAt), counted),
     ...insertAnswersStatements(db, answers),
     ...insertFindingsStatements(db, findings),
     completeStepsStatement(db, run.id, done, createdAt),
     renewLeaseStatement(db, lease),
   ];
   await runBatch(db, statements);
-}
-
-/** What a step adds to the workspace's usage: its findings, and its model calls and tokens. */
-function stepCounts(rows: StepRows, execution: Execution): UsageCount[] {
-  const findings: UsageCount[] =
-    rows.findings.length > 0 ? [{ metric: "findings", key: "", value: rows.findings.length }] : [];
-  return [...findings, ...modelCounts(execution.modelUse())];
 }
