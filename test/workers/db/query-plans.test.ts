@@ -14,6 +14,7 @@ import * as steps from "../../../src/db/repos/run-steps";
 import * as runs from "../../../src/db/repos/runs";
 import * as search from "../../../src/db/repos/search";
 import * as segments from "../../../src/db/repos/segments";
+import * as usage from "../../../src/db/repos/usage";
 import * as retention from "../../../src/db/repos/video-retention";
 import * as videos from "../../../src/db/repos/videos";
 import * as deliveries from "../../../src/db/repos/webhook-deliveries";
@@ -291,6 +292,37 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
   "retention: videos due": (db) =>
     retention.videosPastRetention(db, { workspaceId: WS, createdBefore: NOW }, 50),
   "api keys: revoke": (db) => workspaces.revokeApiKey(db, "key_none", NOW),
+  "usage: count for a video, guarded": (db) =>
+    runBatch(
+      db,
+      usage.countStatements(
+        db,
+        { workspaceId: WS, videoId: VIDEO },
+        "2026-06-01",
+        [{ metric: "heard_seconds", key: "", value: 1 }],
+        steps.stepIsPending(seededStep),
+      ),
+    ),
+  "usage: upload counted once": (db) =>
+    runBatch(db, [
+      ...usage.countStatements(
+        db,
+        { workspaceId: WS },
+        "2026-06-01",
+        [{ metric: "videos_uploaded", key: "", value: 1 }],
+        videos.awaitingUpload(VIDEO),
+      ),
+      videos.markUploadedStatement(db, "vid_none", "req", NOW),
+    ]),
+  "usage: bytes peak": (db) => runBatch(db, [usage.bytesPeakStatement(db, WS, "2026-06-01")]),
+  "usage: bytes removed": (db) =>
+    runBatch(db, [usage.bytesRemovedStatement(db, WS, "vid_none", "2026-06-01")]),
+  "usage: a run's findings": (db) =>
+    runBatch(db, [usage.runFindingsStatement(db, RUN, "2026-06-01")]),
+  "usage: days of a range": (db) => usage.usageRows(db, WS, "2025-06-01", "2026-06-01"),
+  "usage: bytes before a day": (db) => usage.bytesLevel(db, WS, "2026-06-01"),
+  "usage: bytes now": (db) => usage.bytesLevel(db, WS),
+  "usage: a video's": (db) => usage.videoUsageRows(db, VIDEO),
   // A workspace's erasure; its deletes name no seeded row, so the seed stays whole.
   "workspaces: mark deleting": (db) => erasure.markWorkspaceDeleting(db, "ws_none", NOW),
   "workspaces: find deleting": (db) => erasure.findDeletingWorkspace(db, WS),
