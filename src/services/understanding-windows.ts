@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { runBatch } from "../db/client";
 import {
   claimWindow,
@@ -166,9 +165,9 @@ async function storeWindowResult(
   const usage = deps.ports.understanding.usage?.(planned, result) ?? NO_MEDIA_USAGE;
   const processing = videoIsIn(window.videoId, PROCESSING);
   const target = { workspaceId: video.workspaceId, videoId: video.id };
-  const guard = sql`${windowIsPending(window)} and ${processing}`;
+  const counts = mediaCounts(usage);
   await runBatch(db, [
-    ...countStatements(db, target, dayOf(now), mediaCounts(usage), guard),
+    ...countStatements(db, target, dayOf(now), counts, windowIsPending(window, processing)),
     completeWindowStatement(db, window, result, now, processing),
     windowProgressStatement(db, window.videoId, PROCESSING_PROGRESS.probed, WINDOW_SPAN, now),
   ]);

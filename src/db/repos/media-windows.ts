@@ -118,9 +118,9 @@ export async function keepWindowPart(
     .where(and(windowIs(window), eq(mediaWindows.state, "pending")));
 }
 
-/** The condition that a window is still pending when a statement runs. */
-export function windowIsPending(window: WindowKey): SQL {
-  return sql`exists (select 1 from ${mediaWindows} where ${mediaWindows.videoId} = ${window.videoId} and ${mediaWindows.position} = ${window.position} and ${mediaWindows.state} = 'pending')`;
+/** The condition that a window is still pending, and `also` holds, when a statement runs. */
+export function windowIsPending(window: WindowKey, also: SQL): SQL {
+  return sql`exists (select 1 from ${mediaWindows} where ${mediaWindows.videoId} = ${window.videoId} and ${mediaWindows.position} = ${window.position} and ${mediaWindows.state} = 'pending') and ${also}`;
 }
 
 /**

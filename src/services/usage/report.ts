@@ -45,13 +45,22 @@ function daysBetween(from: string, to: string): number {
 export function usageRange(query: UsageQuery, today: string): { from: string; to: string } {
   const to = query.to ?? today;
   const from = query.from ?? addDays(to, 1 - DEFAULT_USAGE_DAYS);
-  if (from > to)
-    throw invalidRequest([{ path: "to", message: `must not be before from (${from})` }]);
-  if (daysBetween(from, to) > MAX_USAGE_DAYS) {
-    const path = query.from === undefined ? "to" : "from";
-    const message = `must leave at most ${MAX_USAGE_DAYS} days from from to to (this range has ${daysBetween(from, to)})`;
-    throw invalidRequest([{ path, message }]);
+  if (from > to) {
+    // Only a given field can be wrong: `to` when both are, else `from` after today.
+    const error =
+      query.to === undefined
+        ? { path: "from", message: `must not be after today (${today})` }
+        : { path: "to", message: `must not be before from (${from})` };
+    throw invalidRequest([error]);
   }
+  const days = daysBetween(from, to);
+  if (days > MAX_USAGE_DAYS)
+    throw invalidRequest([
+      {
+        path: "from",
+        message: `must leave a range of at most ${MAX_USAGE_DAYS} days to ${to} (this one has ${days})`,
+      },
+    ]);
   return { from, to };
 }
 

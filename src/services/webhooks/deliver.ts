@@ -232,7 +232,7 @@ async function record(
     durationMs: sent.durationMs,
     errorClass: sent.errorClass,
   };
-  // An attempt counts once, with the row of it in the attempt log; a delivered one twice.
+  // Counted with the attempt's row in the log: every attempt, and one accepted as a delivery.
   const counts: UsageCount[] = [{ metric: "webhook_attempts", key: "", value: 1 }];
   if (outcome.status === "delivered")
     counts.push({ metric: "webhook_deliveries", key: "", value: 1 });

@@ -23,6 +23,7 @@ describe("GET /usage refuses", () => {
     const { api } = await newTenant(["VIEW_USAGE"]);
     expect(await refused(api, "?from=2026-03-02&to=2026-03-01", "to")).toContain("before from");
     expect(await refused(api, "?from=2025-01-01&to=2026-01-02", "from")).toContain("366 days");
+    expect(await refused(api, "?from=2999-01-01", "from")).toContain("after today");
     // Without from the range is 30 days, so only a to before from can be wrong: there is none.
     const res = await api.get("/usage?from=2025-01-01&to=2026-01-01");
     expect(res.status, await res.text()).toBe(200);
