@@ -11,6 +11,7 @@ import {
   type SnapshotRow,
   updateRunStatement,
 } from "../src/db/repos/runs";
+import { countStatements, runFindingsStatement } from "../src/db/repos/usage";
 import {
   deleteLeaseStatement,
   markActiveStatement,
@@ -18,6 +19,7 @@ import {
 } from "../src/db/repos/work-leases";
 import { setLatestRunStatement } from "../src/db/repos/workflows";
 import type { StoredError } from "../src/domain/async-errors";
+import { dayOf } from "../src/domain/usage";
 import type { Env } from "../src/env";
 import { nowIso } from "../src/lib/clock";
 import type { RunAnalysisMessage } from "../src/lib/queue-messages";
@@ -76,7 +78,10 @@ export class RunCoordinator extends DurableObject<Env> {
       // runs through this object). Its lease starts when the run is due to start.
       await this.ctx.storage.put("state", state);
       const activeFrom = nowIso(Date.now() + delaySeconds * 1000);
+      // Counted with the row's insert, which a second insert of the same id would fail.
+      const counted = [{ metric: "runs" as const, key: "", value: 1 }];
       await runBatch(db, [
+        ...countStatements(db, { workspaceId: run.workspaceId }, dayOf(run.createdAt), counted),
         ...insertRunStatements(db, run, snapshots),
         upsertLeaseStatement(db, { subjectId: run.id, kind: "run", attempts: 0, activeFrom }),
         ...(run.workflowId === null
@@ -131,6 +136,8 @@ export class RunCoordinator extends DurableObject<Env> {
       const extra = [
         insertSnapshotStatement(db, outcome.output),
         ...reportStatements(db, outcome.reports ?? []),
+        // The move happens once, and makes the findings readable: they count with it.
+        runFindingsStatement(db, state.runId, dayOf(nowIso())),
       ];
       return (
         await this.move(

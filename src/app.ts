@@ -36,6 +36,7 @@ import { CSV_PREVIEW_PATH } from "./routes/rulebooks/preview-csv-import";
 import { registerRunRoutes } from "./routes/runs";
 import { registerSearch } from "./routes/search/search";
 import { registerUploadRoutes } from "./routes/uploads";
+import { registerUsageRoutes } from "./routes/usage";
 import { validationHook } from "./routes/validation-hook";
 import { registerVideoRoutes } from "./routes/videos";
 import { registerWebhookRoutes } from "./routes/webhooks";
@@ -129,6 +130,7 @@ function createAlphaApi(
   registerFindingRoutes(api);
 
   registerWebhookRoutes(api);
+  registerUsageRoutes(api);
   options.extendAlpha?.(api);
   return api;
 }

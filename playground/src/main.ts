@@ -1,5 +1,5 @@
 // The playground: paste a key, upload, watch processing, list, caption, search, run, read,
-// review.
+// review, read the usage.
 // The key lives in this tab's session storage only and goes nowhere but this origin's API.
 import { Api, ApiError } from "./api";
 import { fillCaptionsForm, listCaptions, uploadCaptions } from "./captions";
@@ -7,6 +7,7 @@ import { byId } from "./dom";
 import { fillRunForm, runProfile } from "./runs";
 import { search } from "./search";
 import { uploadFile } from "./upload";
+import { showUsage } from "./usage";
 import { listVideos, type Video, watchVideo } from "./videos";
 import { fillWorkflowForm, runWorkflow } from "./workflows";
 
@@ -126,6 +127,13 @@ byId<HTMLFormElement>("workflow-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const workflow = byId<HTMLSelectElement>("workflow").value;
   guarded("workflow-status", (client) => runWorkflow(client, workflow));
+});
+
+byId<HTMLFormElement>("usage-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const from = byId<HTMLInputElement>("usage-from").value;
+  const to = byId<HTMLInputElement>("usage-to").value;
+  guarded("usage-status", (client) => showUsage(client, from, to));
 });
 
 useKey(sessionStorage.getItem(KEY_SLOT) ?? "");

@@ -7,6 +7,8 @@ export interface RunUsage {
   cached_input_tokens: number;
   total_tokens: number;
   media_seconds: number;
+  /** Model calls the run's steps made; absent on runs finished before it was recorded. */
+  model_calls?: number;
 }
 
 /** What a run has consumed before its first answer. */
@@ -17,6 +19,7 @@ export function emptyUsage(): RunUsage {
     cached_input_tokens: 0,
     total_tokens: 0,
     media_seconds: 0,
+    model_calls: 0,
   };
 }
 

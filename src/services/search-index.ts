@@ -2,7 +2,9 @@ import { runBatch } from "../db/client";
 import { insertEventStatement } from "../db/repos/events";
 import { replaceSearchTextStatements, type SearchTextRow } from "../db/repos/search";
 import { listSegments } from "../db/repos/segments";
+import { countStatements } from "../db/repos/usage";
 import { findVideoById, updateVideoStatement, type VideoRow, videoIsIn } from "../db/repos/videos";
+import { dayOf, modelCounts, type UsageCount } from "../domain/usage";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import type { IndexVideoMessage } from "../lib/queue-messages";
@@ -17,8 +19,9 @@ const EMBED_BATCH = 64;
 
 /**
  * Makes a processed video searchable: learns and embeds its segments, upserts the vectors,
- * then in one D1 batch writes the full-text rows, marks the video completed and announces
- * `video.indexed`. A video is searchable only once all of that is in. Safe to redeliver.
+ * then in one D1 batch writes the full-text rows, marks the video completed, announces
+ * `video.indexed` and counts the processing in usage (its seconds, the embedding calls of this
+ * delivery). A video is searchable only once all of that is in. Safe to redeliver.
  */
 export async function indexVideo(
   deps: Pick<Deps, "db" | "ports">,
@@ -39,13 +42,12 @@ export async function indexVideo(
     texts.map((entry) => entry.text),
   );
   const records: VectorRecord[] = [];
+  let embeddingCalls = 0;
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     const batch = texts.slice(i, i + EMBED_BATCH);
-    const vectors = await ports.embedder.embed(
-      video.workspaceId,
-      batch.map((entry) => entry.text),
-      "document",
-    );
+    const batchTexts = batch.map((entry) => entry.text);
+    const vectors = await ports.embedder.embed(video.workspaceId, batchTexts, "document");
+    embeddingCalls += ports.embedder.modelCalls?.(batchTexts) ?? 0;
     batch.forEach((entry, j) => {
       const values = vectors[j];
       if (values) records.push({ id: entry.segment.id, values, metadata: { video_id: video.id } });
@@ -66,7 +68,14 @@ export async function indexVideo(
   // video is processing and the move to completed comes last, so in D1's serialized batches
   // exactly one writes the rows, the completion and the event; the other writes nothing.
   const whileProcessing = videoIsIn(video.id, ["processing"]);
+  const seconds: UsageCount = { metric: "processed_seconds", key: "", value: video.duration ?? 0 };
+  const counts = [
+    ...(seconds.value > 0 ? [seconds] : []),
+    ...modelCounts([embeddingUse(ports.embedder.model, embeddingCalls)]),
+  ];
+  const target = { workspaceId: video.workspaceId, videoId: video.id };
   await runBatch(db, [
+    ...countStatements(db, target, dayOf(updatedAt), counts, whileProcessing),
     ...replaceSearchTextStatements(db, video.id, rows, whileProcessing),
     insertEventStatement(
       db,
@@ -82,4 +91,9 @@ export async function indexVideo(
       "processing",
     ]),
   ]);
+}
+
+/** Embedding calls as a model's use: the model reports no tokens. */
+function embeddingUse(model: string, calls: number) {
+  return { model, calls, input_tokens: 0, output_tokens: 0, audio_seconds: 0 };
 }

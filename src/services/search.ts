@@ -25,10 +25,14 @@ export interface SearchRequest {
   origin: string;
 }
 
-/** A page of matches and where the time went (milliseconds per stage, for Server-Timing). */
+/**
+ * A page of matches, where the time went (milliseconds per stage, for Server-Timing) and the
+ * texts the embedder was asked to embed (for usage).
+ */
 export interface SearchOutcome {
   page: Page<SearchResult> & { explanation?: SearchExplanation };
   timings: Record<string, number>;
+  embedded: string[];
 }
 
 /** One ranked match (the spec's Search result section). */
@@ -88,7 +92,8 @@ export async function searchSegments(
     // An empty filter selects no video, so nothing can match.
     if (request.videoIds.length === 0) {
       const explanation = await explainEmptySearch(deps, request, null);
-      return { page: { data: [], has_more: false, next_cursor: null, explanation }, timings };
+      const page = { data: [], has_more: false, next_cursor: null, explanation };
+      return { page, timings, embedded: [] };
     }
   }
 
@@ -157,7 +162,12 @@ export async function searchSegments(
     const best = top > 0 ? top : null;
     const explanation = await explainEmptySearch(deps, request, best);
     lap("explain");
-    return { page: { data, has_more: false, next_cursor: null, explanation }, timings };
+    const empty = { data, has_more: false, next_cursor: null, explanation };
+    return { page: empty, timings, embedded: [request.query] };
   }
-  return { page: { data, has_more: hasMore, next_cursor: next }, timings };
+  return {
+    page: { data, has_more: hasMore, next_cursor: next },
+    timings,
+    embedded: [request.query],
+  };
 }

@@ -8,11 +8,14 @@ import {
   type MediaWindowRow,
   releaseClaim,
   WINDOWS_PER_PAGE,
+  windowIsPending,
   windowOutcomes,
   windowProgress,
   windowProgressStatement,
 } from "../db/repos/media-windows";
+import { countStatements } from "../db/repos/usage";
 import { findVideoById, type VideoRow, videoIsIn } from "../db/repos/videos";
+import { dayOf, mediaCounts, NO_MEDIA_USAGE } from "../domain/usage";
 import { PROCESSING_PROGRESS } from "../domain/video";
 import { nowIso } from "../lib/clock";
 import { sourceKey } from "../lib/object-keys";
@@ -68,7 +71,7 @@ export async function understandVideoWindow(
           ),
         (until) => extendClaimStatement(deps.db, window, by, until),
       );
-      await storeWindowResult(deps, window, result);
+      await storeWindowResult(deps, video, window, result);
     } catch (error) {
       // Given back at once: the message's retry claims the window instead of meeting this
       // claim until it runs out (and spending its retries on WindowBusyError).
@@ -105,7 +108,7 @@ export async function abandonVideoWindow(
   const window = await findWindow(deps.db, video.id, message.position);
   if (window?.state !== "pending") return;
   const result = deps.ports.understanding.abandoned({ kind: window.kind, plan: window.plan });
-  await storeWindowResult(deps, window, result);
+  await storeWindowResult(deps, video, window, result);
   await assembleWhenComplete(deps, video);
 }
 
@@ -145,15 +148,27 @@ async function processingVideo(
   return { video, input };
 }
 
+/**
+ * Stores a window's result, once, and counts what its work used in the same batch, on the same
+ * condition (the window still pending, its video processing): a duplicate delivery counts
+ * nothing.
+ */
 async function storeWindowResult(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "ports">,
+  video: Pick<VideoRow, "id" | "workspaceId">,
   window: MediaWindowRow,
   result: unknown,
 ): Promise<void> {
   const { db } = deps;
   const now = nowIso();
+  const planned = { kind: window.kind, plan: window.plan };
+  const usage = deps.ports.understanding.usage?.(planned, result) ?? NO_MEDIA_USAGE;
+  const processing = videoIsIn(window.videoId, PROCESSING);
+  const target = { workspaceId: video.workspaceId, videoId: video.id };
+  const counts = mediaCounts(usage);
   await runBatch(db, [
-    completeWindowStatement(db, window, result, now, videoIsIn(window.videoId, PROCESSING)),
+    ...countStatements(db, target, dayOf(now), counts, windowIsPending(window, processing)),
+    completeWindowStatement(db, window, result, now, processing),
     windowProgressStatement(db, window.videoId, PROCESSING_PROGRESS.probed, WINDOW_SPAN, now),
   ]);
 }

@@ -89,6 +89,7 @@ const ROUTES: { [K in OperationId]: [Method, string] } = {
   redeliverWebhookDelivery: ["post", "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"],
   recoverWebhookDeliveries: ["post", "/webhooks/{webhook_id}/recover"],
   sendWebhookTest: ["post", "/webhooks/{webhook_id}/test"],
+  getUsage: ["get", "/usage"],
 };
 
 /** A base URL such as http://127.0.0.1:8787/api/v1alpha1 and an API key. */
@@ -311,6 +312,8 @@ export function walk(c: Connection): Walk {
       }),
     sendWebhookTest: ({ webhook }) =>
       call(c, "sendWebhookTest", { path: { webhook_id: webhook ?? "" } }),
+    getUsage: () =>
+      call(c, "getUsage", { query: { from: "2026-11-01", to: "2026-11-30", granularity: "day" } }),
   };
 }
 

@@ -33,6 +33,7 @@ export async function storedRows(videoId: string): Promise<Record<string, number
     ["video_segments", "video_id"],
     ["segment_text", "video_id"],
     ["media_windows", "video_id"],
+    ["video_usage", "video_id"],
     ["work_leases", "subject_id"],
   ] as const;
   for (const [table, column] of tables) {

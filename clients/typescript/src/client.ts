@@ -96,6 +96,14 @@ export class VasClient {
     return paginate((cursor) => this.search({ ...request, ...(cursor ? { cursor } : {}) }));
   }
 
+  /**
+   * The workspace's usage per day (or month) from `from` to `to` (UTC days, both included;
+   * defaults: the last 30 days), with totals. Needs VIEW_USAGE.
+   */
+  usage(query: QueryOf<"getUsage"> = {}) {
+    return unwrap(this.api.GET("/usage", { params: { query } }), "GET /usage");
+  }
+
   listProfiles(query: QueryOf<"listProfiles"> = {}) {
     return unwrap(this.api.GET("/profiles", { params: { query } }), "GET /profiles");
   }

@@ -12,6 +12,8 @@ export type CreateRunRequest = Schemas["CreateRunRequest"];
 export type Answer = Schemas["Answer"];
 export type Report = Schemas["Report"];
 export type Profile = Schemas["ProfileWithLatestVersion"];
+export type UsageReport = Schemas["UsageReport"];
+export type UsagePeriod = Schemas["UsagePeriod"];
 
 /** The query a list operation takes, from the document. */
 export type QueryOf<Op extends keyof operations> = NonNullable<

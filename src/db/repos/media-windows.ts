@@ -118,6 +118,11 @@ export async function keepWindowPart(
     .where(and(windowIs(window), eq(mediaWindows.state, "pending")));
 }
 
+/** The condition that a window is still pending, and `also` holds, when a statement runs. */
+export function windowIsPending(window: WindowKey, also: SQL): SQL {
+  return sql`exists (select 1 from ${mediaWindows} where ${mediaWindows.videoId} = ${window.videoId} and ${mediaWindows.position} = ${window.position} and ${mediaWindows.state} = 'pending') and ${also}`;
+}
+
 /**
  * Stores a window's result, once: only a pending window becomes done, and only while
  * `guard` holds (the video is still processing), so a late duplicate changes nothing. Its

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, count, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { runSteps } from "../schema";
 
@@ -152,6 +152,11 @@ export function emptySpend(): StepSpend {
     modelCalls: 0,
     limitations: [],
   };
+}
+
+/** The condition that a step is still pending when a statement runs. */
+export function stepIsPending(step: Pick<RunStepRow, "runId" | "position">): SQL {
+  return sql`exists (select 1 from ${runSteps} where ${runSteps.runId} = ${step.runId} and ${runSteps.position} = ${step.position} and ${runSteps.state} = 'pending')`;
 }
 
 /** Marks a pending step done with what it spent; a step already done stays as it was. */

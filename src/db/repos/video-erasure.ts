@@ -3,7 +3,14 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { AuditedBy } from "../../domain/audit";
 import { chunks, IDS_PER_STATEMENT } from "../../lib/chunks";
 import type { Database } from "../client";
-import { mediaWindows, segmentText, videoSegments, videos, workLeases } from "../schema";
+import {
+  mediaWindows,
+  segmentText,
+  videoSegments,
+  videos,
+  videoUsage,
+  workLeases,
+} from "../schema";
 import { auditStatement } from "./audit-log";
 import { type StoredVideoRow, videoIsIn } from "./videos";
 
@@ -199,12 +206,16 @@ export function touchStatement(db: Database, videoId: string, at: string) {
     .where(and(eq(videos.id, videoId), eq(videos.status, "deleted")));
 }
 
-/** Statements erasing the video's remaining rows: windows, full-text rows, lease. */
+/**
+ * Statements erasing the video's remaining rows: windows, full-text rows, its own usage (the
+ * workspace's rollup keeps what it counted), lease.
+ */
 export function eraseVideoRowsStatements(db: Database, videoId: string): BatchItem<"sqlite">[] {
   return [
     db.delete(mediaWindows).where(eq(mediaWindows.videoId, videoId)),
     db.delete(segmentText).where(eq(segmentText.videoId, videoId)),
     db.delete(videoSegments).where(eq(videoSegments.videoId, videoId)),
+    db.delete(videoUsage).where(eq(videoUsage.videoId, videoId)),
     db.delete(workLeases).where(eq(workLeases.subjectId, videoId)),
   ];
 }

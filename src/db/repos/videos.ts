@@ -115,6 +115,27 @@ export function videoIsIn(id: string, statuses: readonly VideoStatus[]): SQL {
 }
 
 /**
+ * Records that a queued video's upload completed and names the request whose work its
+ * processing is. `uploaded_at` keeps its first value, so completing again changes only the
+ * request.
+ */
+export function markUploadedStatement(db: Database, id: string, requestId: string, at: string) {
+  return db
+    .update(videos)
+    .set({
+      workRequestId: requestId,
+      uploadedAt: sql`coalesce(${videos.uploadedAt}, ${at})`,
+      updatedAt: at,
+    })
+    .where(and(eq(videos.id, id), eq(videos.status, "queued")));
+}
+
+/** The condition under which `markUploadedStatement` marks the upload for the first time. */
+export function awaitingUpload(id: string): SQL {
+  return sql`exists (select 1 from ${videos} where ${videos.id} = ${id} and ${videos.status} = 'queued' and ${videos.uploadedAt} is null)`;
+}
+
+/**
  * One video by id, whatever its workspace (for consumers that carry the id); null when absent
  * or deleted, so work over a deleted video stops where it stands.
  */

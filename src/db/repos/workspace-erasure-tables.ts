@@ -14,6 +14,7 @@ import {
   rulebooks,
   ruleSetVersions,
   rules,
+  usageDaily,
   videos,
   webhookAttempts,
   webhookDeliveries,
@@ -190,6 +191,8 @@ const FLAT = {
     [rulebookCsvImports, eq(rulebookCsvImports.workspaceId, workspaceId)] as const,
   events: (workspaceId: string) => [events, eq(events.workspaceId, workspaceId)] as const,
   apiKeys: (workspaceId: string) => [apiKeys, eq(apiKeys.workspaceId, workspaceId)] as const,
+  /** The usage rollup, which deleting videos leaves as it is. */
+  usage: (workspaceId: string) => [usageDaily, eq(usageDaily.workspaceId, workspaceId)] as const,
   auditLog: (workspaceId: string) => [auditLog, eq(auditLog.workspaceId, workspaceId)] as const,
 };
 

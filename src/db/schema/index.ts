@@ -7,6 +7,7 @@ export * from "./rulebooks";
 export * from "./run-steps";
 export * from "./runs";
 export * from "./segments";
+export * from "./usage";
 export * from "./videos";
 export * from "./webhooks";
 export * from "./work-leases";

@@ -34,6 +34,11 @@ export const videos = sqliteTable(
      * the completion of its upload, an upload of captions, its deletion.
      */
     workRequestId: text("work_request_id"),
+    /**
+     * When its upload completed (the stored bytes verified and processing asked for): from
+     * then on its source counts as bytes stored until it is deleted.
+     */
+    uploadedAt: text("uploaded_at"),
     /** When DELETE /videos/{id} was answered. */
     deletedAt: text("deleted_at"),
     /** When erasure of a deleted video's bytes, rows and vectors completed. */

@@ -17,4 +17,9 @@ export interface Embedder {
   forget(workspaceId: string, key: string): Promise<void>;
   /** Embeds texts, in order; vectors are L2-normalised. */
   embed(workspaceId: string, texts: string[], kind: EmbeddingKind): Promise<Float32Array[]>;
+  /**
+   * The model calls `embed` makes for these texts when it succeeds (usage counts them under
+   * `model`); embedders that call no model leave it out.
+   */
+  modelCalls?(texts: readonly string[]): number;
 }

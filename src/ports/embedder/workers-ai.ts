@@ -71,6 +71,11 @@ export class WorkersAiEmbedder implements Embedder {
     return vectors;
   }
 
+  modelCalls(texts: readonly string[]): number {
+    const pending = texts.flatMap((text) => (text.trim() === "" ? [] : [{ text: truncate(text) }]));
+    return batchesOf(pending).length;
+  }
+
   private async run(texts: string[]): Promise<Float32Array[]> {
     let output: unknown;
     try {

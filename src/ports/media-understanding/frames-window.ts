@@ -6,7 +6,7 @@ import type { FrameImage } from "./assemble";
 import { type ByteBudget, budgetedSpan, cutPeakBytes, isolateCutBudget } from "./byte-budget";
 import type { Cutter } from "./cut";
 import { extractFrame, mapLimit, toBase64 } from "./edge-media";
-import { type AiLike, parseVision, VISION_MODEL, visionInput } from "./model-outputs";
+import { type AiLike, chatTokens, parseVision, VISION_MODEL, visionInput } from "./model-outputs";
 import type { WindowParts } from "./port";
 import { type RefusedStep, withRefusal } from "./refusals";
 import { permanent } from "./step-outcome";
@@ -38,13 +38,19 @@ export interface FramesWindowDeps {
 
 /**
  * One frame of a window as kept between deliveries: what the vision model said of it (null
- * when it refused, or the frame could not be extracted), the notes it left, and the frame's
- * time and type when it was extracted, so the thumbnail is chosen without describing it again.
+ * when it refused, or the frame could not be extracted), the notes it left, the frame's
+ * time and type when it was extracted, so the thumbnail is chosen without describing it again,
+ * and the tokens the vision call reported when it answered (null: no call answered), so a
+ * frame described by an earlier delivery is counted once, with the window.
  */
 export const FramePartSchema = z.object({
   seen: SeenFrameSchema.nullable(),
   notes: z.array(z.string()),
   image: z.object({ time: z.number(), contentType: z.string() }).nullable(),
+  usage: z
+    .object({ input_tokens: z.number().min(0), output_tokens: z.number().min(0) })
+    .nullable()
+    .default(null),
 });
 export type FramePart = z.infer<typeof FramePartSchema>;
 
@@ -87,7 +93,23 @@ export async function lookAtFrames(
     frames: looked.flatMap((l) => (l.part.seen ? [l.part.seen] : [])),
     thumbnail,
     notes: [...new Set(looked.flatMap((l) => l.part.notes))],
+    usage: visionUsage(looked.map((l) => l.part)),
   };
+}
+
+/** The vision calls that answered for a window's frames, as one model's use (none: empty). */
+function visionUsage(parts: readonly FramePart[]): FramesResult["usage"] {
+  const answered = parts.flatMap((part) => (part.usage ? [part.usage] : []));
+  if (answered.length === 0) return [];
+  return [
+    {
+      model: VISION_MODEL,
+      calls: answered.length,
+      input_tokens: answered.reduce((sum, u) => sum + u.input_tokens, 0),
+      output_tokens: answered.reduce((sum, u) => sum + u.output_tokens, 0),
+      audio_seconds: 0,
+    },
+  ];
 }
 
 /** The frames earlier deliveries kept, by index in the plan; a part not as kept is done again. */
@@ -107,10 +129,11 @@ async function lookAt(
   codec: string | null,
 ): Promise<Looked> {
   const extracted = await extractAt(deps, cutter, cell.at);
-  if (extracted === "none") return { part: { seen: null, notes: [], image: null }, image: null };
+  if (extracted === "none")
+    return { part: { seen: null, notes: [], image: null, usage: null }, image: null };
   if (!extracted.ok) {
     const notes = withRefusal("frame-extraction-failed", extracted.step, extracted.error, codec);
-    return { part: { seen: null, notes, image: null }, image: null };
+    return { part: { seen: null, notes, image: null, usage: null }, image: null };
   }
   const image = extracted.value;
   const ref = { time: image.time, contentType: image.contentType };
@@ -118,7 +141,7 @@ async function lookAt(
   const raw = await permanent(() => deps.ai.run(VISION_MODEL, visionInput([uri])), deps.log);
   if (!raw.ok) {
     const notes = withRefusal("vision-failed", "vision", raw.error, codec);
-    return { part: { seen: null, notes, image: ref }, image };
+    return { part: { seen: null, notes, image: ref, usage: null }, image };
   }
   const parsed = parseVision(raw.value, 1);
   const seen = parsed.frames.get(0);
@@ -128,6 +151,7 @@ async function lookAt(
       seen: seen && stretch ? { time: image.time, ...stretch, ...seen } : null,
       notes: parsed.malformed ? ["vision-output-malformed"] : [],
       image: ref,
+      usage: chatTokens(raw.value),
     },
     image,
   };

@@ -231,3 +231,30 @@ function jsonOf(response: unknown): unknown {
     return null;
   }
 }
+
+const WhisperDurationSchema = z.object({
+  transcription_info: z.object({ duration: z.number().min(0) }),
+});
+
+/**
+ * The seconds of audio Whisper says it was sent (`transcription_info.duration`, the unit it is
+ * billed by), else the seconds of the chunk that was sent.
+ */
+export function audioSeconds(raw: unknown, sent: number): number {
+  const parsed = WhisperDurationSchema.safeParse(raw);
+  return parsed.success ? parsed.data.transcription_info.duration : sent;
+}
+
+const ChatUsageSchema = z.object({
+  usage: z.object({
+    prompt_tokens: z.number().int().min(0).optional(),
+    completion_tokens: z.number().int().min(0).optional(),
+  }),
+});
+
+/** The tokens a chat model reported in `usage` (Workers AI's output schema); none: 0. */
+export function chatTokens(raw: unknown): { input_tokens: number; output_tokens: number } {
+  const parsed = ChatUsageSchema.safeParse(raw);
+  const usage = parsed.success ? parsed.data.usage : {};
+  return { input_tokens: usage.prompt_tokens ?? 0, output_tokens: usage.completion_tokens ?? 0 };
+}

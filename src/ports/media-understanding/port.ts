@@ -1,5 +1,6 @@
 import type { EvidenceSpan, ExtractionCoverage, ExtractionExtent } from "../../domain/evidence";
 import type { ClusterIndex, MediaProbe, RangeSource } from "../../domain/media";
+import type { MediaUsage } from "../../domain/usage";
 import type { Logger } from "../../lib/log";
 
 /** One time segment of the video index. */
@@ -162,6 +163,12 @@ export interface MediaUnderstanding {
    * failure (a limitation), so the video completes with what the other windows found.
    */
   abandoned(window: PlannedWindow): unknown;
+  /**
+   * What a window's stored result says its work used (speech recognised, frames described,
+   * model calls by model), counted once with the window's completion. Engines that plan no
+   * windows, or call no model, leave it out.
+   */
+  usage?(window: PlannedWindow, result: unknown): MediaUsage;
   /** Builds the understanding from the probe and the windows' results, in plan order. */
   assemble(input: UnderstandInput, windows: WindowOutcomes): Promise<VideoUnderstanding>;
 }

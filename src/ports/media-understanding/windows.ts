@@ -59,12 +59,25 @@ const TimedTextSchema = z.object({
   group: z.number(),
 });
 
+/**
+ * What the calls to one model used (domain `ModelUse`): calls answered, the tokens the model
+ * reported, the seconds of audio sent. Results stored before it was recorded read as none.
+ */
+export const ModelUseSchema = z.object({
+  model: z.string(),
+  calls: z.number().int().min(0),
+  input_tokens: z.number().min(0),
+  output_tokens: z.number().min(0),
+  audio_seconds: z.number().min(0),
+});
+
 /** What one audio window yielded. `heard` is the seconds transcribed validly (0 on failure). */
 export const AudioResultSchema = z.object({
   spans: z.array(TimedTextSchema),
   language: z.string().nullable(),
   heard: z.number().min(0),
   notes: z.array(z.string()),
+  usage: z.array(ModelUseSchema).default([]),
 });
 export type AudioResult = z.infer<typeof AudioResultSchema>;
 
@@ -84,6 +97,7 @@ export const FramesResultSchema = z.object({
   frames: z.array(SeenFrameSchema),
   thumbnail: z.object({ time: z.number(), contentType: z.string() }).nullable(),
   notes: z.array(z.string()),
+  usage: z.array(ModelUseSchema).default([]),
 });
 export type FramesResult = z.infer<typeof FramesResultSchema>;
 

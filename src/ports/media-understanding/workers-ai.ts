@@ -1,4 +1,5 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
+import type { MediaUsage } from "../../domain/usage";
 import type { MediaBindingLike } from "../../env";
 import type { Logger } from "../../lib/log";
 import type { CallEnvironment } from "../ai/model-calls";
@@ -8,7 +9,13 @@ import { type Cutter, openCutter } from "./cut";
 import { toBase64 } from "./edge-media";
 import { captionExtents, seenExtent, speechExtents, transcriptComplete } from "./extent";
 import { type FrameStore, lookAtFrames } from "./frames-window";
-import { type AiLike, parseWhisper, WHISPER_MODEL, whisperInput } from "./model-outputs";
+import {
+  type AiLike,
+  audioSeconds,
+  parseWhisper,
+  WHISPER_MODEL,
+  whisperInput,
+} from "./model-outputs";
 import type {
   MediaUnderstanding,
   PlannedWindow,
@@ -110,9 +117,29 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
         language: null,
         heard: 0,
         notes: ["speech-recognition-unavailable"],
+        usage: [],
       } satisfies AudioResult;
     }
-    return { frames: [], thumbnail: null, notes: ["vision-unavailable"] } satisfies FramesResult;
+    return {
+      frames: [],
+      thumbnail: null,
+      notes: ["vision-unavailable"],
+      usage: [],
+    } satisfies FramesResult;
+  }
+
+  /**
+   * What a window's result says it used: speech recognised (an audio window's `heard`), the
+   * stretches its described frames stand for, and its model calls as they were answered.
+   */
+  usage(window: PlannedWindow, result: unknown): MediaUsage {
+    if (window.kind === "audio") {
+      const audio = AudioResultSchema.parse(result);
+      return { heard_seconds: audio.heard, seen_seconds: 0, models: audio.usage };
+    }
+    const frames = FramesResultSchema.parse(result);
+    const seen = seenExtent(frames.frames, Number.POSITIVE_INFINITY).seconds;
+    return { heard_seconds: 0, seen_seconds: seen, models: frames.usage };
   }
 
   /** One audio window: cut, heard in `language` (null: detected), validated. */
@@ -130,10 +157,11 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       language: null,
       heard: 0,
       notes: withRefusal(note, step, error, codec),
+      usage: [],
     });
     const cut = await permanent(() => cutter.audio(plan.start, plan.end), log);
     if (!cut.ok) return failed("audio-extraction-failed", "cut", cut.error);
-    if (cut.value === null) return { spans: [], language: null, heard: 0, notes: [] };
+    if (cut.value === null) return { spans: [], language: null, heard: 0, notes: [], usage: [] };
     const audio = cut.value;
     const raw = await permanent(
       () => this.deps.ai.run(WHISPER_MODEL, whisperInput(toBase64(audio.bytes), language)),
@@ -142,6 +170,13 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
     if (!raw.ok) return failed("speech-recognition-failed", "speech", raw.error);
     const chunk = { start: audio.start, length: audio.end - audio.start };
     const parsed = parseWhisper(raw.value, chunk, language);
+    const usage = {
+      model: WHISPER_MODEL,
+      calls: 1,
+      input_tokens: 0,
+      output_tokens: 0,
+      audio_seconds: audioSeconds(raw.value, chunk.length),
+    };
     return {
       spans: parsed.spans,
       language: parsed.language,
@@ -149,6 +184,7 @@ export class WorkersAiMediaUnderstanding implements MediaUnderstanding {
       // part counts nothing, and one without speech (silence, noise) no speech seconds.
       heard: parsed.malformed || parsed.spans.length === 0 ? 0 : plan.end - plan.start,
       notes: parsed.malformed ? ["speech-output-malformed"] : [],
+      usage: [usage],
     };
   }
 

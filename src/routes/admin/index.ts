@@ -11,6 +11,7 @@ import { registerAuditLog } from "./audit-log";
 import { registerDeleteWorkspace } from "./delete-workspace";
 import { registerKeyRoutes } from "./keys";
 import { registerAdminLists } from "./lists";
+import { registerWorkspaceUsage } from "./usage";
 import { registerWorkspaceRoutes } from "./workspaces";
 
 /** The operator token guards everything; without one configured the admin API does not exist. */
@@ -36,6 +37,7 @@ export function createAdminApp(): OpenAPIHono<HonoEnv> {
   registerKeyRoutes(admin);
   registerAdminLists(admin);
   registerAuditLog(admin);
+  registerWorkspaceUsage(admin);
   admin.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Video Analysis Service admin API", version: "v1" },

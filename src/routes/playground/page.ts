@@ -52,6 +52,13 @@ export const PLAYGROUND_HTML = `<!doctype html>
 <button type="submit">Run</button></form>
 <p id="workflow-status" role="status"></p>
 <ul id="findings"></ul></section>
+<section aria-labelledby="usage-title"><h2 id="usage-title">Usage</h2>
+<form id="usage-form"><label>From <input id="usage-from" type="date"></label>
+<label>To <input id="usage-to" type="date"></label>
+<button type="submit">Show usage</button></form>
+<p class="note">Needs a key with VIEW_USAGE. Empty dates: the last 30 days.</p>
+<p id="usage-status" role="status"></p>
+<table id="usage"></table></section>
 </body>
 </html>
 `;
@@ -73,5 +80,6 @@ progress{width:16rem;vertical-align:middle}
 #report{border:1px solid #ddd;padding:0 1rem;margin-top:.5rem}
 #report:empty{display:none}
 #findings{padding-left:1rem}.finding p{margin:.1rem 0 .5rem}
-#report table{border-collapse:collapse}#report td,#report th{border:1px solid #ccc;padding:.2rem .4rem}
+#report table,#usage{border-collapse:collapse}#report td,#report th,#usage td,#usage th{border:1px solid #ccc;padding:.2rem .4rem}
+#usage tbody th{white-space:nowrap;text-align:left}
 `;

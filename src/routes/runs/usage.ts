@@ -8,6 +8,11 @@ export const RunUsageSchema = z
     output_tokens: z.number(),
     total_tokens: z.number(),
     media_seconds: z.number(),
+    model_calls: z.number().int().optional().openapi({
+      description:
+        "Model calls the run's steps made (the answer model; none for the local rules); absent on runs finished before it was recorded",
+      example: 3,
+    }),
     provider_returned_cost: z.string(),
   })
   .openapi("RunUsage");

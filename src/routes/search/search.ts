@@ -2,6 +2,7 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { pageSchema } from "../../schemas/page";
 import { searchSegments } from "../../services/search";
+import { countSearch } from "../../services/usage/count";
 import { alphaRoute } from "../define";
 
 const SearchBodySchema = z
@@ -161,7 +162,7 @@ const route = alphaRoute(
 export function registerSearch(app: OpenAPIHono<HonoEnv>) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const { page, timings } = await searchSegments(c.var.deps, {
+    const { page, timings, embedded } = await searchSegments(c.var.deps, {
       query: body.query,
       videoIds: body.video_ids === undefined ? undefined : [...new Set(body.video_ids)],
       limit: body.limit,
@@ -170,6 +171,7 @@ export function registerSearch(app: OpenAPIHono<HonoEnv>) {
       workspaceId: c.var.auth.workspaceId,
       origin: new URL(c.req.url).origin,
     });
+    await countSearch(c.var.deps, c.var.auth.workspaceId, embedded);
     // Where the time went, for clients' and operators' tools (Server-Timing).
     c.header(
       "Server-Timing",

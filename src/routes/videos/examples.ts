@@ -35,6 +35,28 @@ export const COMPLETED_VIDEO_EXAMPLE: VideoDto = {
     limitations: ["scene-sampled-one-frame-per-segment"],
   },
   request_id: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+  usage: {
+    processed_seconds: 61.44,
+    heard_seconds: 60.1,
+    seen_seconds: 61.44,
+    models: [
+      { model: "@cf/baai/bge-m3", calls: 1, input_tokens: 0, output_tokens: 0, audio_seconds: 0 },
+      {
+        model: "@cf/meta/llama-4-scout-17b-16e-instruct",
+        calls: 16,
+        input_tokens: 3904,
+        output_tokens: 1120,
+        audio_seconds: 0,
+      },
+      {
+        model: "@cf/openai/whisper-large-v3-turbo",
+        calls: 3,
+        input_tokens: 0,
+        output_tokens: 0,
+        audio_seconds: 61.44,
+      },
+    ],
+  },
   created_at: "2026-11-21T09:30:00.000Z",
   updated_at: "2026-11-21T09:31:12.000Z",
 };

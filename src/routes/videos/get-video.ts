@@ -6,6 +6,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { thumbnailUrl } from "../../services/media-urls";
 import { presentVideo } from "../../services/presenters/video";
+import { videoUsage } from "../../services/usage/report";
 import { alphaRoute } from "../define";
 import { VideoSchema } from "./schemas";
 
@@ -36,6 +37,7 @@ export function registerGetVideo(app: OpenAPIHono<HonoEnv>) {
     return c.json(
       presentVideo(row, {
         thumbnailUrl: await thumbnailUrl(c.var.ports, row, new URL(c.req.url).origin),
+        usage: await videoUsage(c.var.deps, row.id),
       }),
       200,
     );

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AsyncErrorSchema, type SameShape, TimestampSchema } from "../../schemas/common";
 import type { VideoDto } from "../../services/presenters/video";
+import { VideoUsageSchema } from "../usage/schemas";
 import { COMPLETED_VIDEO_EXAMPLE } from "./examples";
 
 /** Video statuses of the spec's Video section. */
@@ -125,6 +126,10 @@ export const VideoSchema = z
       description:
         "The request that created the video (the `X-Request-Id` of its POST /videos); absent on videos created before requests were recorded",
       example: "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+    }),
+    usage: VideoUsageSchema.optional().openapi({
+      description:
+        "On GET /videos/{video_id}: what processing the video used, in seconds and model calls; the workspace's totals are GET /usage",
     }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,

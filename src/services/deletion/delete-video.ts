@@ -1,4 +1,5 @@
 import { runBatch } from "../../db/client";
+import { bytesRemovedStatement } from "../../db/repos/usage";
 import {
   dropIdleLeaseStatement,
   markVideoDeletedStatement,
@@ -6,6 +7,7 @@ import {
 } from "../../db/repos/video-erasure";
 import { findVideo, type StoredVideoRow } from "../../db/repos/videos";
 import type { AuditedBy } from "../../domain/audit";
+import { dayOf } from "../../domain/usage";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { videoServedKeys } from "../../lib/object-keys";
@@ -37,9 +39,10 @@ export async function deleteVideo(
 /**
  * Aborts an upload still open, marks the video deleted in one statement (no read path sees it
  * from then on) and deletes the objects signed URLs point at (a signed URL cannot be revoked,
- * only its object). What is left is erased by `eraseVideo`. Shared by the deletion of one
- * video (`audited`: its entry, with its request, goes in the mark's batch) and of a whole
- * workspace (null: no request, and no entry, as the workspace's audit trail is erased with it).
+ * only its object). The mark's batch counts the video's source as no longer stored, once.
+ * What is left is erased by `eraseVideo`. Shared by the deletion of one video (`audited`: its
+ * entry, with its request, goes in the mark's batch) and of a whole workspace (null: no
+ * request, and no entry, as the workspace's audit trail is erased with it).
  */
 export async function tombstoneVideo(
   deps: Pick<Deps, "db" | "bucket" | "clock" | "objects">,
@@ -54,10 +57,12 @@ export async function tombstoneVideo(
   // `processing`, but R2 writes come first): its lease makes erasure wait until the work
   // stops. Any other video's lease is stale bookkeeping and goes with the mark. Which one it
   // is, the row says when the batch runs, not when it was read: processing may claim it since.
+  const at = nowIso(deps.clock.now());
   await runBatch(deps.db, [
     dropIdleLeaseStatement(deps.db, video.id),
     ...(audited ? [videoDeletedAuditStatement(deps.db, workspaceId, video.id, audited)] : []),
-    markVideoDeletedStatement(deps.db, workspaceId, video.id, nowIso(deps.clock.now()), requestId),
+    bytesRemovedStatement(deps.db, workspaceId, video.id, dayOf(at)),
+    markVideoDeletedStatement(deps.db, workspaceId, video.id, at, requestId),
   ]);
   await deps.bucket.delete(videoServedKeys(video.id));
 }

@@ -140,7 +140,9 @@ const csvFiles: Phase = async ({ deps, workspaceId }) => {
  * The order erasure goes in. Work that writes is stopped first (runs asked to cancel, videos
  * marked deleted), then content goes, and the keys and events last: a run canceled along the
  * way writes its `run.canceled`, which must still find its events table emptied after it. The
- * audit trail is not among them: it goes with the row (`eraseWorkspace`).
+ * usage rollup goes at the very end: every step before may still count (a video marked
+ * deleted counts its bytes as removed). The audit trail is not among them: it goes with the
+ * row (`eraseWorkspace`).
  */
 export const PHASES: readonly Phase[] = [
   stopRuns,
@@ -157,4 +159,5 @@ export const PHASES: readonly Phase[] = [
   family(WEBHOOK_ENDPOINTS),
   flat("events"),
   flat("apiKeys"),
+  flat("usage"),
 ];

@@ -3,6 +3,7 @@ import type { StoredError } from "../../domain/async-errors";
 import type { ExtractionExtent } from "../../domain/evidence";
 import { videoMedia } from "../media-urls";
 import { describeUnderstanding, type Understanding } from "../understanding";
+import type { VideoUsageDto } from "./usage";
 
 /** A video as clients see it (the spec's Video section); routes/videos/schemas.ts documents it. */
 export interface VideoDto {
@@ -20,6 +21,8 @@ export interface VideoDto {
   media?: { coverage: ExtractionExtent; understood?: Understanding; limitations?: string[] };
   /** The request that created the video; absent on videos created before it was recorded. */
   request_id?: string;
+  /** What processing it used (GET /videos/{video_id} only). */
+  usage?: VideoUsageDto;
   created_at: string;
   updated_at: string;
 }
@@ -27,7 +30,7 @@ export interface VideoDto {
 /** Renders a video row for the wire; unknown measurements are left out. */
 export function presentVideo(
   row: VideoRow,
-  extras: { thumbnailUrl?: string | undefined } = {},
+  extras: { thumbnailUrl?: string | undefined; usage?: VideoUsageDto } = {},
 ): VideoDto {
   const dto: VideoDto = {
     id: row.id,
@@ -53,5 +56,6 @@ export function presentVideo(
     dto.error_message = row.error.detail;
   }
   if (row.requestId !== null) dto.request_id = row.requestId;
+  if (extras.usage !== undefined) dto.usage = extras.usage;
   return dto;
 }

@@ -1,5 +1,6 @@
 import type { RunRow } from "../../db/repos/runs";
 import type { StoredError } from "../../domain/async-errors";
+import { emptyUsage } from "../../domain/runs";
 
 /** What a run used on the wire (`usage` in the spec's Run section). */
 export interface RunUsageDto {
@@ -8,6 +9,7 @@ export interface RunUsageDto {
   output_tokens: number;
   total_tokens: number;
   media_seconds: number;
+  model_calls?: number;
   provider_returned_cost: string;
 }
 
@@ -39,14 +41,7 @@ export interface WorkflowDetailDto {
 
 /** A run's usage on the wire: none recorded reads as nothing used. */
 export function presentUsage(run: RunRow): RunUsageDto {
-  const usage = run.usage ?? {
-    input_tokens: 0,
-    output_tokens: 0,
-    cached_input_tokens: 0,
-    total_tokens: 0,
-    media_seconds: 0,
-  };
-  return { ...usage, provider_returned_cost: "0" };
+  return { ...(run.usage ?? emptyUsage()), provider_returned_cost: "0" };
 }
 
 /** The wire form of a workflow run's detail. */

@@ -7,9 +7,12 @@ import {
   type RunStepRow,
   runSpend,
   type StepSpend,
+  stepIsPending,
 } from "../../db/repos/run-steps";
 import { insertAnswersStatements } from "../../db/repos/runs";
+import { countStatements } from "../../db/repos/usage";
 import { renewLeaseStatement } from "../../db/repos/work-leases";
+import { dayOf, modelCounts } from "../../domain/usage";
 import { nowIso } from "../../lib/clock";
 import type { Deps } from "../deps";
 import { analysisStep } from "./analysis-step";
@@ -65,10 +68,12 @@ async function stepRows(
 }
 
 /**
- * Answers one step and stores it: its answers (and findings), its spend and its completion in
- * one batch, so a step is either stored whole or not at all, and stored once (a duplicate
- * delivery's rows conflict and its completion finds the step done). Once the run's budget is
- * spent, the lane claims the run's next pending steps too and stores them all together.
+ * Answers one step and stores it: its answers (and findings), its spend, its model calls and
+ * tokens in the workspace's usage (spent whether or not the run completes) and its completion
+ * in one batch, so a step is either stored whole or not at all, and stored and counted once (a
+ * duplicate delivery's rows conflict, and its count and completion find the step done). Once
+ * the run's budget is spent, the lane claims the run's next pending steps too and stores them
+ * all together.
  */
 async function answerStep(
   deps: Deps,
@@ -87,7 +92,10 @@ async function answerStep(
   const createdAt = nowIso();
   const rows = await stepRows(context, step, execution, createdAt);
   const lease = { subjectId: run.id, kind: "run" as const, activeFrom: nowIso() };
+  const counts = modelCounts(execution.modelUse());
+  const target = { workspaceId: run.workspaceId };
   await runBatch(db, [
+    ...countStatements(db, target, dayOf(createdAt), counts, stepIsPending(step)),
     ...insertAnswersStatements(db, rows.answers),
     ...insertFindingsStatements(db, rows.findings),
     completeStepStatement(db, step, execution.spent(), createdAt),

@@ -6,6 +6,7 @@ import { emptySpend, type StepSpend } from "../../db/repos/run-steps";
 import type { AnswerRow, RunRow } from "../../db/repos/runs";
 import type { AnswerSpec } from "../../domain/answers";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
+import type { ModelUse } from "../../domain/usage";
 import type { Deps } from "../deps";
 
 /** What was left when the budget ran out: the answer the engine never got to give. */
@@ -56,6 +57,8 @@ export type Spent = Pick<StepSpend, "inputTokens" | "outputTokens" | "mediaSecon
 export class Execution {
   private readonly spend: StepSpend = emptySpend();
   private readonly limitations = new Set<string>();
+  /** The model the engine's answers name (its provenance); null while none has. */
+  private model: string | null = null;
   private readonly budget: { media_seconds: number; tokens: number };
 
   constructor(
@@ -134,6 +137,21 @@ export class Execution {
     return { ...this.spend, limitations: [...this.limitations].sort() };
   }
 
+  /** This step's model calls and tokens, under the model its answers name (none: empty). */
+  modelUse(): ModelUse[] {
+    if (this.model === null) return [];
+    const { modelCalls, inputTokens, outputTokens } = this.spend;
+    return [
+      {
+        model: this.model,
+        calls: modelCalls,
+        input_tokens: inputTokens,
+        output_tokens: outputTokens,
+        audio_seconds: 0,
+      },
+    ];
+  }
+
   private charge(answer: EngineAnswer): void {
     const tokens = answer.usage.input_tokens + answer.usage.output_tokens;
     this.budget.media_seconds -= answer.usage.media_seconds;
@@ -142,6 +160,7 @@ export class Execution {
     this.spend.outputTokens += answer.usage.output_tokens;
     this.spend.cachedInputTokens += answer.usage.cached_input_tokens;
     this.spend.mediaSeconds += answer.usage.media_seconds;
+    this.model ??= answer.provenance.model ?? null;
     if (answer.budget_exhausted) this.limitations.add("budget_exhausted");
   }
 }

@@ -38,6 +38,7 @@ export async function finishRun(
     cached_input_tokens: spend.cachedInputTokens,
     total_tokens: spend.inputTokens + spend.outputTokens,
     media_seconds: spend.mediaSeconds,
+    model_calls: spend.modelCalls,
   };
   const createdAt = nowIso();
   const states = [...(await answerStateCounts(db, run.id)).keys()];

@@ -1,4 +1,7 @@
-import { updateVideoIf } from "../../db/repos/videos";
+import { runBatch } from "../../db/client";
+import { bytesPeakStatement, countStatements } from "../../db/repos/usage";
+import { awaitingUpload, markUploadedStatement } from "../../db/repos/videos";
+import { dayOf } from "../../domain/usage";
 import { nowIso } from "../../lib/clock";
 import type { ProcessVideoMessage } from "../../lib/queue-messages";
 import { cleanupTime } from "./end";
@@ -43,7 +46,9 @@ export async function completeUpload(
 /**
  * POST /upload/complete, second half: sends the processing message once per session. The video
  * row names `requestId` as the request whose work processing is first, so the sweep's re-sends
- * and the video's events name it too.
+ * and the video's events name it too. The upload counts in the workspace's usage (a video
+ * uploaded, its bytes stored) in the batch that first marks it uploaded, so completing again
+ * after a failed send counts nothing twice.
  */
 export async function startProcessing(
   deps: UploadDeps,
@@ -51,11 +56,19 @@ export async function startProcessing(
   requestId: string,
 ): Promise<SessionStep> {
   if (state.session.processingQueued) return { result: answer(deps, state, null), next: null };
-  const { videoId, workspaceId } = state.session;
-  await updateVideoIf(deps.db, videoId, ["queued"], {
-    workRequestId: requestId,
-    updatedAt: nowIso(deps.clock.now()),
-  });
+  const { videoId, workspaceId, fileSize } = state.session;
+  const { db } = deps;
+  const at = nowIso(deps.clock.now());
+  const day = dayOf(at);
+  const counts = [
+    { metric: "videos_uploaded" as const, key: "", value: 1 },
+    { metric: "bytes_added" as const, key: "", value: fileSize },
+  ];
+  await runBatch(db, [
+    ...countStatements(db, { workspaceId }, day, counts, awaitingUpload(videoId)),
+    markUploadedStatement(db, videoId, requestId, at),
+    bytesPeakStatement(db, workspaceId, day),
+  ]);
   const message: ProcessVideoMessage = {
     type: "process-video",
     video_id: videoId,

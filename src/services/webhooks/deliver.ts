@@ -1,4 +1,5 @@
 import { runBatch } from "../../db/client";
+import { countStatements } from "../../db/repos/usage";
 import {
   type AttemptOutcome,
   claimDelivery,
@@ -14,6 +15,7 @@ import {
   endpointById,
   updateEndpointStatement,
 } from "../../db/repos/webhook-endpoints";
+import { dayOf, type UsageCount } from "../../domain/usage";
 import { nowIso } from "../../lib/clock";
 import type { DeliverWebhookMessage } from "../../lib/queue-messages";
 import { WEBHOOK_REQUEST_ID_HEADER } from "../../lib/request-id";
@@ -208,8 +210,14 @@ async function record(
     durationMs: sent.durationMs,
     errorClass: sent.errorClass,
   };
+  // Counted with the attempt's row in the log: every attempt, and one accepted as a delivery.
+  const counts: UsageCount[] = [{ metric: "webhook_attempts", key: "", value: 1 }];
+  if (outcome.status === "delivered")
+    counts.push({ metric: "webhook_deliveries", key: "", value: 1 });
+  const target = { workspaceId: delivery.workspaceId };
   await runBatch(deps.db, [
     ...lostLine(deps, delivery, sent),
+    ...countStatements(deps.db, target, dayOf(outcome.attemptedAt), counts),
     ...recordAttemptStatements(deps.db, outcome),
     updateEndpointStatement(deps.db, endpoint.id, {
       ...health(endpoint, sent, status, now),

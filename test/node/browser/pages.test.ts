@@ -152,6 +152,14 @@ describe("GET /playground in a browser", () => {
     expect(gone.status, await gone.text()).toBe(404);
     await shoot(page, "5-deleted");
 
+    // What all this used: the upload stays counted, its bytes are no longer stored.
+    await page.click("#usage-form button");
+    const total = page.locator("#usage tbody tr", { hasText: "Total" });
+    await total.waitFor();
+    const [uploads, stored, , , , , , runs] = await total.locator("td").allInnerTexts();
+    expect([uploads, stored, runs]).toEqual(["1", "0.0", "2"]);
+    await shoot(page, "6-usage");
+
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);
     await context.close();

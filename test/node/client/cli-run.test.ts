@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,5 +77,39 @@ describe("vas run over a video nothing was heard or seen of", () => {
     expect(run.status).toBe("completed");
     expect(run.notices.map((n) => n.detail)).toEqual([expect.stringMatching(NOTICE)]);
     expect(ran.stderr).toMatch(new RegExp(`^vas: Note: ${NOTICE.source}`));
+  });
+});
+
+describe("vas usage", () => {
+  it("prints a row per day and the totals, and the report as the API answers it under --json", async () => {
+    const media = path.join(ROOT, "test/fixtures/media");
+    const stored = ["talk.mp4", "silent.mp4"].reduce(
+      (sum, file) => sum + statSync(path.join(media, file)).size,
+      0,
+    );
+    const json = await finished(vas(env, "--json", "usage", "--month"));
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      granularity: string;
+      bytes_stored_now: number;
+      totals: { videos_uploaded: number; bytes_stored: number; processed_seconds: number };
+    };
+    expect(report.granularity).toBe("month");
+    expect(report.bytes_stored_now).toBe(stored);
+    expect(report.totals).toMatchObject({ videos_uploaded: 2, bytes_stored: stored });
+    expect(report.totals.processed_seconds).toBeGreaterThan(24);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const table = await finished(vas(env, "usage", "--from", today, "--to", today));
+    expect(table.code, table.stderr).toBe(0);
+    const [header, day, total] = table.stdout.split("\n");
+    expect(header).toMatch(/^period\s+uploads\s+stored\s+peak\s+processed s/);
+    expect(day).toMatch(new RegExp(`^${today}\\s+2\\s`));
+    expect(total).toMatch(/^total\s+2\s/);
+    expect(table.stdout).toMatch(/^Stored now: /m);
+
+    const refused = await finished(vas(env, "usage", "--from", "2026-02-30"));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^vas: invalid-request: .*from/);
   });
 });

@@ -16,6 +16,7 @@ import * as runs from "../../../src/db/repos/runs";
 import * as search from "../../../src/db/repos/search";
 import * as segments from "../../../src/db/repos/segments";
 import { videoDeletedAuditStatement } from "../../../src/db/repos/video-erasure";
+import * as usage from "../../../src/db/repos/usage";
 import * as retention from "../../../src/db/repos/video-retention";
 import * as videos from "../../../src/db/repos/videos";
 import * as deliveries from "../../../src/db/repos/webhook-deliveries";
@@ -332,6 +333,37 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
     audit.listAuditEntries(db, WS, { action: "video.deleted" }, after(seededId("audit_log", 9))),
   "audit log: past retention": (db) => audit.deleteAuditEntriesBefore(db, "2000-01-01", 500),
   "audit log: workspace row": (db) => audit.workspaceRowExists(db, WS),
+  "usage: count for a video, guarded": (db) =>
+    runBatch(
+      db,
+      usage.countStatements(
+        db,
+        { workspaceId: WS, videoId: VIDEO },
+        "2026-06-01",
+        [{ metric: "heard_seconds", key: "", value: 1 }],
+        steps.stepIsPending(seededStep),
+      ),
+    ),
+  "usage: upload counted once": (db) =>
+    runBatch(db, [
+      ...usage.countStatements(
+        db,
+        { workspaceId: WS },
+        "2026-06-01",
+        [{ metric: "videos_uploaded", key: "", value: 1 }],
+        videos.awaitingUpload(VIDEO),
+      ),
+      videos.markUploadedStatement(db, "vid_none", "req", NOW),
+    ]),
+  "usage: bytes peak": (db) => runBatch(db, [usage.bytesPeakStatement(db, WS, "2026-06-01")]),
+  "usage: bytes removed": (db) =>
+    runBatch(db, [usage.bytesRemovedStatement(db, WS, "vid_none", "2026-06-01")]),
+  "usage: a run's findings": (db) =>
+    runBatch(db, [usage.runFindingsStatement(db, RUN, "2026-06-01")]),
+  "usage: days of a range": (db) => usage.usageRows(db, WS, "2025-06-01", "2026-06-01"),
+  "usage: bytes before a day": (db) => usage.bytesLevel(db, WS, "2026-06-01"),
+  "usage: bytes now": (db) => usage.bytesLevel(db, WS),
+  "usage: a video's": (db) => usage.videoUsageRows(db, VIDEO),
   // A workspace's erasure; its deletes name no seeded row, so the seed stays whole.
   "workspaces: mark deleting": (db) => erasure.markWorkspaceDeleting(db, "ws_none", NOW, BY),
   "workspaces: find deleting": (db) => erasure.findDeletingWorkspace(db, WS),

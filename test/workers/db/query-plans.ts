@@ -42,6 +42,8 @@ export const GROWING_TABLES = new Set([
   "rules",
   "rulebook_csv_imports",
   "workflows",
+  "usage_daily",
+  "video_usage",
 ]);
 
 /** The id the seed gives row `n` (1-based) of a table, so queries can name real rows. */

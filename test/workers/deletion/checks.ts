@@ -67,6 +67,7 @@ export async function expectErased(world: World, c: Case, why: string): Promise<
     video_segments: 0,
     segment_text: 0,
     media_windows: 0,
+    video_usage: 0,
     work_leases: 0,
   });
   expect(await storedVectors(world, c.videoId), `${why}: vectors`).toEqual([]);

@@ -69,6 +69,7 @@ describe("erasure after a crash", () => {
       video_segments: 0,
       segment_text: 0,
       media_windows: 0,
+      video_usage: 0,
       work_leases: 0,
     });
     // A late redelivery and a later sweep find nothing left to do.

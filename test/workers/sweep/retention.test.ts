@@ -81,6 +81,7 @@ describe("the retention sweep", () => {
         video_segments: 0,
         segment_text: 0,
         media_windows: 0,
+        video_usage: 0,
         work_leases: 0,
       });
     }

@@ -30,6 +30,8 @@ describe("DELETE /videos/{video_id}", () => {
     expect((await workerFetch(thumbnail)).status).toBe(200);
     expect(await storedKeys(video.id)).toContain(`videos/${video.id}/source`);
     expect(await storedVectorIds(workspaceId, video.id)).not.toEqual([]);
+    // Its own usage (seconds processed) is erased with it; the workspace's stays.
+    expect((await storedRows(video.id)).video_usage).toBeGreaterThan(0);
     const profileId = await createProfile(api);
 
     const res = await deleteVideo(api, video.id);
@@ -75,6 +77,7 @@ describe("DELETE /videos/{video_id}", () => {
       video_segments: 0,
       segment_text: 0,
       media_windows: 0,
+      video_usage: 0,
       work_leases: 0,
     });
     expect(await storedVectorIds(workspaceId, video.id)).toEqual([]);

@@ -6,6 +6,7 @@ import { EXIT, type GlobalOptions, settings } from "./config.js";
 import { reportFailure, reportRateLimited } from "./output.js";
 import * as review from "./review-commands.js";
 import { uploadCommand } from "./upload-command.js";
+import { type UsageFlags, usage } from "./usage-command.js";
 
 function positive(value: string): number {
   const n = Number(value);
@@ -146,6 +147,14 @@ program
   .description("list a run's reports")
   .requiredOption("--run <run_id>", "the run")
   .action(action((client, s, flags: { run: string }) => commands.reports(client, s, flags.run)));
+
+program
+  .command("usage")
+  .description("the workspace's usage per day (or month) and its totals")
+  .option("--from <day>", "first day, included (default: 29 days before --to)")
+  .option("--to <day>", "last day, included (default: today)")
+  .option("--month", "a row per calendar month")
+  .action(action((client, s, flags: UsageFlags) => usage(client, s, flags)));
 
 const captionsCommand = program
   .command("captions")

@@ -1035,6 +1035,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/usage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the workspace's usage
+     * @description What the workspace used from `from` to `to` (UTC days, both included), per day or per month: videos uploaded, bytes stored (at the end of each period and at its peak), seconds processed, heard and seen, model calls and tokens by model, searches, runs, findings and webhook deliveries. Every counter is added to with the change that makes its thing happen, so retries never count twice; deleting a video leaves what it used counted.
+     *
+     *     Permission: `VIEW_USAGE`. Rate limit class: `reads`.
+     */
+    get: operations["getUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1089,6 +1111,34 @@ export interface components {
      *         ]
      *       },
      *       "request_id": "4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+     *       "usage": {
+     *         "processed_seconds": 61.44,
+     *         "heard_seconds": 60.1,
+     *         "seen_seconds": 61.44,
+     *         "models": [
+     *           {
+     *             "model": "@cf/baai/bge-m3",
+     *             "calls": 1,
+     *             "input_tokens": 0,
+     *             "output_tokens": 0,
+     *             "audio_seconds": 0
+     *           },
+     *           {
+     *             "model": "@cf/meta/llama-4-scout-17b-16e-instruct",
+     *             "calls": 16,
+     *             "input_tokens": 3904,
+     *             "output_tokens": 1120,
+     *             "audio_seconds": 0
+     *           },
+     *           {
+     *             "model": "@cf/openai/whisper-large-v3-turbo",
+     *             "calls": 3,
+     *             "input_tokens": 0,
+     *             "output_tokens": 0,
+     *             "audio_seconds": 61.44
+     *           }
+     *         ]
+     *       },
      *       "created_at": "2026-11-21T09:30:00.000Z",
      *       "updated_at": "2026-11-21T09:31:12.000Z"
      *     }
@@ -1204,6 +1254,7 @@ export interface components {
        * @example 4bf92f35-77b3-4da6-a3ce-929d0e0e4736
        */
       request_id?: string;
+      usage?: components["schemas"]["VideoUsage"];
       /**
        * Format: date-time
        * @example 2026-11-21T09:30:00.000Z
@@ -1255,6 +1306,50 @@ export interface components {
        * @example Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …
        */
       warning?: string;
+    };
+    /** @description On GET /videos/{video_id}: what processing the video used, in seconds and model calls; the workspace's totals are GET /usage */
+    VideoUsage: {
+      /**
+       * @description Seconds of video whose processing completed (a re-processing counts again)
+       * @example 24
+       */
+      processed_seconds: number;
+      /**
+       * @description Seconds in which speech recognition heard speech (captions read from the file or uploaded cost no model and are not counted)
+       * @example 23.5
+       */
+      heard_seconds: number;
+      /**
+       * @description Seconds of video whose sampled frames a vision model described
+       * @example 24
+       */
+      seen_seconds: number;
+      /** @description Model calls and tokens, one entry per model used, sorted by model */
+      models: components["schemas"]["ModelUsage"][];
+    };
+    ModelUsage: {
+      /** @example @cf/meta/llama-4-scout-17b-16e-instruct */
+      model: string;
+      /**
+       * @description Calls the model answered
+       * @example 6
+       */
+      calls: number;
+      /**
+       * @description Prompt tokens, as the model reported them
+       * @example 1458
+       */
+      input_tokens: number;
+      /**
+       * @description Completion tokens, as the model reported them
+       * @example 312
+       */
+      output_tokens: number;
+      /**
+       * @description Seconds of audio sent to speech recognition (its billed unit)
+       * @example 0
+       */
+      audio_seconds: number;
     };
     Problem: {
       /**
@@ -2096,6 +2191,11 @@ export interface components {
       output_tokens: number;
       total_tokens: number;
       media_seconds: number;
+      /**
+       * @description Model calls the run's steps made (the answer model; none for the local rules); absent on runs finished before it was recorded
+       * @example 3
+       */
+      model_calls?: number;
       provider_returned_cost: string;
     };
     /** @description Workflow runs */
@@ -3061,6 +3161,93 @@ export interface components {
        * @example 2026-11-21T09:30:00.000Z
        */
       until?: string;
+    };
+    UsageReport: {
+      /** @example ws_01jd3m6t8y0c7x4k2n9q5r1s3v */
+      workspace_id: string;
+      /** @example 2026-11-01 */
+      from: string;
+      /** @example 2026-11-30 */
+      to: string;
+      /** @enum {string} */
+      granularity: "day" | "month";
+      /**
+       * @description Bytes of uploaded source files stored as this report is read
+       * @example 73400320
+       */
+      bytes_stored_now: number;
+      /** @description One entry per period in time order, none left out: a period with nothing has zeros */
+      data: components["schemas"]["UsagePeriod"][];
+      totals: components["schemas"]["UsagePeriod"] & unknown;
+    };
+    UsagePeriod: {
+      /**
+       * @description First day (UTC), included
+       * @example 2026-11-01
+       */
+      start: string;
+      /**
+       * @description Last day (UTC), included
+       * @example 2026-11-01
+       */
+      end: string;
+      /**
+       * @description Uploads completed (bytes verified)
+       * @example 3
+       */
+      videos_uploaded: number;
+      /**
+       * @description Bytes of uploaded source files stored at the end of the period
+       * @example 73400320
+       */
+      bytes_stored: number;
+      /**
+       * @description The most bytes of source files stored at any moment of the period
+       * @example 94371840
+       */
+      bytes_stored_peak: number;
+      /**
+       * @description Seconds of video whose processing completed (a re-processing counts again)
+       * @example 24
+       */
+      processed_seconds: number;
+      /**
+       * @description Seconds in which speech recognition heard speech (captions read from the file or uploaded cost no model and are not counted)
+       * @example 23.5
+       */
+      heard_seconds: number;
+      /**
+       * @description Seconds of video whose sampled frames a vision model described
+       * @example 24
+       */
+      seen_seconds: number;
+      /** @description Model calls and tokens, one entry per model used, sorted by model */
+      models: components["schemas"]["ModelUsage"][];
+      /**
+       * @description POST /search requests answered
+       * @example 12
+       */
+      searches: number;
+      /**
+       * @description Runs created (POST /runs accepted)
+       * @example 2
+       */
+      runs: number;
+      /**
+       * @description Findings workflow runs made
+       * @example 40
+       */
+      findings: number;
+      /**
+       * @description Webhook requests made to endpoints, retries included
+       * @example 5
+       */
+      webhook_attempts: number;
+      /**
+       * @description Webhook deliveries an endpoint accepted (2xx)
+       * @example 4
+       */
+      webhook_deliveries: number;
     };
   };
   responses: never;
@@ -9648,6 +9835,105 @@ export interface operations {
       };
       /** @description `idempotency-key-mismatch`: The idempotency key was used with a different request */
       422: {
+        headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `rate-limited`: The workspace has sent too many requests of this kind */
+      429: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "Retry-After": components["headers"]["Retry-After"];
+          "X-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal-error`: Internal server error */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description First day of the report (UTC), included: a date, or a date-time, which counts as the UTC day it falls on. Default: 29 days before `to`. */
+        from?: string;
+        /** @description Last day of the report (UTC), included; at most 366 days after `from`. Default: today. */
+        to?: string;
+        /** @description One entry per day, or per calendar month (the first and last cut to the range) */
+        granularity?: "day" | "month";
+      };
+      header?: {
+        /**
+         * @description Your own id for this request, used instead of a generated one when it is 1-128 letters, digits and `.` `_` `:` `-`; any other value is replaced by a generated id (never refused).
+         * @example req_2f6c1a5b7e4a
+         */
+        "X-Request-Id"?: components["parameters"]["RequestId"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The usage, one entry per period and totals */
+      200: {
+        headers: {
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          RateLimit: components["headers"]["RateLimit"];
+          "X-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UsageReport"];
+        };
+      };
+      /** @description `invalid-request`: The request is invalid */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthorized`: Authentication is required */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `resource-not-found`: The resource does not exist */
+      404: {
         headers: {
           "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
