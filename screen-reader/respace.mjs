@@ -1,11 +1,12 @@
 // PP-OCRv4's recogniser (trained mostly on Chinese) drops the space between words set wide
-// apart, as large signs and slide titles are ("COLDSTORAGE"). The same line squeezed to 70 %
-// of its width is read with its spaces. So a line read with a long run of letters is read
-// again squeezed, and the second reading is kept only when it differs from the first in
-// spaces alone: the letters stay the first reading's, so no misread can enter this way.
+// apart, as large signs, slide titles and small print often are ("COLDSTORAGE"). The same
+// line squeezed to 70, 60 or 50 % of its width is often read with its spaces. So a line read
+// with a long run of letters is read again squeezed, and of the readings that differ from the
+// first in spaces alone the one with the most spaces is kept: the letters stay the first
+// reading's, so no misread can enter this way.
 import { createRequire } from "node:module";
 
-const SQUEEZE = 0.7;
+const SQUEEZES = [0.7, 0.6, 0.5];
 /** A run this long without a space is more likely words run together than one word. */
 const LONG_RUN = /[^\s]{8,}/;
 
@@ -24,24 +25,28 @@ export async function respaceRecognition() {
     if (runTogether.length === 0) return lines;
     const boxes = new Set(runTogether.map((line) => JSON.stringify(line.box)));
     const again = lineImages.filter((image) => boxes.has(JSON.stringify(image.box)));
-    const squeezed = await Promise.all(again.map((image) => squeeze(sharp, image)));
-    const reread = await read.call(this, squeezed, options);
-    for (const line of runTogether) {
-      const other = reread.find((r) => JSON.stringify(r.box) === JSON.stringify(line.box));
-      if (other && other.text.replace(/\s/g, "") === line.text.replace(/\s/g, ""))
-        line.text = other.text;
+    for (const factor of SQUEEZES) {
+      const squeezed = await Promise.all(again.map((image) => squeeze(sharp, image, factor)));
+      const reread = await read.call(this, squeezed, options);
+      for (const line of runTogether) {
+        const other = reread.find((r) => JSON.stringify(r.box) === JSON.stringify(line.box));
+        if (!other || other.text.replace(/\s/g, "") !== line.text.replace(/\s/g, "")) continue;
+        if (spaces(other.text) > spaces(line.text)) line.text = other.text;
+      }
     }
     return lines;
   };
 }
 
-async function squeeze(sharp, lineImage) {
+const spaces = (text) => text.split(" ").length - 1;
+
+async function squeeze(sharp, lineImage, factor) {
   const { image } = lineImage;
   const { data, info } = await sharp(image.data, {
     raw: { width: image.width, height: image.height, channels: 4 },
   })
     .resize({
-      width: Math.max(8, Math.round(image.width * SQUEEZE)),
+      width: Math.max(8, Math.round(image.width * factor)),
       height: image.height,
       fit: "fill",
     })
