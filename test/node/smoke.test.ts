@@ -222,7 +222,7 @@ describe.concurrent("npm run smoke", () => {
       if (stateDir) rmSync(stateDir, { recursive: true, force: true });
     });
 
-    it("fails, naming that the local engine neither hears nor sees: it cannot prove understanding", async () => {
+    it("fails, naming that the local engine neither hears speech nor describes pictures", async () => {
       const ran = await smoke(service, await mintKey(service));
       expect(ran.code, ran.stdout).toBe(1);
       expect(verdicts(ran.stdout)).toEqual([
