@@ -12,6 +12,7 @@ import * as longRuns from "./suites/long-runs.mjs";
 import * as productionSim from "./suites/production-sim.mjs";
 import * as rateLimits from "./suites/rate-limits.mjs";
 import * as scale from "./suites/scale.mjs";
+import * as screenText from "./suites/screen-text.mjs";
 import * as searchHeldOut from "./suites/search-held-out.mjs";
 import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchLatencyMillion from "./suites/search-latency-1m.mjs";
@@ -42,6 +43,7 @@ const SUITES = [
   productionSim,
   longRuns,
   windowContention,
+  screenText,
 ];
 /**
  * Run only when named: seeding a million segments takes several minutes, and a 2-hour video,

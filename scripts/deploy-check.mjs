@@ -16,6 +16,7 @@ import {
   checkBundleSize,
   checkCors,
   checkDistinctName,
+  checkNoLocalOnlyParts,
   checkObservability,
   checkReachable,
   checkSecrets,
@@ -84,6 +85,11 @@ try {
   } else {
     const size = checkBundleSize(outdir);
     record("bundle", size.problem, `${size.ok} within Workers Paid's limits`);
+    record(
+      "local-only",
+      checkNoLocalOnlyParts(outdir),
+      "no screen reader, onnxruntime, sharp or ffmpeg code, no native module",
+    );
     record(
       "workerd",
       checkStartsWithoutExperimental(outdir, production),

@@ -73,6 +73,13 @@ export interface OptionalSecrets {
    * only by the simulators' entry and shown by `GET /healthz`. Empty when deployed.
    */
   SIMULATED?: string;
+  /**
+   * Local only: where the screen reader listens (`http://127.0.0.1:<port>`) and the secret it
+   * takes, set by the start scripts for the local adapters (scripts/lib/screen-reader.mjs).
+   * Unset, the local engine reads no on-screen text.
+   */
+  SCREEN_READER_URL?: string;
+  SCREEN_READER_SECRET?: string;
 }
 
 /** Read only by tests; never set in a deployment. */

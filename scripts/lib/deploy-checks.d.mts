@@ -5,6 +5,8 @@ export function checkBundleSize(
   outdir: string,
   limits?: { gzipBytes: number; rawBytes: number },
 ): { ok?: string; problem?: string };
+/** The bundle holds none of the screen reader's parts and no native module. */
+export function checkNoLocalOnlyParts(outdir: string): string | null;
 export function checkStartsWithoutExperimental(
   outdir: string,
   config: ResolvedConfig,

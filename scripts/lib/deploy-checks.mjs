@@ -40,6 +40,24 @@ export function checkBundleSize(outdir, limits = BUNDLE_LIMITS) {
   return { ok: size };
 }
 
+/**
+ * Where the bundle's modules came from, as esbuild names each in a comment: the screen
+ * reader and its native and GPL parts (onnxruntime, sharp, ffmpeg) run beside the local
+ * Worker only, never inside it.
+ */
+const LOCAL_ONLY_SOURCE =
+  /^\/\/ (screen-reader\/\S+|node_modules\/(@gutenye|onnxruntime-[a-z]+|@ffmpeg-installer|sharp|@img)\/\S*)/m;
+
+/** The bundle holds none of the screen reader's parts and no native module. */
+export function checkNoLocalOnlyParts(outdir) {
+  for (const file of modules(outdir)) {
+    if (file.endsWith(".node")) return `the bundle holds a native module, ${file}`;
+    const found = readFileSync(path.join(outdir, file), "utf8").match(LOCAL_ONLY_SOURCE);
+    if (found) return `the bundle holds ${found[1]}, a part of the local screen reader`;
+  }
+  return null;
+}
+
 /** workerd's module kind for each file of the outdir, from the configuration's rules. */
 function moduleKind(file, rules) {
   if (file.endsWith(".wasm")) return "wasm";

@@ -8,6 +8,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { SIMULATOR_DEFAULTS } from "./banner.mjs";
+import { startScreenReader } from "./screen-reader.mjs";
 import { wranglerOutputFilter } from "./wrangler-output.mjs";
 
 /** The repository root. */
@@ -316,9 +317,29 @@ export async function launchLocal(check = () => undefined) {
   }
   check(config);
   await ensurePortFree(config);
+  // The screen reader loads its models while the migrations apply.
+  const reading = config.adapters === "local" ? startScreenReader() : null;
   applyMigrations(config.stateDir);
+  const screenReader = await withScreenReader(config, reading);
   const child = startWrangler(config);
+  child.once("exit", () => screenReader?.child?.kill("SIGTERM"));
   supervise(child);
   startSweeps(config, child);
-  return { config, child };
+  return { config, child, screenReader };
+}
+
+/**
+ * Hands the screen reader's address and secret to the Worker, or says in one line why
+ * on-screen text will not be read (the service then runs without it).
+ */
+async function withScreenReader(config, reading) {
+  if (reading === null) return null;
+  const reader = await reading;
+  if (reader.notice) {
+    process.stderr.write(`${reader.notice}\n`);
+    return reader;
+  }
+  config.secrets.SCREEN_READER_URL = reader.url;
+  config.secrets.SCREEN_READER_SECRET = reader.secret;
+  return reader;
 }

@@ -48,12 +48,17 @@ export async function heard(ctx) {
   return `${u.heard_seconds} s ${of} from ${speech.join(", ")}${reasons(ctx.video, HEARING)}`;
 }
 
-/** Seconds seen (described frames) must be above zero. */
+/**
+ * Seconds seen through described frames must be above zero: frames only read for on-screen
+ * text (the local engine) prove no vision model.
+ */
 export async function seen(ctx) {
   const u = ctx.video.media?.understood;
   const of = `of ${ctx.video.duration} s`;
   if (!u || u.seen_seconds <= 0)
     throw new Error(`0 s ${of}. ${sentence(u, "Saw")}${reasons(ctx.video, SEEING)}`);
+  if (!sentence(u, "Saw").includes("through described frames"))
+    throw new Error(`${sentence(u, "Saw")}${reasons(ctx.video, SEEING)}`);
   return `${u.seen_seconds} s ${of} through described frames${reasons(ctx.video, SEEING)}`;
 }
 

@@ -30,6 +30,15 @@ const MEASURE_WORDS = new Set(
   ).split(" "),
 );
 
+// Where text is written on screen: framing words of a question that accepts on-screen text only.
+const SCREEN_WORDS = new Set(
+  (
+    "sign signs signage slide slides screen screens onscreen written write writes text " +
+    "texts caption captions banner banners poster posters label labels board boards display " +
+    "displays displayed read reads title titles heading headings notice notices overlay"
+  ).split(" "),
+);
+
 /**
  * English as the engine reads it: the closed classes of negation.ts, statement-mode.ts and
  * sentence-form.ts, the light stemmer's words, and the framing words above.
@@ -43,6 +52,7 @@ export const ENGLISH: LanguageReading = {
   isMentionCue,
   asksForRule: asksForRuleBeforeTo,
   isMeasureWord: (token) => MEASURE_WORDS.has(token),
+  isScreenWord: (token) => SCREEN_WORDS.has(token),
   sentenceMode: (sentence, stems) => sentenceMode(sentence, stems),
   readsQuantities: true,
   capitalisesNouns: false,

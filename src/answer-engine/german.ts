@@ -45,6 +45,12 @@ const FRAMING = words(
     "ereignis ereignisse vorkommen vorkommt passiert geschieht stimmt",
 );
 
+// Where text is written on screen: framing words of a question that accepts on-screen text only.
+const SCREEN = words(
+  "schild schilder folie folien bildschirm text texte steht stehen geschrieben beschriftung " +
+    "aufschrift einblendung titel tafel anzeige plakat",
+);
+
 const MENTION = words(
   "erwähnt erwähnen erwähnte erwähnten sagt sagen sagte sagten gesagt spricht sprechen " +
     "sprach gesprochen redet reden redete geredet erklärt erklären erklärte erinnert " +
@@ -184,6 +190,7 @@ export const GERMAN: LanguageReading = {
   isMentionCue: (token) => MENTION.has(token),
   asksForRule: (tokens) => hasPhrase(tokens, ["ist", "zu"]) || hasPhrase(tokens, ["sind", "zu"]),
   isMeasureWord: () => false,
+  isScreenWord: (token) => SCREEN.has(token),
   sentenceMode: germanSentenceMode,
   readsQuantities: false,
   capitalisesNouns: true,

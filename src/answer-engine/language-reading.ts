@@ -39,6 +39,11 @@ export interface LanguageReading {
   asksForRule(tokens: string[]): boolean;
   /** Words naming what a measurement measures ("temperature"), which its number answers. */
   isMeasureWord(token: string): boolean;
+  /**
+   * Words naming where text is written ("sign", "slide", "screen"): where to look, not what to
+   * find, when a question accepts on-screen text only ("What does the sign say?").
+   */
+  isScreenWord(token: string): boolean;
   /** A sentence's mode towards the words with these stems. */
   sentenceMode(sentence: string, stems?: ReadonlySet<string>): SentenceMode;
   /** Quantities (numbers, units, "how many") are read in this language. */

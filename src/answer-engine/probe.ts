@@ -2,6 +2,7 @@ import type { AnswerSpec } from "../domain/answers";
 import { type ParsedQuery, parseQuery } from "../lib/text/search-scoring";
 import { tokenize } from "../lib/text/text-features";
 import { ENGLISH } from "./english";
+import { kindRequirement } from "./evidence-kinds";
 import { type LanguageReading, type QuestionMode, questionMode } from "./language-reading";
 import { negatedNear } from "./negation";
 
@@ -34,6 +35,7 @@ export function probeFrom(
   mode: QuestionMode = "observation",
   measured = false,
   reading: LanguageReading = ENGLISH,
+  screenOnly = false,
 ): Probe | null {
   const text = normaliseQuotes(raw);
   const phrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? "").trim()).filter(Boolean);
@@ -43,7 +45,8 @@ export function probeFrom(
       !reading.isNegationCue(t) &&
       !reading.isRuleCue(t) &&
       !reading.isMentionCue(t) &&
-      !(measured && reading.isMeasureWord(t)),
+      !(measured && reading.isMeasureWord(t)) &&
+      !(screenOnly && reading.isScreenWord(t)),
   );
   // Function words alone ("Check the video." → "the") would match every segment.
   const words = loose.filter((t) => !reading.isFunctionWord(t));
@@ -103,14 +106,26 @@ export function probeSources(spec: AnswerSpec, instructions: string): string[] {
   ];
 }
 
-/** The mode of a spec's question: the caller's when it decides it, else from its sources. */
+/** Whether a spec accepts on-screen text only: its question is about what is written. */
+export function asksForScreenText(spec: AnswerSpec): boolean {
+  const { kinds } = kindRequirement(spec);
+  return kinds.size === 1 && kinds.has("ocr");
+}
+
+/**
+ * The mode of a spec's question: the caller's when it decides it; `mention` when it accepts
+ * on-screen text only (a sign or slide states, it neither reports nor rules); else from its
+ * sources.
+ */
 export function specMode(
   spec: AnswerSpec,
   instructions: string,
   decided?: QuestionMode,
   reading: LanguageReading = ENGLISH,
 ) {
-  return decided ?? questionMode(probeSources(spec, instructions), spec.answer_type, reading);
+  if (decided) return decided;
+  if (asksForScreenText(spec)) return "mention";
+  return questionMode(probeSources(spec, instructions), spec.answer_type, reading);
 }
 
 /** Every distinct probe of a spec, in source order, all of the spec's mode. */
@@ -124,8 +139,10 @@ export function buildProbes(
   const probes: Probe[] = [];
   const mode = specMode(spec, instructions, decided, reading);
   const measured = spec.answer_type === "measurement";
+  // "What does the sign say?" asked of on-screen text names where to read, not what to find.
+  const screenOnly = asksForScreenText(spec);
   for (const source of probeSources(spec, instructions)) {
-    const probe = probeFrom(source, mode, measured, reading);
+    const probe = probeFrom(source, mode, measured, reading, screenOnly);
     if (probe === null || seen.has(probe.text)) continue;
     seen.add(probe.text);
     probes.push(probe);

@@ -12,6 +12,7 @@ import { R2FrameStore } from "./media-understanding/frame-store";
 import { LocalMediaUnderstanding } from "./media-understanding/local";
 import type { MediaUnderstanding } from "./media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "./media-understanding/workers-ai";
+import { SidecarScreenReader } from "./screen-reader/sidecar";
 import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway/adapter";
 import { type StorageGateway, storageGateway } from "./storage/local-gateway/http";
 import type { UploadStorage } from "./storage/port";
@@ -87,10 +88,21 @@ export function createPorts(env: Env): Ports {
   const credentials = gatewayCredentials(signingSecret(env));
   return {
     storage: new LocalGatewayStorage(env.MEDIA_BUCKET, credentials),
-    understanding: new LocalMediaUnderstanding(),
+    understanding: localUnderstanding(env),
     embedder: new LocalHashEmbedder(new LocalIndexFeatureStats(env.LOCAL_INDEX)),
     vectorIndex: new LocalVectorIndexAdapter(env.LOCAL_INDEX),
     answerEngine: new LocalAnswerEngine(),
     storageGateway: storageGateway(env.MEDIA_BUCKET, credentials),
   };
+}
+
+/** The local engine, reading on-screen text when the start scripts started a screen reader. */
+function localUnderstanding(env: Env): LocalMediaUnderstanding {
+  const url = env.SCREEN_READER_URL;
+  const secret = env.SCREEN_READER_SECRET;
+  if (!url || !secret) return new LocalMediaUnderstanding();
+  return new LocalMediaUnderstanding({
+    reader: new SidecarScreenReader({ url, secret }),
+    frames: new R2FrameStore(env.MEDIA_BUCKET),
+  });
 }

@@ -8,7 +8,10 @@ import type { VideoMedia } from "../domain/video";
 export interface Understanding {
   /** Seconds whose speech is known: the longest caption track or recognised speech. */
   heard_seconds: number;
-  /** Seconds whose pictures were described (frames sampled × their spacing). */
+  /**
+   * Seconds whose pictures were described or read for on-screen text (frames sampled × their
+   * spacing), whichever is more.
+   */
   seen_seconds: number;
   /** The evidence sources the heard seconds come from, e.g. `text-track:0:eng`. */
   heard_from: string[];
@@ -45,7 +48,11 @@ function whyNotHeard(local: boolean, media: VideoMedia): string {
 
 function whyNotSeen(local: boolean, limitations: ReadonlySet<string>): string {
   if (limitations.has("no-video-track")) return "the file has no video track";
-  if (local) return "this service's media engine does not look at pictures";
+  if (local && limitations.has("screen-reader-not-running"))
+    return "on-screen text was not read (the screen reader was not running), and this service's media engine does not describe pictures";
+  if (local && limitations.has("screen-reader-unavailable"))
+    return "on-screen text could not be read (the screen reader did not answer), and this service's media engine does not describe pictures";
+  if (local) return "no frame could be read for on-screen text";
   if (limitations.has("input-too-large-for-edge"))
     return "the file is too large for frame extraction at the edge";
   return "no frame could be described";
@@ -71,7 +78,9 @@ export function describeUnderstanding(
   const limitations = new Set(media.limitations ?? []);
   const heard = extent.transcript.filter((entry) => entry.seconds > 0);
   const heardSeconds = round1(Math.max(0, ...heard.map((entry) => entry.seconds)));
-  const seenSeconds = round1(extent.scene.seconds);
+  const describedSeconds = round1(extent.scene.seconds);
+  const readSeconds = round1(extent.ocr.seconds);
+  const seenSeconds = Math.max(describedSeconds, readSeconds);
   const sentences: string[] = [];
   if (heard.length > 0) {
     const from = heard.map((entry) => trackName(entry.source, entry.origin)).join(", ");
@@ -79,11 +88,13 @@ export function describeUnderstanding(
   } else {
     sentences.push(`Heard nothing: ${whyNotHeard(local, media)}.`);
   }
-  sentences.push(
-    seenSeconds > 0
-      ? `Saw ${seenSeconds} s${ofDuration(duration)} through described frames.`
-      : `Saw nothing: ${whyNotSeen(local, limitations)}.`,
-  );
+  if (describedSeconds > 0)
+    sentences.push(`Saw ${describedSeconds} s${ofDuration(duration)} through described frames.`);
+  else if (readSeconds > 0)
+    sentences.push(
+      `Saw ${readSeconds} s${ofDuration(duration)} through frames read for on-screen text (pictures are not described).`,
+    );
+  else sentences.push(`Saw nothing: ${whyNotSeen(local, limitations)}.`);
   const understanding: Understanding = {
     heard_seconds: heardSeconds,
     seen_seconds: seenSeconds,

@@ -9,6 +9,7 @@ import minuteMp4 from "../fixtures/media/minute.mp4?inline";
 import moovAtEndMov from "../fixtures/media/moov-at-end.mov?inline";
 import notAVideoMp4 from "../fixtures/media/not-a-video.mp4?inline";
 import phoneTagsMov from "../fixtures/media/phone-tags.mov?inline";
+import screenTextMp4 from "../fixtures/media/screen-text.mp4?inline";
 import silentMp4 from "../fixtures/media/silent.mp4?inline";
 import smokeClipMp4 from "../fixtures/media/smoke-clip.mp4?inline";
 import subtitlesMkv from "../fixtures/media/subtitles.mkv?inline";
@@ -39,6 +40,7 @@ const DATA_URLS = {
   "moov-at-end.mov": moovAtEndMov,
   "not-a-video.mp4": notAVideoMp4,
   "phone-tags.mov": phoneTagsMov,
+  "screen-text.mp4": screenTextMp4,
   "silent.mp4": silentMp4,
   "smoke-clip.mp4": smokeClipMp4,
   "subtitles.mkv": subtitlesMkv,

@@ -224,7 +224,7 @@ describe.concurrent("npm run smoke", () => {
       if (stateDir) rmSync(stateDir, { recursive: true, force: true });
     });
 
-    it("fails, naming that the local engine neither hears nor sees: it cannot prove understanding", async () => {
+    it("fails, naming that the local engine neither hears speech nor describes pictures", async () => {
       const ran = await smoke(service, await mintKey(service));
       expect(ran.code, ran.stdout).toBe(1);
       expect(verdicts(ran.stdout)).toEqual([
@@ -242,7 +242,7 @@ describe.concurrent("npm run smoke", () => {
         /^heard\s+FAILED\s+.*this service's media engine does not recognise speech/m,
       );
       expect(ran.stdout).toMatch(
-        /^seen\s+FAILED\s+.*this service's media engine does not look at pictures/m,
+        /^seen\s+FAILED\s+Saw 12 s of 12 s through frames read for on-screen text \(pictures are not described\)/m,
       );
       expect(ran.stdout).toMatch(/^answer\s+FAILED\s+.*not_checked/m);
     });

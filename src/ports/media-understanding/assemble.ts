@@ -3,6 +3,7 @@ import { boundSegment, cutText, SEGMENT_BOUNDS } from "./bounds";
 import { describeSegment } from "./describe";
 import type { IndexSegment, UnderstandInput } from "./port";
 import { coverArtThumbnail, posterThumbnail, type Thumbnail } from "./poster";
+import { screenLines } from "./screen-text";
 import type { TimeRange } from "./segmenter";
 import { containerTags, languageTags, mentionedTags, metadataEvidence, unique } from "./tags";
 import { type CaptionSpans, type TimedText, textsInSegment, transcriptOf } from "./timed-text";
@@ -13,6 +14,13 @@ export interface FrameScene {
   description: string;
   tags: string[];
   visibleText: string[];
+  source: string;
+}
+
+/** The on-screen text a screen reader read in one sampled frame (lines already held to its rule). */
+export interface FrameText {
+  time: number;
+  lines: string[];
   source: string;
 }
 
@@ -31,6 +39,8 @@ export interface AssembleInput {
   speech: readonly TimedText[];
   /** Described frames, each placed in the segment holding its time. */
   scenes: readonly FrameScene[];
+  /** Frames read for on-screen text only (the local engine), each in the segment holding it. */
+  screens?: readonly FrameText[];
   frameThumbnail: FrameImage | null;
   /** Said for a segment with neither frame description nor transcript. */
   emptyNote: string;
@@ -88,17 +98,29 @@ export function assemble(a: AssembleInput): Assembled {
     const at = segmentAt(a.bounds, scene.time);
     framesOf.set(at, [...(framesOf.get(at) ?? []), scene]);
   }
+  const screensOf = new Map<number, FrameText[]>();
+  for (const screen of [...(a.screens ?? [])].sort((x, y) => x.time - y.time)) {
+    if (screen.lines.length === 0) continue;
+    const at = segmentAt(a.bounds, screen.time);
+    screensOf.set(at, [...(screensOf.get(at) ?? []), screen]);
+  }
   const segments = a.bounds.map((range, index): IndexSegment => {
     const inside = textsInSegment(texts, range);
     const transcript = transcriptOf(inside);
     const frames = framesOf.get(index) ?? [];
+    const screens = screensOf.get(index) ?? [];
     const evidence: EvidenceSpan[] = [];
     if (index === 0) evidence.push(...metadata);
     if (thumbnailSpan && index === thumbnailSegment) evidence.push(thumbnailSpan);
     for (const scene of frames) {
       const at = { start: scene.time, end: scene.time, source: scene.source };
       evidence.push({ kind: "scene", text: scene.description, ...at });
-      for (const line of scene.visibleText) evidence.push({ kind: "ocr", text: line, ...at });
+      for (const line of screenLines(scene.visibleText))
+        evidence.push({ kind: "ocr", text: line, ...at });
+    }
+    for (const screen of screens) {
+      const at = { start: screen.time, end: screen.time, source: screen.source };
+      for (const line of screen.lines) evidence.push({ kind: "ocr", text: line, ...at });
     }
     for (const t of inside) {
       evidence.push({
@@ -116,6 +138,7 @@ export function assemble(a: AssembleInput): Assembled {
       sceneDescription: describeSegment({
         range,
         frames,
+        screens,
         transcript,
         emptyNote: a.emptyNote,
       }),

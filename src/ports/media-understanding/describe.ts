@@ -29,6 +29,8 @@ export interface DescriptionParts {
   range: TimeRange;
   /** A vision model's descriptions of the frames sampled in the segment, in time order. */
   frames: readonly { time: number; description: string }[];
+  /** Lines of on-screen text a screen reader read in frames of the segment, in time order. */
+  screens?: readonly { time: number; lines: readonly string[] }[];
   transcript: { text: string; origin: TimedText["origin"] | null };
   /** Said when there is neither a frame description nor a transcript. */
   emptyNote: string;
@@ -36,13 +38,18 @@ export interface DescriptionParts {
 
 /**
  * A segment's scene description, stating the kind of evidence each sentence comes from:
- * `Frame at 00:12 (vision model): …`, `Captioned speech: "…"`, `Recognised speech: "…"`.
+ * `Frame at 00:12 (vision model): …`, `On screen at 00:02 (text recognition): "…"`,
+ * `Captioned speech: "…"`, `Recognised speech: "…"`.
  */
 export function describeSegment(parts: DescriptionParts): string {
   const sentences: string[] = [];
   for (const frame of parts.frames) {
     const d = frame.description.replace(/\s+/g, " ").trim();
     sentences.push(`Frame at ${formatClock(frame.time)} (vision model): ${endSentence(d)}`);
+  }
+  for (const screen of parts.screens ?? []) {
+    const lines = screen.lines.map((line) => quote(line, 80)).join(", ");
+    sentences.push(`On screen at ${formatClock(screen.time)} (text recognition): ${lines}.`);
   }
   const { text, origin } = parts.transcript;
   if (text !== "" && origin !== null) {

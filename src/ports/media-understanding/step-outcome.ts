@@ -1,5 +1,6 @@
 import { createLogger, type Logger } from "../../lib/log";
 import { classifyModelError, UnknownModelError } from "../ai/model-calls";
+import { UnreadableCutError } from "../screen-reader/port";
 import { UncuttableError } from "./cut";
 
 /** A media or model step's outcome: its value, or a failure for good. */
@@ -35,6 +36,7 @@ function refusedAsDocumented(error: unknown): boolean {
 
 function failsForGood(error: unknown): boolean {
   if (error instanceof UncuttableError || error instanceof UnknownModelError) return true;
+  if (error instanceof UnreadableCutError) return true;
   const { kind } = classifyModelError(error);
   if (kind !== "unknown") return kind === "permanent";
   // An undocumented error that did not come through callModel (storage, the cutter): the

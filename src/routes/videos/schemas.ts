@@ -56,7 +56,7 @@ const UnderstoodSchema = z
     summary: z.string().openapi({
       description: "What was heard and seen, and from where, in plain words",
       example:
-        "Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: this service's media engine does not look at pictures.",
+        "Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: on-screen text was not read (the screen reader was not running), and this service's media engine does not describe pictures.",
     }),
     warning: z.string().optional().openapi({
       description:

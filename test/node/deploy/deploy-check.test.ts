@@ -8,6 +8,7 @@ import {
   checkBundleSize,
   checkCors,
   checkDistinctName,
+  checkNoLocalOnlyParts,
   checkObservability,
   checkReachable,
   checkSecrets,
@@ -73,6 +74,23 @@ describe("npm run deploy:check", () => {
     );
     const raw = checkBundleSize(bundle({ "zeros.bin": Buffer.alloc(65 * 1024 * 1024) }));
     expect(oneLine(raw.problem)).toMatch(/^the bundle is 68\.\d\d MB, over the 67\.11 MB limit$/);
+  });
+
+  it("keeps the screen reader's native and GPL parts out of the bundle", () => {
+    expect(checkNoLocalOnlyParts(bundle())).toBeNull();
+    const sidecar = "// src/ports/screen-reader/sidecar.ts\nvar SidecarScreenReader = class {};\n";
+    expect(checkNoLocalOnlyParts(bundle({ "chunk.js": Buffer.from(sidecar) }))).toBeNull();
+    const ocr = "// node_modules/onnxruntime-node/dist/index.js\nvar ort = {};\n";
+    expect(checkNoLocalOnlyParts(bundle({ "chunk.js": Buffer.from(ocr) }))).toBe(
+      "the bundle holds node_modules/onnxruntime-node/dist/index.js, a part of the local screen reader",
+    );
+    const reader = "// screen-reader/read-frame.mjs\nvar x = 1;\n";
+    expect(checkNoLocalOnlyParts(bundle({ "chunk.js": Buffer.from(reader) }))).toMatch(
+      /^the bundle holds screen-reader\/read-frame\.mjs/,
+    );
+    expect(checkNoLocalOnlyParts(bundle({ "ffmpeg.node": Buffer.from([0x7f]) }))).toBe(
+      "the bundle holds a native module, ffmpeg.node",
+    );
   });
 
   it("starts production's date and flags in workerd without --experimental", async () => {

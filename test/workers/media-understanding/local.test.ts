@@ -107,6 +107,7 @@ describe("LocalMediaUnderstanding", () => {
       "no-speech-recognition",
       "no-timed-text",
       "no-visual-analysis",
+      "screen-reader-not-running",
       "thumbnail-generated-poster",
     ]);
   });
@@ -203,7 +204,7 @@ describe("LocalMediaUnderstanding", () => {
 
   it("never claims to have looked at the picture or heard the sound", async () => {
     const u = await understand(probe({ textTracks: [track(0, [[1, 2, "hi"]])] }));
-    expect(u.engine).toBe("local-media@2");
+    expect(u.engine).toBe("local-media@3");
     expect(u.coverage.scene).toBe(false);
     expect(u.coverage.ocr).toBe(false);
     const kinds = new Set(allEvidence(u).map((e) => e.kind));

@@ -23,7 +23,7 @@ describe("media.understood on a video", () => {
       seen_seconds: 0,
       heard_from: ["text-track:0:eng"],
       summary:
-        "Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: this service's media engine does not look at pictures.",
+        "Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: on-screen text was not read (the screen reader was not running), and this service's media engine does not describe pictures.",
     });
     expect(video.media?.limitations).toContain("no-visual-analysis");
   });
@@ -37,7 +37,7 @@ describe("media.understood on a video", () => {
       heard_from: [],
     });
     expect(understood?.summary).toBe(
-      "Heard nothing: the file has no caption or subtitle track, and no audio track. Saw nothing: this service's media engine does not look at pictures.",
+      "Heard nothing: the file has no caption or subtitle track, and no audio track. Saw nothing: on-screen text was not read (the screen reader was not running), and this service's media engine does not describe pictures.",
     );
     expect(understood?.warning).toMatch(/^Nothing in this video was heard or seen/);
     expect(understood?.warning).toMatch(/caption or subtitle track/);

@@ -1298,7 +1298,7 @@ export interface components {
       heard_from: string[];
       /**
        * @description What was heard and seen, and from where, in plain words
-       * @example Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: this service's media engine does not look at pictures.
+       * @example Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: on-screen text was not read (the screen reader was not running), and this service's media engine does not describe pictures.
        */
       summary: string;
       /**

@@ -1,0 +1,12 @@
+// Types of screen-reader.mjs for the node tests.
+import type { ChildProcess } from "node:child_process";
+
+/** A started screen reader, or the one line saying why there is none. */
+export type ScreenReaderStart =
+  | { child: ChildProcess; url: string; secret: string; pid: number; notice?: undefined }
+  | { notice: string; child?: undefined; url?: undefined; secret?: undefined; pid?: undefined };
+
+/** Starts the screen reader; never throws. */
+export function startScreenReader(
+  env?: Record<string, string | undefined>,
+): Promise<ScreenReaderStart>;

@@ -1,0 +1,34 @@
+/** One line of on-screen text as read, with the reader's confidence in it (0-1). */
+export interface ReadLine {
+  text: string;
+  confidence: number;
+}
+
+/** A frame as the reader decoded it (its picture, scaled down) and the lines read in it. */
+export interface ScreenReading {
+  frame: { contentType: string; bytes: Uint8Array };
+  lines: ReadLine[];
+}
+
+/** A few frames of a video copied into a file of their own, and where the wanted one sits. */
+export interface CutToRead {
+  bytes: Uint8Array;
+  /** Whole seconds from the cut's start to the frame to read. */
+  offset: number;
+  /** Source time of that frame, in seconds. */
+  time: number;
+}
+
+/** The reader could not decode the cut for good: the input is at fault, not the reader. */
+export class UnreadableCutError extends Error {}
+
+/**
+ * Reads the on-screen text of one frame: decodes the frame `offset` seconds into a small cut,
+ * scales it into a `boxPixels` square and reads its text lines. Throws `UnreadableCutError`
+ * when the cut cannot be decoded; any other failure may pass, and the frame is tried again.
+ */
+export interface ScreenReader {
+  /** The reader's name, as evidence names its source (`pp-ocrv4`). */
+  readonly engine: string;
+  read(cut: CutToRead, boxPixels: number): Promise<ScreenReading>;
+}
