@@ -1,14 +1,22 @@
-import { candidateSegments, existingVideoIds, type SegmentWithVideo } from "../db/repos/search";
+import {
+  candidateSegments,
+  existingVideoIds,
+  filenameCandidates,
+  type SegmentWithVideo,
+} from "../db/repos/search";
+import { searchScopeCounts } from "../db/repos/search-scope";
 import { notFound } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import type { Page } from "../lib/pagination";
-import { keywordLevels, parseQuery } from "../lib/text/search-scoring";
+import { keywordLevels, type ParsedQuery, parseQuery } from "../lib/text/search-scoring";
 import type { Deps } from "./deps";
 import { EvidenceLinker } from "./evidence-urls";
-import { explainEmptySearch, type SearchExplanation } from "./search-explain";
+import { explainEmptySearch, type SearchExplanation, type WeakerMatches } from "./search-explain";
+import { filenameExpression, rankFilenames, resultsAt } from "./search-filenames";
 import type { SearchMatch } from "./search-matches";
-import { rankCandidates, type Scored } from "./search-rank";
+import { isMatch, rankCandidates, type Scored } from "./search-rank";
+import { describeScope, type SearchScope } from "./search-scope";
 
 /** Candidates taken from each retriever before fusion. */
 const CANDIDATES = 100;
@@ -27,7 +35,7 @@ export interface SearchRequest {
 
 /** A page of matches and where the time went (milliseconds per stage, for Server-Timing). */
 export interface SearchOutcome {
-  page: Page<SearchResult> & { explanation?: SearchExplanation };
+  page: Page<SearchResult> & { scope?: SearchScope; explanation?: SearchExplanation };
   timings: Record<string, number>;
 }
 
@@ -57,42 +65,15 @@ async function scopeOf(workspaceId: string, request: SearchRequest): Promise<str
   return `search|${workspaceId}|${await sha256Hex(request.query)}|${videos}|${request.threshold}`;
 }
 
-/**
- * Hybrid search over a workspace's completed videos: nearest segment vectors and full-text
- * keyword hits are merged, each scored by calibrated vector similarity fused with how many
- * of the query's words (or its exact phrase) the segment holds, then cut at the threshold.
- */
-export async function searchSegments(
-  deps: Pick<Deps, "db" | "ports" | "secrets">,
+/** The moments a search ranks: nearest vectors and keyword hits, scored. */
+async function rankedMoments(
+  deps: Pick<Deps, "db" | "ports">,
   request: SearchRequest,
-): Promise<SearchOutcome> {
+  query: ParsedQuery,
+  lap: (name: string) => void,
+): Promise<Scored[]> {
   const { db, ports } = deps;
-  const { workspaceId, origin } = request;
-  const timings: Record<string, number> = {};
-  let mark = performance.now();
-  const lap = (name: string) => {
-    const now = performance.now();
-    timings[name] = now - mark;
-    mark = now;
-  };
-  const secret = deps.secrets.signing();
-  const scope = await scopeOf(workspaceId, request);
-  const offset =
-    request.cursor === undefined
-      ? 0
-      : Number((await decodeCursor(secret, scope, request.cursor))[0]);
-  if (request.videoIds !== undefined) {
-    const found = await existingVideoIds(db, workspaceId, request.videoIds);
-    const missing = request.videoIds.find((id) => !found.has(id));
-    if (missing !== undefined) throw notFound("Video", missing);
-    // An empty filter selects no video, so nothing can match.
-    if (request.videoIds.length === 0) {
-      const explanation = await explainEmptySearch(deps, request, null);
-      return { page: { data: [], has_more: false, next_cursor: null, explanation }, timings };
-    }
-  }
-
-  lap("check");
+  const { workspaceId } = request;
   const options =
     request.videoIds === undefined
       ? { topK: CANDIDATES }
@@ -120,11 +101,74 @@ export async function searchSegments(
   );
   lap("candidates");
   const cosines = new Map(matches.map((match) => [match.id, match.score]));
-  const scored = rankCandidates(parseQuery(request.query), candidates, (id) => {
+  return rankCandidates(query, candidates, (id) => {
     const cosine = cosines.get(id);
     return cosine === undefined ? undefined : { model: ports.embedder.model, cosine };
   });
-  const ranked: Scored[] = scored.filter((entry) => entry.score >= request.threshold);
+}
+
+/** What a lower threshold would show, when anything but noise scored below `threshold`. */
+function weakerMatches(
+  moments: Scored[],
+  filenames: Scored[],
+  threshold: number,
+): WeakerMatches | null {
+  const below = [...moments, ...filenames].filter(
+    (entry) => entry.score > 0 && entry.score < threshold && isMatch(entry),
+  );
+  if (below.length === 0) return null;
+  const best = Math.max(...below.map((entry) => entry.score));
+  const lower = Math.floor(best * 100) / 100;
+  return { best, threshold: lower, count: resultsAt(moments, filenames, lower).length };
+}
+
+/**
+ * Hybrid search over a workspace's completed videos: nearest segment vectors and full-text
+ * keyword hits are merged, each scored by calibrated vector similarity fused with how many
+ * of the query's words (or its exact phrase) the segment holds, then cut at the threshold.
+ * Filenames holding the query's words add their videos, below the same words inside one. The
+ * first page says what was searched (`scope`), and, when empty, why (`explanation`).
+ */
+export async function searchSegments(
+  deps: Pick<Deps, "db" | "ports" | "secrets">,
+  request: SearchRequest,
+): Promise<SearchOutcome> {
+  const { db, ports } = deps;
+  const { workspaceId, origin } = request;
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = now - mark;
+    mark = now;
+  };
+  const secret = deps.secrets.signing();
+  const scope = await scopeOf(workspaceId, request);
+  const offset =
+    request.cursor === undefined
+      ? 0
+      : Number((await decodeCursor(secret, scope, request.cursor))[0]);
+  if (request.videoIds !== undefined) {
+    const found = await existingVideoIds(db, workspaceId, request.videoIds);
+    const missing = request.videoIds.find((id) => !found.has(id));
+    if (missing !== undefined) throw notFound("Video", missing);
+  }
+  lap("check");
+
+  const query = parseQuery(request.query);
+  const expression = filenameExpression(request.query);
+  // An empty filter selects no video, so nothing can match and nothing is asked.
+  const none = request.videoIds?.length === 0;
+  // The counts and the filenames do not wait for the index: they run beside it.
+  const [moments, filenameHits, counts] = await Promise.all([
+    none ? [] : rankedMoments(deps, request, query, lap),
+    none || expression === null
+      ? []
+      : filenameCandidates(db, workspaceId, expression, request.videoIds),
+    offset === 0 ? searchScopeCounts(db, workspaceId, request.videoIds) : null,
+  ]);
+  const filenames = rankFilenames(query, filenameHits);
+  const ranked = resultsAt(moments, filenames, request.threshold);
 
   lap("rank");
   const page = ranked.slice(offset, offset + request.limit);
@@ -151,13 +195,18 @@ export async function searchSegments(
   lap("urls");
   const hasMore = offset + request.limit < ranked.length;
   const next = hasMore ? await encodeCursor(secret, scope, [offset + request.limit]) : null;
-  if (data.length === 0 && offset === 0) {
-    // A score of 0 is a vector neighbour with nothing in common: not a match to report.
-    const top = scored[0]?.score ?? 0;
-    const best = top > 0 ? top : null;
-    const explanation = await explainEmptySearch(deps, request, best);
-    lap("explain");
-    return { page: { data, has_more: false, next_cursor: null, explanation }, timings };
+  const answer: SearchOutcome["page"] = { data, has_more: hasMore, next_cursor: next };
+  if (counts !== null) {
+    answer.scope = describeScope(counts, ports.mediaAbilities);
+    if (data.length === 0) {
+      const weaker = weakerMatches(moments, filenames, request.threshold);
+      answer.explanation = explainEmptySearch(
+        counts,
+        ports.mediaAbilities,
+        request.threshold,
+        weaker,
+      );
+    }
   }
-  return { page: { data, has_more: hasMore, next_cursor: next }, timings };
+  return { page: answer, timings };
 }

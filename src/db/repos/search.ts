@@ -178,6 +178,30 @@ export async function candidateSegments(
   return completedSegmentsWhere(db, workspaceId, sql.join(picked, sql` UNION ALL `));
 }
 
+/** Videos whose filename a search may match, at most: the best first (BM25). */
+export const FILENAME_CANDIDATES = 100;
+
+/**
+ * The first segment of each completed video of the workspace (optionally within `videoIds`)
+ * whose filename holds a word of `expression` (an FTS5 query over the filenames' words,
+ * `video_filename_search`, migration 0030), with what search shows of its video: a filename
+ * hit plays from the video's start.
+ */
+export async function filenameCandidates(
+  db: Database,
+  workspaceId: string,
+  expression: string,
+  videoIds: string[] | undefined,
+): Promise<SegmentWithVideo[]> {
+  const videoFilter =
+    videoIds === undefined
+      ? sql``
+      : sql` AND v.id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
+  const match = `workspace_id : "${workspaceId.replace(/"/g, '""')}" AND body : (${expression})`;
+  const picked = sql`SELECT (SELECT s.id FROM video_segments s WHERE s.video_id = v.id ORDER BY s.position LIMIT 1) FROM video_filename_search JOIN videos v ON v.id = video_filename_search.video_id WHERE video_filename_search MATCH ${match} AND video_filename_search.workspace_id = ${workspaceId} AND v.workspace_id = ${workspaceId} AND v.status = 'completed'${videoFilter} ORDER BY video_filename_search.rank LIMIT ${sql.raw(String(FILENAME_CANDIDATES))}`;
+  return completedSegmentsWhere(db, workspaceId, picked);
+}
+
 /** Which of these video ids exist in the workspace (any status but deleted). */
 export async function existingVideoIds(
   db: Database,
@@ -193,29 +217,4 @@ export async function existingVideoIds(
     for (const row of rows) found.add(row.id);
   }
   return found;
-}
-
-/** Completed videos counted at most: past this, an empty search's explanation says "at least". */
-export const VIDEOS_COUNTED = 10_000;
-
-/**
- * How many completed videos a search covered, and how many of them processing understood
- * nothing of (no heard and no seen second): what an empty search explains itself with.
- */
-export async function searchableVideoCounts(
-  db: Database,
-  workspaceId: string,
-  videoIds: string[] | undefined,
-): Promise<{ completed: number; nothingUnderstood: number }> {
-  const filter =
-    videoIds === undefined
-      ? sql``
-      : sql` AND id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
-  const nothing = sql`json_extract(media, '$.extent') IS NOT NULL
-    AND coalesce(json_extract(media, '$.extent.scene.seconds'), 0) = 0
-    AND NOT EXISTS (SELECT 1 FROM json_each(media, '$.extent.transcript') WHERE json_extract(value, '$.seconds') > 0)`;
-  const [row] = await db.all<{ completed: number; empty: number | null }>(
-    sql`SELECT count(*) AS completed, sum(empty) AS empty FROM (SELECT CASE WHEN ${nothing} THEN 1 ELSE 0 END AS empty FROM videos WHERE workspace_id = ${workspaceId} AND status = 'completed'${filter} LIMIT ${VIDEOS_COUNTED})`,
-  );
-  return { completed: row?.completed ?? 0, nothingUnderstood: row?.empty ?? 0 };
 }
