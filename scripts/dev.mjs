@@ -1,14 +1,20 @@
 // npm run dev: migrations, then the Worker with local D1, R2, Durable Objects and Queues.
 // Honours PORT (8787), STATE_DIR (.wrangler/state), ADMIN_TOKEN (default: .dev.vars),
 // SWEEP_INTERVAL_SECONDS (60) and WORK_LEASE_SECONDS (900) for the crash sweep.
-import { adaptersBanner, healthOf } from "./lib/banner.mjs";
+import { adaptersBanner, healthOf, pagesBanner, understandingBanner } from "./lib/banner.mjs";
 import { launchLocal, waitForReady } from "./lib/local.mjs";
 
 const { config, child } = await launchLocal();
-// Once it answers, say what runs: the adapters, and over simulators which services are simulated.
+// Once it answers, say what runs: the adapters, over simulators which services are simulated,
+// what the media engine hears and sees, and where the docs and the playground are.
 waitForReady(config.baseUrl, child).then(
   async () => {
-    const lines = adaptersBanner(await healthOf(config.baseUrl), config.secrets);
+    const health = await healthOf(config.baseUrl);
+    const lines = [
+      ...pagesBanner(config.baseUrl),
+      ...adaptersBanner(health, config.secrets),
+      ...understandingBanner(health),
+    ];
     console.log(`\nVideo Analysis Service on ${config.baseUrl}\n${lines.join("\n")}\n`);
   },
   () => {
