@@ -1,15 +1,10 @@
-import {
-  candidateSegments,
-  existingVideoIds,
-  filenameCandidates,
-  type SegmentWithVideo,
-} from "../db/repos/search";
-import { searchScopeCounts } from "../db/repos/search-scope";
+import { existingVideoIds, type SegmentWithVideo, searchRows } from "../db/repos/search";
+import { type SearchScopeCounts, scopeCountsOf } from "../db/repos/search-scope";
 import { notFound } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import type { Page } from "../lib/pagination";
-import { keywordLevels, type ParsedQuery, parseQuery } from "../lib/text/search-scoring";
+import { keywordLevels, parseQuery } from "../lib/text/search-scoring";
 import type { Deps } from "./deps";
 import { EvidenceLinker } from "./evidence-urls";
 import { explainEmptySearch, type SearchExplanation, type WeakerMatches } from "./search-explain";
@@ -65,46 +60,62 @@ async function scopeOf(workspaceId: string, request: SearchRequest): Promise<str
   return `search|${workspaceId}|${await sha256Hex(request.query)}|${videos}|${request.threshold}`;
 }
 
-/** The moments a search ranks: nearest vectors and keyword hits, scored. */
-async function rankedMoments(
+/** What a search ranks: its moments scored, its filename hits, and the videos it covered. */
+interface Ranked {
+  moments: Scored[];
+  filenames: Scored[];
+  counts: SearchScopeCounts | null;
+}
+
+/**
+ * Embeds the query and searches the index, then reads in one D1 batch the candidates (keyword
+ * hits and the index's matches), the filename hits and, on a first page, the counts; scores
+ * the moments and the filenames.
+ */
+async function ranked(
   deps: Pick<Deps, "db" | "ports">,
   request: SearchRequest,
-  query: ParsedQuery,
+  first: boolean,
   lap: (name: string) => void,
-): Promise<Scored[]> {
+): Promise<Ranked> {
   const { db, ports } = deps;
   const { workspaceId } = request;
+  const query = parseQuery(request.query);
+  // An empty filter selects no video: nothing matches, and no video is counted.
+  if (request.videoIds?.length === 0)
+    return { moments: [], filenames: [], counts: first ? scopeCountsOf([]) : null };
   const options =
     request.videoIds === undefined
       ? { topK: CANDIDATES }
       : { topK: CANDIDATES, videoIds: request.videoIds };
-  // The query is embedded and the index searched first; then one statement finds the
-  // keyword hits and reads every candidate's row, the index's matches included. One
-  // statement after the index, not two beside it: a statement's fixed cost is more than
-  // the full-text search it holds (docs/decisions.md, "One statement after the index").
+  // The query is embedded and the index searched first; then one batch finds the keyword
+  // hits and reads every candidate's row, the index's matches included, beside the filename
+  // hits and the counts. One round trip after the index, not several beside it: a
+  // statement's fixed cost is more than the full-text search it holds (docs/decisions.md,
+  // "One statement after the index").
   const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
   lap("embed");
   const matches = queryVector
     ? await ports.vectorIndex.query(workspaceId, queryVector, options)
     : [];
   lap("vector");
-  const keyword = {
-    levels: keywordLevels(request.query),
-    videoIds: request.videoIds,
-    limit: CANDIDATES,
-  };
-  const candidates = await candidateSegments(
-    db,
-    workspaceId,
-    keyword,
-    matches.map((match) => match.id),
-  );
+  const rows = await searchRows(db, workspaceId, {
+    keyword: {
+      levels: keywordLevels(request.query),
+      videoIds: request.videoIds,
+      limit: CANDIDATES,
+    },
+    vectorIds: matches.map((match) => match.id),
+    filenames: filenameExpression(request.query),
+    counts: first,
+  });
   lap("candidates");
   const cosines = new Map(matches.map((match) => [match.id, match.score]));
-  return rankCandidates(query, candidates, (id) => {
+  const moments = rankCandidates(query, rows.candidates, (id) => {
     const cosine = cosines.get(id);
     return cosine === undefined ? undefined : { model: ports.embedder.model, cosine };
   });
+  return { moments, filenames: rankFilenames(query, rows.filenames), counts: rows.counts };
 }
 
 /** What a lower threshold would show, when anything but noise scored below `threshold`. */
@@ -155,23 +166,11 @@ export async function searchSegments(
   }
   lap("check");
 
-  const query = parseQuery(request.query);
-  const expression = filenameExpression(request.query);
-  // An empty filter selects no video, so nothing can match and nothing is asked.
-  const none = request.videoIds?.length === 0;
-  // The counts and the filenames do not wait for the index: they run beside it.
-  const [moments, filenameHits, counts] = await Promise.all([
-    none ? [] : rankedMoments(deps, request, query, lap),
-    none || expression === null
-      ? []
-      : filenameCandidates(db, workspaceId, expression, request.videoIds),
-    offset === 0 ? searchScopeCounts(db, workspaceId, request.videoIds) : null,
-  ]);
-  const filenames = rankFilenames(query, filenameHits);
-  const ranked = resultsAt(moments, filenames, request.threshold);
+  const { moments, filenames, counts } = await ranked(deps, request, offset === 0, lap);
+  const results = resultsAt(moments, filenames, request.threshold);
 
   lap("rank");
-  const page = ranked.slice(offset, offset + request.limit);
+  const page = results.slice(offset, offset + request.limit);
   const linker = new EvidenceLinker(ports, origin);
   const data = await Promise.all(
     page.map(async ({ hit, score, shown, position }): Promise<SearchResult> => {
@@ -193,7 +192,7 @@ export async function searchSegments(
     }),
   );
   lap("urls");
-  const hasMore = offset + request.limit < ranked.length;
+  const hasMore = offset + request.limit < results.length;
   const next = hasMore ? await encodeCursor(secret, scope, [offset + request.limit]) : null;
   const answer: SearchOutcome["page"] = { data, has_more: hasMore, next_cursor: next };
   if (counts !== null) {

@@ -10,7 +10,7 @@ import { API_BASE, FakeService } from "./fake-service.js";
 const SUMMARY =
   "Heard nothing: the file has no caption or subtitle track, and this service's media engine does not recognise speech. Saw nothing: this service's media engine does not look at pictures.";
 const WARNING =
-  "Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked.";
+  "Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked.";
 
 /** A completed video as GET /videos/{id} answers it, nothing heard or seen of it. */
 function silentVideo(id: string) {

@@ -61,7 +61,7 @@ const UnderstoodSchema = z
       description:
         "Present when nothing was heard or seen: what that means for search and runs, and what to do",
       example:
-        "Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …",
+        "Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …",
     }),
   })
   .openapi("VideoUnderstanding", {

@@ -151,6 +151,13 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
     search.filenameCandidates(db, WS, '"forklift" OR "pallet"', undefined),
   "search: filenames in videos": (db) =>
     search.filenameCandidates(db, WS, '"forklift" OR "pallet"', [VIDEO]),
+  "search: rows after the index, in one batch": (db) =>
+    search.searchRows(db, WS, {
+      keyword: keywords("forklift pallet", undefined),
+      vectorIds: [SEGMENT],
+      filenames: '"forklift" OR "pallet"',
+      counts: true,
+    }),
   "search: scope counts": (db) => searchScope.searchScopeCounts(db, WS, undefined),
   "search: scope counts in videos": (db) => searchScope.searchScopeCounts(db, WS, [VIDEO]),
   "search: existing videos": (db) => search.existingVideoIds(db, WS, [VIDEO]),

@@ -1252,7 +1252,7 @@ export interface components {
       summary: string;
       /**
        * @description Present when nothing was heard or seen: what that means for search and runs, and what to do
-       * @example Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …
+       * @example Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …
        */
       warning?: string;
     };
@@ -2194,7 +2194,7 @@ export interface components {
       video_id: string;
       /**
        * @description What it means for the run's answers, and what to do, in plain words
-       * @example site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. …
+       * @example site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. …
        */
       detail: string;
     };
