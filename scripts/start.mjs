@@ -2,7 +2,7 @@
 // the state folder) printed with the base URL.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { adaptersBanner, healthOf } from "./lib/banner.mjs";
+import { adaptersBanner, healthOf, pagesBanner, understandingBanner } from "./lib/banner.mjs";
 import { launchLocal, refuse, waitForReady } from "./lib/local.mjs";
 
 const { config, child } = await launchLocal((config) => {
@@ -58,11 +58,15 @@ if (!demo || !(await stillWorks(demo.key))) {
 }
 
 const base = `${config.baseUrl}/api/v1alpha1`;
-const adapters = adaptersBanner(await healthOf(config.baseUrl), config.secrets).join("\n");
+const health = await healthOf(config.baseUrl);
+const pages = pagesBanner(config.baseUrl).join("\n");
+const adapters = [...adaptersBanner(health, config.secrets), ...understandingBanner(health)].join(
+  "\n",
+);
 console.log(`
 Video Analysis Service is running.
   Base URL:   ${base}
-  API docs:   ${config.baseUrl}/docs
+${pages}
   Demo key:   ${demo.key}
   Workspace:  ${demo.workspace_id}
 ${adapters}

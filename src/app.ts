@@ -42,6 +42,7 @@ import { registerVideoRoutes } from "./routes/videos";
 import { registerWebhookRoutes } from "./routes/webhooks";
 import { registerWorkflowRoutes } from "./routes/workflows";
 import { createDeps } from "./services/deps";
+import { describeAbilities } from "./services/media-abilities";
 
 /** JSON bodies beyond this answer 413. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -180,13 +181,16 @@ export function createApp(options: AppOptions): Hono<HonoEnv> {
   app.use("/admin/*", limit);
 
   app.get("/", (c) => c.redirect("/docs"));
-  // What runs here: the adapters behind the ports, and which platform services are simulated
-  // locally (none when deployed), so an operator and the smoke check can tell.
+  // What runs here: the adapters behind the ports, which platform services are simulated
+  // locally (none when deployed), and what the media engine hears, sees and reads, so an
+  // operator, the start banner and the smoke check can tell.
+  const understanding = describeAbilities(options.ports.mediaAbilities);
   app.get("/healthz", (c) =>
     c.json({
       status: "ok",
       adapters: c.env.DEPLOYMENT,
       simulated: (c.env.SIMULATED ?? "").split(",").filter((name) => name !== ""),
+      understanding,
     }),
   );
   registerDocsRoutes(app);

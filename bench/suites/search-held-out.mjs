@@ -65,9 +65,19 @@ export async function run(service) {
   const buckets = {};
   const misses = [];
   const unanswerable = { n: 0, empty: 0, explained: 0 };
+  // Empty answers told to lower the threshold, and those whose suggestion shows a result.
+  const suggested = { empty: 0, told: 0, shows: 0 };
   for (const q of labelled) {
     const all = await search(client, q.query, 0);
     const shown = await search(client, q.query, DEFAULT_THRESHOLD);
+    if (shown.explanation !== undefined) {
+      suggested.empty += 1;
+      const lower = shown.explanation.suggested_threshold;
+      if (lower !== null && lower !== undefined) {
+        suggested.told += 1;
+        if ((await search(client, q.query, lower)).data.length > 0) suggested.shows += 1;
+      }
+    }
     if (q.relevant.length === 0) {
       unanswerable.n += 1;
       if (shown.data.length === 0) unanswerable.empty += 1;
@@ -110,6 +120,8 @@ export async function run(service) {
     ...rows,
     "",
     `Queries with no relevant moment: ${unanswerable.n}; answered empty at ${DEFAULT_THRESHOLD}: ${unanswerable.empty}, each with an explanation: ${unanswerable.explained}.`,
+    "",
+    `Empty answers at ${DEFAULT_THRESHOLD}: ${suggested.empty}; told to lower the threshold (a match holding a word of the query, or near its meaning above the noise floor, scored below it): ${suggested.told}; of them, a search at the suggested threshold shows a result: ${suggested.shows}.`,
     "",
     misses.length === 0
       ? "Every labelled query shows a relevant moment in its first five at the default threshold."

@@ -10,6 +10,8 @@ interface SearchResult {
   time_position: number;
   /** The text that matched, one shown text per line. */
   text?: string;
+  /** Each text that matched, with its kind (`filename`: found by its name, no evidence). */
+  matches?: { kind: string }[];
   image?: string;
   video_url?: string;
 }
@@ -40,10 +42,17 @@ function tile(result: SearchResult): HTMLElement {
     h("span", { class: "name", text: result.title }),
     h("span", { class: "score", text: `score ${result.score.toFixed(2)}` }),
     h("span", { class: "time", text: `at ${clock(result.time_position)}` }),
+    ...(byFilename(result) ? [h("span", { class: "kind", text: "found by its filename" })] : []),
     h("span", { class: "said", text: result.text ?? "" }),
   );
   button.addEventListener("click", () => play(result));
   return h("li", {}, button);
+}
+
+/** A result found by its video's filename alone: it names the file, it is no evidence. */
+function byFilename(result: SearchResult): boolean {
+  const matches = result.matches ?? [];
+  return matches.length > 0 && matches.every((match) => match.kind === "filename");
 }
 
 /** Why a search answered nothing (present on an empty first page). */
@@ -51,24 +60,34 @@ interface SearchExplanation {
   detail: string;
 }
 
+/** What a search covered (present on the first page). */
+interface SearchScope {
+  videos_not_searched: number;
+  videos_without_understanding: number;
+  detail: string;
+}
+
 /**
  * Searches the workspace and shows each moment as a thumbnail with its score, time and the
- * text that matched; an empty answer shows the service's reason.
+ * text that matched; an empty answer shows the service's reason, and one with results what it
+ * left out (videos not searched, or searched only by filename, title and tags).
  */
 export async function search(api: Api, query: string): Promise<void> {
-  const answer = await api.json<{ data: SearchResult[]; explanation?: SearchExplanation }>(
-    "POST",
-    "/search",
-    { query, limit: 12 },
-  );
-  const empty =
-    answer.data.length === 0
-      ? [
-          h("li", {
-            class: "explanation",
-            text: answer.explanation?.detail ?? "No moment matches.",
-          }),
-        ]
-      : [];
-  show(byId("results"), ...empty, ...answer.data.map(tile));
+  const answer = await api.json<{
+    data: SearchResult[];
+    scope?: SearchScope;
+    explanation?: SearchExplanation;
+  }>("POST", "/search", { query, limit: 12 });
+  const { scope } = answer;
+  const notes: HTMLElement[] = [];
+  if (answer.data.length === 0)
+    notes.push(
+      h("li", {
+        class: "explanation",
+        text: answer.explanation?.detail ?? "No moment matches.",
+      }),
+    );
+  else if (scope && scope.videos_not_searched + scope.videos_without_understanding > 0)
+    notes.push(h("li", { class: "scope", text: scope.detail }));
+  show(byId("results"), ...notes, ...answer.data.map(tile));
 }

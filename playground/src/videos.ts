@@ -9,6 +9,18 @@ export interface Video {
   progress?: number;
   thumbnail_url?: string;
   error_message?: string;
+  /** What processing understood of it: a sentence, and a warning when nothing was. */
+  media?: { understood?: { summary: string; warning?: string } };
+}
+
+/** What was understood of a video, and its warning, as text elements (none before processing). */
+export function understood(video: Video): HTMLElement[] {
+  const said = video.media?.understood;
+  if (said === undefined) return [];
+  return [
+    h("span", { class: "understood", text: said.summary }),
+    ...(said.warning === undefined ? [] : [h("span", { class: "warning", text: said.warning })]),
+  ];
 }
 
 /** How many videos the list shows (newest first). */
@@ -26,6 +38,7 @@ function card(video: Video, remove: (video: Video) => void): HTMLElement {
     picture,
     h("span", { class: "name", text: video.filename }),
     h("span", { class: "status", text: video.status }),
+    ...understood(video),
     button,
   );
 }
@@ -49,10 +62,15 @@ export async function listVideos(api: Api, remove: (video: Video) => void): Prom
   return videos;
 }
 
-/** Polls the video until processing ends, showing its status and progress; answers it. */
+/**
+ * Polls the video until processing ends, showing its status and progress, then what was
+ * understood of it and its warning; answers it.
+ */
 export async function watchVideo(api: Api, id: string): Promise<Video> {
   const status = byId("processing-status");
   const bar = byId<HTMLProgressElement>("processing-progress");
+  const said = byId("processing-understood");
+  show(said);
   for (;;) {
     const video = await api.json<Video>("GET", `/videos/${id}`);
     bar.value = video.status === "completed" ? 100 : (video.progress ?? 0);
@@ -60,7 +78,10 @@ export async function watchVideo(api: Api, id: string): Promise<Video> {
       video.status === "failed"
         ? `failed: ${video.error_message ?? "see GET /videos/{id}"}`
         : video.status;
-    if (video.status === "completed" || video.status === "failed") return video;
+    if (video.status === "completed" || video.status === "failed") {
+      show(said, ...understood(video));
+      return video;
+    }
     await pause(1000);
   }
 }

@@ -38,7 +38,10 @@ async function findWord(ctx, videoId, word, ms) {
   for (;;) {
     const page = await ctx.api("POST", "/search", { query: word, limit: 20 });
     const hit = page.data.find((r) => r.video_id === videoId);
-    const match = hit?.matches.find((m) => m.text.toLowerCase().includes(word.toLowerCase()));
+    // A filename holding the word proves nothing was heard: only what the video holds counts.
+    const match = hit?.matches.find(
+      (m) => m.kind !== "filename" && m.text.toLowerCase().includes(word.toLowerCase()),
+    );
     if (hit && match)
       return {
         found: true,

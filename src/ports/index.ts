@@ -1,3 +1,4 @@
+import type { MediaAbilities } from "../domain/media-abilities";
 import type { Env } from "../env";
 import { signingSecret } from "../lib/secrets";
 import { DurableObjectRateLimiter } from "./ai/limiter";
@@ -26,6 +27,8 @@ export interface Ports {
   storage: UploadStorage;
   /** Turns a probed video into index segments. */
   understanding: MediaUnderstanding;
+  /** What `understanding` hears and sees, as GET /healthz and search say it. */
+  mediaAbilities: MediaAbilities;
   /** Embeds segment text and queries. */
   embedder: Embedder;
   /** Per-workspace nearest-neighbour search over segment vectors. */
@@ -56,6 +59,11 @@ export function createPorts(env: Env): Ports {
     const binding = requiredBinding(env.AI, "AI");
     const limiter = new DurableObjectRateLimiter(env.MODEL_LIMITER);
     const ai = pacedAi(binding, { limiter });
+    const understanding = new WorkersAiMediaUnderstanding({
+      ai,
+      media: requiredBinding(env.MEDIA, "MEDIA"),
+      frames: new R2FrameStore(env.MEDIA_BUCKET),
+    });
     return {
       storage: new R2S3Storage(
         {
@@ -68,11 +76,14 @@ export function createPorts(env: Env): Ports {
           secretAccessKey: required(env, "R2_SECRET_ACCESS_KEY"),
         },
       ),
-      understanding: new WorkersAiMediaUnderstanding({
-        ai,
-        media: requiredBinding(env.MEDIA, "MEDIA"),
-        frames: new R2FrameStore(env.MEDIA_BUCKET),
-      }),
+      understanding,
+      // Whisper hears speech; the vision model describes sampled frames and reads their text.
+      mediaAbilities: {
+        engine: understanding.engine,
+        speech: true,
+        pictures: true,
+        onScreenText: true,
+      },
       embedder: new WorkersAiEmbedder(ai),
       vectorIndex: new VectorizeIndex(requiredBinding(env.VECTORIZE, "VECTORIZE")),
       // A run's calls carry its workspace, so the limiter shares the rate between tenants.
@@ -86,9 +97,18 @@ export function createPorts(env: Env): Ports {
   if (env.DEPLOYMENT !== "local")
     throw new Error(`DEPLOYMENT must be "local" or "production", not ${env.DEPLOYMENT}`);
   const credentials = gatewayCredentials(signingSecret(env));
+  const understanding = localUnderstanding(env);
   return {
     storage: new LocalGatewayStorage(env.MEDIA_BUCKET, credentials),
-    understanding: localUnderstanding(env),
+    understanding,
+    // The local engine reads the file's text tracks and tags, and on-screen text when a screen
+    // reader runs (its `limitations` say what it leaves out).
+    mediaAbilities: {
+      engine: understanding.engine,
+      speech: false,
+      pictures: false,
+      onScreenText: understanding.readsScreen,
+    },
     embedder: new LocalHashEmbedder(new LocalIndexFeatureStats(env.LOCAL_INDEX)),
     vectorIndex: new LocalVectorIndexAdapter(env.LOCAL_INDEX),
     answerEngine: new LocalAnswerEngine(),

@@ -11,7 +11,9 @@ import type { IndexVideoMessage } from "../lib/queue-messages";
 import { searchText } from "../lib/text/search-text";
 import type { VectorRecord } from "../ports/vector-index/port";
 import type { Deps } from "./deps";
+import { videoMedia } from "./media-urls";
 import { presentVideo } from "./presenters/video";
+import { describeUnderstanding } from "./understanding";
 import { isFinal } from "./video-states";
 
 /** Segments embedded per call, so a long video does not make one huge request. */
@@ -63,7 +65,11 @@ export async function indexVideo(
   }));
   const updatedAt = nowIso();
   const progress = PROCESSING_PROGRESS.completed;
-  const completed: VideoRow = { ...video, status: "completed", progress, updatedAt };
+  // Kept beside the media it follows from, so search counts such videos from an index.
+  const nothingUnderstood =
+    describeUnderstanding(videoMedia(video), video.duration)?.warning !== undefined;
+  const change = { status: "completed" as const, progress, updatedAt, nothingUnderstood };
+  const completed: VideoRow = { ...video, ...change };
   // Two deliveries of this message may get here at once. Every statement runs only while the
   // video is processing and the move to completed comes last, so in D1's serialized batches
   // exactly one writes the rows, the completion and the event; the other writes nothing.
@@ -87,9 +93,7 @@ export async function indexVideo(
       },
       whileProcessing,
     ),
-    updateVideoStatement(db, video.id, { status: "completed", progress, updatedAt }, [
-      "processing",
-    ]),
+    updateVideoStatement(db, video.id, change, ["processing"]),
   ]);
 }
 

@@ -1,9 +1,12 @@
 import type { SearchedSegment } from "../db/repos/search";
 import { type ParsedQuery, termCoverage, unitsScore } from "../lib/text/search-scoring";
 
-/** One piece of text a result shows: a cue, a line of on-screen text, a container tag, the tags. */
+/**
+ * One piece of text a result shows: a cue, a line of on-screen text, a container tag, the tags,
+ * or the video's filename (never evidence of what is in the video).
+ */
 export interface SearchMatch {
-  kind: "transcript" | "scene" | "ocr" | "metadata" | "tags";
+  kind: "transcript" | "scene" | "ocr" | "metadata" | "tags" | "filename";
   source: string;
   text: string;
   start: number;

@@ -20,12 +20,28 @@ const NEIGHBOUR_FACTOR = 0.9;
 /** Segment bounds closer than this are one boundary (times are rounded to the millisecond). */
 const ADJACENT_SECONDS = 0.002;
 
+/**
+ * The calibrated meaning score below which a moment holding none of the query's words is
+ * noise, not a weaker match: an empty answer suggests a lower threshold only for a match
+ * above it (docs/decisions.md, "What a result shows, and an empty answer").
+ */
+export const MEANING_FLOOR = 0.3;
+
 /** A candidate with its score, the texts it shows and where its match starts. */
 export interface Scored {
   hit: SegmentWithVideo;
   score: number;
+  /** The score of the query's words in the texts it shows (0 when it holds none). */
+  lexical: number;
+  /** The calibrated meaning score (0 without a vector). */
+  vector: number;
   shown: SearchMatch[];
   position: number;
+}
+
+/** Whether a scored moment is a match at all: it holds a word of the query, or comes near its meaning. */
+export function isMatch(scored: Pick<Scored, "lexical" | "vector">): boolean {
+  return scored.lexical > 0 || scored.vector >= MEANING_FLOOR;
 }
 
 interface Candidate {
@@ -55,6 +71,8 @@ function scoredAlone(query: ParsedQuery, candidate: Candidate): Scored {
   return {
     hit,
     score: fuse(vector, words.score),
+    lexical: words.score,
+    vector,
     shown,
     position: positionOf(hit, query, words.matches),
   };
@@ -68,9 +86,13 @@ function scoredWithNext(query: ParsedQuery, first: Candidate, next: Candidate): 
   const joint = matchWords(query, [...first.units, ...next.units]);
   if (!joint.quotedFound || first.words.matches.length === 0) return null;
   if (joint.score <= Math.max(first.words.score, next.words.score)) return null;
+  const vector = Math.max(first.vector, next.vector);
+  const lexical = joint.score * NEIGHBOUR_FACTOR;
   return {
     hit: first.hit,
-    score: fuse(Math.max(first.vector, next.vector), joint.score * NEIGHBOUR_FACTOR),
+    score: fuse(vector, lexical),
+    lexical,
+    vector,
     shown: joint.matches,
     position: positionOf(first.hit, query, first.words.matches),
   };
@@ -119,6 +141,11 @@ export function rankCandidates(
     const best = joined !== null && (alone === null || joined.score > alone.score) ? joined : alone;
     if (best !== null) scored.push(best);
   });
+  return sortScored(scored);
+}
+
+/** Best score first; ties by segment id, so results are deterministic. */
+export function sortScored(scored: Scored[]): Scored[] {
   return scored.sort(
     (a, b) => b.score - a.score || a.hit.segment.id.localeCompare(b.hit.segment.id),
   );

@@ -110,7 +110,7 @@ function nothingWarning(local: boolean): string {
   const remedy = local
     ? "Send a WebVTT or SRT file of what is said with PUT /videos/{video_id}/captions/{language} (vas captions put), add a caption or subtitle track to the file (MP4 tx3g or WebVTT; WebM or MKV WebVTT, SRT or ASS) and upload it again, or use a deployment with the production adapters, which recognise speech and describe frames."
     : "Add a caption or subtitle track to the file and upload it again.";
-  return `Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. ${remedy}`;
+  return `Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. ${remedy}`;
 }
 
 /**

@@ -15,7 +15,8 @@ export function deleteWorkspace(id: string): Promise<Response> {
 }
 
 /** Tables no test world writes and that hold nothing of a workspace (SQLite's and D1's own). */
-const INTERNAL = /^(sqlite_|_cf_|d1_migrations$|segment_search_(data|idx|docsize|config)$)/;
+const INTERNAL =
+  /^(sqlite_|_cf_|d1_migrations$|(segment_search|video_filename_search)_(data|idx|docsize|config)$)/;
 
 /** Every table of the database (the full-text index's own storage and D1's left out). */
 export async function allTables(): Promise<string[]> {

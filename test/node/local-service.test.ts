@@ -478,17 +478,29 @@ describe("npm run dev", () => {
     expect(kept).not.toContain("observability");
   });
 
-  it("says on start which adapters run, and over simulators which services are simulated", async () => {
+  it("says on start which adapters run, what they hear and see, and where the playground is", async () => {
     const deadline = Date.now() + 10_000;
-    while (!service.output.includes("Adapters:") && Date.now() < deadline)
+    while (!service.output.includes("Reads:") && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(service.output).toContain(`Playground: ${service.baseUrl}/playground`);
+    // What it hears and sees is what the service itself reports on /healthz.
+    const { understanding } = (await (await fetch(`${service.baseUrl}/healthz`)).json()) as {
+      understanding: { sees: string };
+    };
+    expect(service.output).toContain(`Sees:       ${understanding.sees}`);
     if (ADAPTERS === "local") {
       expect(service.output).toContain("Adapters:   local");
       expect(service.output).not.toContain("Simulated:");
+      expect(service.output).toMatch(/Hears: +caption and subtitle tracks in the file/);
+      expect(service.output).toContain(
+        "Sees:       nothing: pictures are not looked at and text written on screen is not read",
+      );
+      expect(service.output).toMatch(/Captions: +send a \.vtt or \.srt/);
     } else {
       expect(service.output).toContain("Adapters:   production, over local simulators");
       expect(service.output).toMatch(/Simulated: .*\(ai\).*\(media\).*\(vectorize\).*\(r2\)/);
       expect(service.output).toContain("SIMULATE_VISION=");
+      expect(service.output).toMatch(/Hears: +recognised speech/);
     }
   });
 

@@ -32,6 +32,8 @@ export class FakeService {
   readonly stored = new Map<string, Map<number, Uint8Array>>();
   /** Every storage PUT tried, as `videoId#part`. */
   readonly puts: string[] = [];
+  /** What GET /videos/{id} answers once processing has ended, by video id (else `queued`). */
+  readonly processed = new Map<string, Record<string, unknown>>();
   /** Called before a storage PUT answers: return a Response (or throw) to fail it. */
   storageFault: (key: string, attempt: number) => Response | undefined = () => undefined;
   private attempts = new Map<string, number>();
@@ -139,7 +141,7 @@ export class FakeService {
         return json(200, this.video(upload.id, "queued"));
       }
       case "GET video":
-        return json(200, this.video(upload.id, "queued"));
+        return json(200, this.processed.get(upload.id) ?? this.video(upload.id, "queued"));
     }
     return problem(405, "method-not-allowed", action);
   }

@@ -5,6 +5,12 @@ import type { KeywordLevel } from "../../lib/text/search-scoring";
 import type { Database } from "../client";
 import { GUARD_PARAMETERS, insertWhere } from "../insert-where";
 import { segmentText, videoSegments, videos } from "../schema";
+import {
+  type SearchScopeCounts,
+  type SearchScopeCountsRow,
+  scopeCountsOf,
+  searchScopeCountsQuery,
+} from "./search-scope";
 import type { SegmentRow } from "./segments";
 import { notDeleted } from "./videos";
 
@@ -109,14 +115,11 @@ export interface SegmentWithVideo {
  * Segments of completed videos of a workspace whose id the condition picks. The workspace
  * and status tests are written `+column` so that SQLite does not take them for an index to
  * use: it would prefer the workspace index and scan every segment of the workspace instead
- * of looking the picked ids up by primary key. Only the columns search reads come back.
+ * of looking the picked ids up by primary key. Only the columns search reads come back, each
+ * under a name of its own (a D1 batch answers rows by column name).
  */
-async function completedSegmentsWhere(
-  db: Database,
-  workspaceId: string,
-  picked: SQL,
-): Promise<SegmentWithVideo[]> {
-  const rows = await db
+function completedSegmentsWhere(db: Database, workspaceId: string, picked: SQL) {
+  return db
     .select({
       id: videoSegments.id,
       startTime: videoSegments.startTime,
@@ -125,10 +128,12 @@ async function completedSegmentsWhere(
       transcript: videoSegments.transcript,
       tags: videoSegments.tags,
       evidence: videoSegments.evidence,
-      videoId: videos.id,
+      videoId: sql<string>`${videos.id}`.as("video_id"),
       filename: videos.filename,
-      title: sql<string | null>`json_extract(${videos.media}, '$.title')`,
-      thumbnailKey: sql<string | null>`json_extract(${videos.media}, '$.thumbnail.key')`,
+      title: sql<string | null>`json_extract(${videos.media}, '$.title')`.as("video_title"),
+      thumbnailKey: sql<string | null>`json_extract(${videos.media}, '$.thumbnail.key')`.as(
+        "thumbnail_key",
+      ),
     })
     .from(videoSegments)
     .innerJoin(videos, eq(videos.id, videoSegments.videoId))
@@ -140,6 +145,11 @@ async function completedSegmentsWhere(
         sql`+${videos.status} = 'completed'`,
       ),
     );
+}
+
+type CompletedSegmentRow = Awaited<ReturnType<typeof completedSegmentsWhere>>[number];
+
+function withVideo(rows: CompletedSegmentRow[]): SegmentWithVideo[] {
   return rows.map(({ videoId, filename, title, thumbnailKey, ...segment }) => ({
     segment,
     video: { id: videoId, filename, title, thumbnailKey },
@@ -153,6 +163,27 @@ export interface KeywordRetrieval {
   limit: number;
 }
 
+/** The statement reading a search's candidates (see `candidateSegments`); null when none. */
+export function candidateSegmentsQuery(
+  db: Database,
+  workspaceId: string,
+  keyword: KeywordRetrieval,
+  vectorIds: string[],
+) {
+  const picked: SQL[] = [];
+  if (keyword.levels.length > 0) {
+    const { levels, videoIds, limit } = keyword;
+    // A compound SELECT takes no ORDER BY or LIMIT before its last term: the keyword ids are
+    // a subquery of their own.
+    picked.push(sql`SELECT segment_id FROM (${keywordIds(workspaceId, levels, videoIds, limit)})`);
+  }
+  // The ids go in as one JSON parameter: D1 binds at most 100 per statement.
+  if (vectorIds.length > 0)
+    picked.push(sql`SELECT value FROM json_each(${JSON.stringify(vectorIds)})`);
+  if (picked.length === 0) return null;
+  return completedSegmentsWhere(db, workspaceId, sql.join(picked, sql` UNION ALL `));
+}
+
 /**
  * A search's candidates with their rows, in one statement: the workspace's keyword hits
  * (`keywordIds`) and the segments `vectorIds` names (the index's nearest matches), those of
@@ -164,18 +195,88 @@ export async function candidateSegments(
   keyword: KeywordRetrieval,
   vectorIds: string[],
 ): Promise<SegmentWithVideo[]> {
-  const picked: SQL[] = [];
-  if (keyword.levels.length > 0) {
-    const { levels, videoIds, limit } = keyword;
-    // A compound SELECT takes no ORDER BY or LIMIT before its last term: the keyword ids are
-    // a subquery of their own.
-    picked.push(sql`SELECT segment_id FROM (${keywordIds(workspaceId, levels, videoIds, limit)})`);
-  }
-  // The ids go in as one JSON parameter: D1 binds at most 100 per statement.
-  if (vectorIds.length > 0)
-    picked.push(sql`SELECT value FROM json_each(${JSON.stringify(vectorIds)})`);
-  if (picked.length === 0) return [];
-  return completedSegmentsWhere(db, workspaceId, sql.join(picked, sql` UNION ALL `));
+  const query = candidateSegmentsQuery(db, workspaceId, keyword, vectorIds);
+  return query === null ? [] : withVideo(await query);
+}
+
+/** Videos whose filename a search may match, at most: the best first (BM25). */
+export const FILENAME_CANDIDATES = 100;
+
+/**
+ * The statement reading the first segment of each completed video of the workspace
+ * (optionally within `videoIds`) whose filename holds a word of `expression` (an FTS5 query
+ * over the filenames' words, `video_filename_search`, migration 0030), with what search shows
+ * of its video: a filename hit plays from the video's start.
+ */
+export function filenameCandidatesQuery(
+  db: Database,
+  workspaceId: string,
+  expression: string,
+  videoIds: string[] | undefined,
+) {
+  const videoFilter =
+    videoIds === undefined
+      ? sql``
+      : sql` AND v.id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
+  const match = `workspace_id : "${workspaceId.replace(/"/g, '""')}" AND body : (${expression})`;
+  const picked = sql`SELECT (SELECT s.id FROM video_segments s WHERE s.video_id = v.id ORDER BY s.position LIMIT 1) FROM video_filename_search JOIN videos v ON v.id = video_filename_search.video_id WHERE video_filename_search MATCH ${match} AND video_filename_search.workspace_id = ${workspaceId} AND v.workspace_id = ${workspaceId} AND v.status = 'completed'${videoFilter} ORDER BY video_filename_search.rank LIMIT ${sql.raw(String(FILENAME_CANDIDATES))}`;
+  return completedSegmentsWhere(db, workspaceId, picked);
+}
+
+/** The videos whose filename holds a word of `expression`, each with its first segment. */
+export async function filenameCandidates(
+  db: Database,
+  workspaceId: string,
+  expression: string,
+  videoIds: string[] | undefined,
+): Promise<SegmentWithVideo[]> {
+  return withVideo(await filenameCandidatesQuery(db, workspaceId, expression, videoIds));
+}
+
+/** What one search reads after its vector query: see `searchRows`. */
+export interface SearchRowsRequest {
+  keyword: KeywordRetrieval;
+  vectorIds: string[];
+  /** The FTS5 expression over filenames; null reads none. */
+  filenames: string | null;
+  /** Whether to count the videos covered (the first page's `scope`). */
+  counts: boolean;
+}
+
+/**
+ * Everything a search reads of D1 after the vector query, in one batch (one round trip): the
+ * candidates, the filename hits and the counts of the videos covered. Each is left out when
+ * there is nothing to ask.
+ */
+export async function searchRows(
+  db: Database,
+  workspaceId: string,
+  request: SearchRowsRequest,
+): Promise<{
+  candidates: SegmentWithVideo[];
+  filenames: SegmentWithVideo[];
+  counts: SearchScopeCounts | null;
+}> {
+  const { keyword, vectorIds, filenames, counts } = request;
+  const candidates = candidateSegmentsQuery(db, workspaceId, keyword, vectorIds);
+  const named =
+    filenames === null
+      ? null
+      : filenameCandidatesQuery(db, workspaceId, filenames, keyword.videoIds);
+  const counted = counts ? searchScopeCountsQuery(db, workspaceId, keyword.videoIds) : null;
+  const items = [candidates, named, counted].filter((item) => item !== null);
+  const [first, ...rest] = items;
+  const answers: unknown[] = first === undefined ? [] : await db.batch([first, ...rest]);
+  const next = <T>(item: unknown): T | undefined =>
+    item === null ? undefined : (answers.shift() as T);
+  const candidateRows = next<CompletedSegmentRow[]>(candidates) ?? [];
+  const filenameRows = next<CompletedSegmentRow[]>(named) ?? [];
+  const countRows = next<SearchScopeCountsRow[]>(counted);
+  return {
+    candidates: withVideo(candidateRows),
+    filenames: withVideo(filenameRows),
+    counts: countRows === undefined ? null : scopeCountsOf(countRows),
+  };
 }
 
 /** Which of these video ids exist in the workspace (any status but deleted). */
@@ -193,29 +294,4 @@ export async function existingVideoIds(
     for (const row of rows) found.add(row.id);
   }
   return found;
-}
-
-/** Completed videos counted at most: past this, an empty search's explanation says "at least". */
-export const VIDEOS_COUNTED = 10_000;
-
-/**
- * How many completed videos a search covered, and how many of them processing understood
- * nothing of (no heard and no seen second): what an empty search explains itself with.
- */
-export async function searchableVideoCounts(
-  db: Database,
-  workspaceId: string,
-  videoIds: string[] | undefined,
-): Promise<{ completed: number; nothingUnderstood: number }> {
-  const filter =
-    videoIds === undefined
-      ? sql``
-      : sql` AND id IN (SELECT value FROM json_each(${JSON.stringify(videoIds)}))`;
-  const nothing = sql`json_extract(media, '$.extent') IS NOT NULL
-    AND coalesce(json_extract(media, '$.extent.scene.seconds'), 0) = 0
-    AND NOT EXISTS (SELECT 1 FROM json_each(media, '$.extent.transcript') WHERE json_extract(value, '$.seconds') > 0)`;
-  const [row] = await db.all<{ completed: number; empty: number | null }>(
-    sql`SELECT count(*) AS completed, sum(empty) AS empty FROM (SELECT CASE WHEN ${nothing} THEN 1 ELSE 0 END AS empty FROM videos WHERE workspace_id = ${workspaceId} AND status = 'completed'${filter} LIMIT ${VIDEOS_COUNTED})`,
-  );
-  return { completed: row?.completed ?? 0, nothingUnderstood: row?.empty ?? 0 };
 }

@@ -43,6 +43,11 @@ export const videos = sqliteTable(
     deletedAt: text("deleted_at"),
     /** When erasure of a deleted video's bytes, rows and vectors completed. */
     erasedAt: text("erased_at"),
+    /**
+     * Nothing in the video was heard or seen (`media.understood.warning`), kept when indexing
+     * completes so that search counts such videos from an index, not from every row's media.
+     */
+    nothingUnderstood: integer("nothing_understood", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
     index("videos_workspace_idx").on(table.workspaceId, table.id),
@@ -53,5 +58,9 @@ export const videos = sqliteTable(
     index("videos_workspace_created_idx")
       .on(table.workspaceId, table.createdAt)
       .where(sql`${table.status} <> 'deleted'`),
+    // Search's count of completed videos in which nothing was heard or seen.
+    index("videos_workspace_nothing_understood_idx")
+      .on(table.workspaceId)
+      .where(sql`${table.status} = 'completed' AND ${table.nothingUnderstood} = 1`),
   ],
 );

@@ -60,6 +60,11 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
     this.settings = { ...DEFAULT_WINDOW_SETTINGS, ...LOCAL_SETTINGS, ...deps?.settings };
   }
 
+  /** Whether on-screen text is read: a screen reader runs. */
+  get readsScreen(): boolean {
+    return this.deps !== null;
+  }
+
   /** One frames window per 8 frames when a screen reader runs; none otherwise. */
   plan(input: UnderstandInput): PlannedWindow[] {
     if (this.deps === null) return [];

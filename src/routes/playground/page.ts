@@ -22,7 +22,8 @@ export const PLAYGROUND_HTML = `<!doctype html>
 <label>Sent <progress id="upload-progress" max="100" value="0"></progress></label>
 <p id="upload-status" role="status"></p>
 <label>Processing <progress id="processing-progress" max="100" value="0"></progress></label>
-<p id="processing-status" role="status"></p></section>
+<p id="processing-status" role="status"></p>
+<p id="processing-understood" class="understood-now"></p></section>
 <section aria-labelledby="videos-title"><h2 id="videos-title">Videos</h2>
 <button id="refresh-videos" type="button">Refresh</button>
 <p id="videos-status" role="status"></p>
@@ -75,7 +76,11 @@ progress{width:16rem;vertical-align:middle}
 .result{border:1px solid #ccc;background:#fff;padding:.25rem;cursor:pointer}
 .score,.time,.status{color:#555;font-size:.85em}
 .said{font-size:.85em;white-space:pre-line}
-.tiles .explanation{grid-column:1/-1}
+.tiles .explanation,.tiles .scope{grid-column:1/-1}
+.understood,.understood-now span{font-size:.85em;color:#444}
+.understood-now{display:flex;flex-direction:column;gap:.2rem}
+.warning{font-size:.85em;color:#8a3b00;background:#fff4e5;padding:.2rem .3rem}
+.kind{font-size:.8em;color:#8a3b00}
 #player video{width:100%;max-height:24rem;background:#000}
 #report{border:1px solid #ddd;padding:0 1rem;margin-top:.5rem}
 #report:empty{display:none}

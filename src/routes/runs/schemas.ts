@@ -83,7 +83,7 @@ const NoticeSchema = z
     detail: z.string().openapi({
       description: "What it means for the run's answers, and what to do, in plain words",
       example:
-        "site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. …",
+        "site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. …",
     }),
   })
   .openapi("RunNotice");

@@ -62,12 +62,12 @@ const UnderstoodSchema = z
       description:
         "Present when nothing was heard or seen: what that means for search and runs, and what to do",
       example:
-        "Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …",
+        "Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …",
     }),
   })
   .openapi("VideoUnderstanding", {
     description:
-      "What processing understood of the video. The local media engine reads caption and subtitle tracks, container tags and cover art only; it hears no speech and sees no pictures.",
+      "What processing understood of the video. The local media engine reads caption and subtitle tracks, container tags, cover art and, when its screen reader runs, text written on screen; it hears no speech and does not describe pictures.",
   });
 
 /** A video (the spec's Video section). */

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outsideRequests, type PagesWorld, SHOTS_DIR, startPagesWorld } from "./harness";
-import { createProfile, createWorkflow, largeFile, shoot, TALK } from "./playground";
+import { createProfile, createWorkflow, largeFile, SILENT, shoot, TALK } from "./playground";
 
 // The served pages in a real browser against the real local process, one process and one
 // browser for the file: every request that would leave the service is recorded and refused.
@@ -80,9 +80,17 @@ describe("GET /playground in a browser", () => {
       { timeout: 90_000 },
     );
     expect(await page.locator("#upload-progress").getAttribute("value")).toBe("100");
+    // What was understood of it shows as processing ends, and on its card.
+    expect(await page.locator("#processing-understood").textContent()).toMatch(
+      /^Heard [\d.]+ s of 24 s from text track/,
+    );
+    expect(await page.locator("#processing-understood .warning").count()).toBe(0);
     const video = page.locator('#videos li[data-status="completed"]');
     await video.first().waitFor();
     expect(await video.locator(".name").first().textContent()).toBe("talk.mp4");
+    expect(await video.locator(".understood").first().textContent()).toMatch(
+      /^Heard [\d.]+ s of 24 s/,
+    );
     await shoot(page, "1-uploaded");
 
     await page.fill("#query", "forklift vests");
@@ -159,6 +167,22 @@ describe("GET /playground in a browser", () => {
     const [uploads, stored, , , , , , runs] = await total.locator("td").allInnerTexts();
     expect([uploads, stored, runs]).toEqual(["1", "0.0", "2"]);
     await shoot(page, "6-usage");
+
+    // A video nothing is heard or seen of says so with a warning, and is found by its filename.
+    await page.setInputFiles("#file", SILENT);
+    await page.click("#upload-form button");
+    const warning = page.locator("#processing-understood .warning");
+    await warning.waitFor({ timeout: 90_000 });
+    expect(await warning.textContent()).toMatch(/^Nothing in this video was heard or seen/);
+    const silent = page.locator('#videos li[data-status="completed"]', { hasText: "silent.mp4" });
+    await silent.locator(".warning").waitFor();
+    await page.fill("#query", "silent");
+    await page.click("#search-form button");
+    const named = page.locator("#results button.result").first();
+    await named.waitFor();
+    expect(await named.locator(".kind").textContent()).toBe("found by its filename");
+    expect(await named.locator(".said").textContent()).toBe("silent.mp4");
+    await shoot(page, "7-nothing-understood");
 
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);

@@ -121,10 +121,17 @@ afterAll(async () => {
 describe("ADAPTERS=production", () => {
   it("says what runs: the production adapters, with the platform simulated", async () => {
     const res = await fetch(`${main.service.baseUrl}/healthz`);
-    expect(await res.json()).toEqual({
+    expect(await res.json()).toMatchObject({
       status: "ok",
       adapters: "production",
       simulated: ["ai", "media", "vectorize", "r2"],
+      understanding: {
+        speech: true,
+        pictures: true,
+        on_screen_text: true,
+        sees: "described frames and text written on screen",
+        search_kinds: ["transcript", "scene", "ocr", "metadata", "tags", "filename"],
+      },
     });
   });
 

@@ -14,6 +14,7 @@ import * as rulebooks from "../../../src/db/repos/rulebooks";
 import * as steps from "../../../src/db/repos/run-steps";
 import * as runs from "../../../src/db/repos/runs";
 import * as search from "../../../src/db/repos/search";
+import * as searchScope from "../../../src/db/repos/search-scope";
 import * as segments from "../../../src/db/repos/segments";
 import * as usage from "../../../src/db/repos/usage";
 import { videoDeletedAuditStatement } from "../../../src/db/repos/video-erasure";
@@ -150,6 +151,19 @@ const QUERIES: Record<string, (db: Database) => Promise<unknown>> = {
       keywords("", undefined),
       Array.from({ length: 200 }, (_, i) => (i === 0 ? SEGMENT : `seg_missing_${i}`)),
     ),
+  "search: filenames": (db) =>
+    search.filenameCandidates(db, WS, '"forklift" OR "pallet"', undefined),
+  "search: filenames in videos": (db) =>
+    search.filenameCandidates(db, WS, '"forklift" OR "pallet"', [VIDEO]),
+  "search: rows after the index, in one batch": (db) =>
+    search.searchRows(db, WS, {
+      keyword: keywords("forklift pallet", undefined),
+      vectorIds: [SEGMENT],
+      filenames: '"forklift" OR "pallet"',
+      counts: true,
+    }),
+  "search: scope counts": (db) => searchScope.searchScopeCounts(db, WS, undefined),
+  "search: scope counts in videos": (db) => searchScope.searchScopeCounts(db, WS, [VIDEO]),
   "search: existing videos": (db) => search.existingVideoIds(db, WS, [VIDEO]),
   "search: replace text": (db) => runBatch(db, search.replaceSearchTextStatements(db, VIDEO, [])),
   "runs: list": (db) => runs.listRuns(db, WS, {}, after(RUN)),

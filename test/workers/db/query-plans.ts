@@ -23,6 +23,7 @@ export const GROWING_TABLES = new Set([
   "video_segments",
   "segment_search",
   "segment_text",
+  "video_filename_search",
   "runs",
   "run_snapshots",
   "run_steps",

@@ -80,7 +80,7 @@ describe("a workflow run's Markdown report, as a person reads it", () => {
       "- **Limitations:**\n  - 4 of 6 not checked: the evidence the rule needs was not extracted (4)\n  - 1 of 6 uncertain: ",
     );
     expect(markdown.local).toMatch(
-      /^ {2}- silent\.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked\./m,
+      /^ {2}- silent\.mp4: Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked\./m,
     );
   });
 

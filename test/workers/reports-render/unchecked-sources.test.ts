@@ -4,7 +4,7 @@ import type { RenderInput } from "../../../src/services/reports/types";
 import { answer, ev, input, json, text } from "./fixtures";
 
 const DETAIL =
-  "silent.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file and upload it again.";
+  "silent.mp4: Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file and upload it again.";
 
 /**
  * The issue's case: a profile run over two videos, nothing heard or seen of one; the verdict
@@ -59,7 +59,7 @@ describe("a report over a source nothing was heard or seen of", () => {
     );
     expect(md).not.toContain("**Limitations:** None");
     expect(md).toContain(
-      "- **Limitations:**\n  - 1 of 1 decided without everything read: not a pass over all sources\n  - silent.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file and upload it again.\n",
+      "- **Limitations:**\n  - 1 of 1 decided without everything read: not a pass over all sources\n  - silent.mp4: Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file and upload it again.\n",
     );
   });
 

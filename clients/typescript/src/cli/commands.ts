@@ -1,8 +1,9 @@
 import type { VasClient } from "../client.js";
 import { realClock } from "../clock.js";
-import type { Report, Run, Video } from "../types.js";
+import type { Report, Run, SearchResultPage, Video } from "../types.js";
 import { EXIT, type Settings, UsageError } from "./config.js";
 import { printJson, printTable } from "./output.js";
+import { printVideos } from "./video-output.js";
 
 async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T[]> {
   const taken: T[] = [];
@@ -26,9 +27,16 @@ export async function listVideos(client: VasClient, s: Settings, flags: { limit:
 
 export async function getVideo(client: VasClient, s: Settings, id: string) {
   const video = await client.getVideo(id);
-  if (s.json) printJson(video);
-  else printTable(videoRows([video]));
+  if (s.json) printSingle(video);
+  else printVideos([video], videoRows([video]), false);
   return EXIT.ok;
+}
+
+/** One video as JSON on stdout, its warning on stderr. */
+function printSingle(video: Video): void {
+  printJson(video);
+  const warning = video.media?.understood?.warning;
+  if (warning !== undefined) process.stderr.write(`vas: ${video.id}: ${warning}\n`);
 }
 
 export async function removeVideo(client: VasClient, s: Settings, id: string) {
@@ -40,8 +48,8 @@ export async function removeVideo(client: VasClient, s: Settings, id: string) {
 
 export async function waitVideo(client: VasClient, s: Settings, id: string, timeout: number) {
   const video = await client.waitForVideo(id, { timeoutMs: timeout * 1000 });
-  if (s.json) printJson(video);
-  else printTable(videoRows([video]));
+  if (s.json) printSingle(video);
+  else printVideos([video], videoRows([video]), false);
   return EXIT.ok;
 }
 
@@ -49,6 +57,11 @@ export async function waitVideo(client: VasClient, s: Settings, id: string, time
 function firstLine(text: string | undefined, width = 60): string {
   const line = (text ?? "").split("\n")[0] ?? "";
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+/** Whether a search left some videos out, or searched some only by filename, title and tags. */
+function leftOut(scope: NonNullable<SearchResultPage["scope"]>): boolean {
+  return scope.videos_not_searched + scope.videos_without_understanding > 0;
 }
 
 export async function search(
@@ -71,14 +84,21 @@ export async function search(
         `${r.time_position.toFixed(1)}s`,
         r.video_id,
         r.title,
-        firstLine(r.text),
+        // A filename is no evidence of what the video holds: the row says which it is.
+        r.matches.every((m) => m.kind === "filename")
+          ? `(filename) ${firstLine(r.text)}`
+          : firstLine(r.text),
       ]),
     );
-  // An empty answer says why; on stderr under --json so stdout stays the bare array.
-  if (page.explanation !== undefined) {
-    const { detail } = page.explanation;
-    if (s.json) process.stderr.write(`vas: no result: ${detail}\n`);
-    else process.stdout.write(`No result. ${detail}\n`);
+  // An empty answer says why, and one with results what it left out; on stderr under --json
+  // so stdout stays the bare array.
+  const { explanation, scope } = page;
+  if (explanation !== undefined) {
+    if (s.json) process.stderr.write(`vas: no result: ${explanation.detail}\n`);
+    else process.stdout.write(`No result. ${explanation.detail}\n`);
+  } else if (scope !== undefined && leftOut(scope)) {
+    if (s.json) process.stderr.write(`vas: note: ${scope.detail}\n`);
+    else process.stdout.write(`Note: ${scope.detail}\n`);
   }
   return EXIT.ok;
 }

@@ -6,20 +6,24 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Rows of plain text, columns padded to their widest cell. */
-export function printTable(rows: (string | number | undefined)[][]): void {
+/** Rows of plain text, columns padded to their widest cell, one line each. */
+export function tableLines(rows: (string | number | undefined)[][]): string[] {
   const cells = rows.map((row) => row.map((cell) => String(cell ?? "")));
   const widths = cells.reduce<number[]>(
     (w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)),
     [],
   );
-  for (const row of cells)
-    process.stdout.write(
-      `${row
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join("  ")
-        .trimEnd()}\n`,
-    );
+  return cells.map((row) =>
+    row
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+/** Rows of plain text, columns padded to their widest cell. */
+export function printTable(rows: (string | number | undefined)[][]): void {
+  for (const line of tableLines(rows)) process.stdout.write(`${line}\n`);
 }
 
 export function formatBytes(bytes: number): string {

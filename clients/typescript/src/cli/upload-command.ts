@@ -6,8 +6,9 @@ import { fileBlob } from "../node.js";
 import type { Video } from "../types.js";
 import { recordedBytes } from "../upload.js";
 import { EXIT, type Settings } from "./config.js";
-import { formatBytes, printJson, printTable } from "./output.js";
+import { formatBytes } from "./output.js";
 import { forgetUpload, pendingUpload, rememberUpload } from "./resume-state.js";
+import { printVideos } from "./video-output.js";
 
 export interface UploadFlags {
   wait?: boolean;
@@ -118,7 +119,11 @@ export async function uploadCommand(
         videos.map((v) => client.waitForVideo(v.id, { timeoutMs: flags.timeout * 1000 })),
       )
     : videos;
-  if (settings.json) printJson(results);
-  else printTable(results.map((v, i) => [files[i], v.id, v.status]));
+  printVideos(
+    results,
+    results.map((v, i) => [files[i], v.id, v.status]),
+    settings.json,
+    (_, i) => files[i] ?? "",
+  );
   return EXIT.ok;
 }

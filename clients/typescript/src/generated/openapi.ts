@@ -216,7 +216,7 @@ export interface paths {
     put?: never;
     /**
      * Search videos in plain language
-     * @description Ranks segments of the workspace's completed videos by how well they match the query, combining meaning (vector similarity) with the query's words and exact phrases, and returns those scoring at least `threshold`. An empty first page carries `explanation`: why nothing came back (no video, nothing understood in the videos, no match, or the best score below the threshold).
+     * @description Ranks segments of the workspace's completed videos by how well they match the query, combining meaning (vector similarity) with the query's words and exact phrases, and returns those scoring at least `threshold`. A video none of whose moments made it is found by its filename's words too, at its start and below the same words inside a video (a filename is never evidence). The first page carries `scope`: how many videos were searched, how many were not (still uploading or processing, or failed) and in how many nothing was heard or seen, and which kinds of text this deployment reads. An empty first page also carries `explanation`: why nothing came back (no video, nothing understood in the videos, no match, or matches below the threshold, with the threshold that would show them).
      *
      *     Permission: `SEARCH_CONTENT`. Rate limit class: `search`.
      */
@@ -1277,7 +1277,7 @@ export interface components {
       /** @example Re-export the video and upload it again. */
       next_action: string;
     };
-    /** @description What processing understood of the video. The local media engine reads caption and subtitle tracks, container tags and cover art only; it hears no speech and sees no pictures. */
+    /** @description What processing understood of the video. The local media engine reads caption and subtitle tracks, container tags, cover art and, when its screen reader runs, text written on screen; it hears no speech and does not describe pictures. */
     VideoUnderstanding: {
       /**
        * @description Seconds whose speech is known: the longest caption track, or the audio speech recognition transcribed
@@ -1303,7 +1303,7 @@ export interface components {
       summary: string;
       /**
        * @description Present when nothing was heard or seen: what that means for search and runs, and what to do
-       * @example Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …
+       * @example Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. Add a caption or subtitle track to the file …
        */
       warning?: string;
     };
@@ -1617,6 +1617,7 @@ export interface components {
     };
     CompleteUploadRequest: Record<string, never>;
     SearchResultPage: {
+      scope?: components["schemas"]["SearchScope"];
       explanation?: components["schemas"]["SearchExplanation"];
       data: components["schemas"]["SearchResult"][];
       /** @description Whether another page follows */
@@ -1624,6 +1625,54 @@ export interface components {
       /** @description Pass as `cursor` for the next page; null on the last page */
       next_cursor: string | null;
     };
+    /** @description What the search covered; present on the first page */
+    SearchScope: {
+      /**
+       * @description Completed videos searched (counted up to 10,000)
+       * @example 12
+       */
+      videos_searched: number;
+      /**
+       * @description Of them, those in which nothing was heard or seen (see `media.understood` on the video): only their filename, title and tags could match
+       * @example 3
+       */
+      videos_without_understanding: number;
+      /**
+       * @description Videos of the workspace (or of `video_ids`) not searched: `videos_not_yet_indexed` and `videos_failed` together
+       * @example 2
+       */
+      videos_not_searched: number;
+      /**
+       * @description Still uploading or processing (`queued`, `processing`)
+       * @example 1
+       */
+      videos_not_yet_indexed: number;
+      /**
+       * @description Failed videos
+       * @example 1
+       */
+      videos_failed: number;
+      /**
+       * @description The kinds of text search matches in this deployment; a kind not listed is not read here (locally: `scene` and `ocr`, pictures and on-screen text)
+       * @example [
+       *       "transcript",
+       *       "metadata",
+       *       "tags",
+       *       "filename"
+       *     ]
+       */
+      kinds_searched: components["schemas"]["SearchMatchKind"][];
+      /**
+       * @description What was searched and what was not, in plain words
+       * @example 12 videos searched. It searched caption and subtitle tracks, uploaded captions, container tags and filenames. …
+       */
+      detail: string;
+    };
+    /**
+     * @description transcript (a caption cue or recognised speech), scene or ocr (a described frame, the text read on it), metadata (a container tag), tags, filename (the video's filename: it names the file and is never evidence of what the video holds)
+     * @enum {string}
+     */
+    SearchMatchKind: "transcript" | "scene" | "ocr" | "metadata" | "tags" | "filename";
     /** @description Why a search answered no result; present only on an empty first page */
     SearchExplanation: {
       /**
@@ -1634,7 +1683,7 @@ export interface components {
       reason: "no_videos" | "nothing_understood" | "no_match" | "below_threshold";
       /**
        * @description The reason in plain words, with what to do
-       * @example No moment scored at least the threshold 0.7; the best scored 0.3778. Lower threshold to see weaker matches …
+       * @example No moment scored at least the threshold 0.7; the best scored 0.3778. Search with threshold 0.37 to see 2 results …
        */
       detail: string;
       /**
@@ -1643,10 +1692,15 @@ export interface components {
        */
       threshold: number;
       /**
-       * @description The best score any moment reached; null when none matched at all
+       * @description The best score of a match below `threshold`: a moment holding a word of the query or near its meaning, or a filename holding a word of it; null when nothing matched (a moment holding no word of the query whose meaning score is under 0.3 is noise, not a match)
        * @example 0.3778
        */
       best_score: number | null;
+      /**
+       * @description The highest threshold at which this search shows a match (`best_score` rounded down to two decimals); null when nothing but noise scored below `threshold`
+       * @example 0.37
+       */
+      suggested_threshold: number | null;
       /**
        * @description Completed videos searched (counted up to 10,000)
        * @example 3
@@ -1672,7 +1726,7 @@ export interface components {
        */
       title: string;
       /**
-       * @description 0-1, the same scale for every deployment: 0.97 the query's words as written; 0.85 all its words; meaning-only matches up to 0.9 by calibrated vector similarity; both combine.
+       * @description 0-1, the same scale for every deployment: 0.97 the query's words as written; 0.85 all its words; meaning-only matches up to 0.9 by calibrated vector similarity; both combine. A filename's words score 0.85 times what the same words would score in the video.
        * @example 0.97
        */
       score: number;
@@ -1684,7 +1738,7 @@ export interface components {
        */
       time_position: number;
       /**
-       * @description The text that matched, one shown text per line: the cues, on-screen text, container tags or tags holding the query's words (for a match by meaning alone, what was said). A quoted phrase is always inside one of these lines.
+       * @description The text that matched, one shown text per line: the cues, on-screen text, container tags or tags holding the query's words (for a match by meaning alone, what was said), or the filename of a video found by its name alone. A quoted phrase is always inside one of these lines.
        * @example Forklift operators must wear high visibility vests.
        */
       text: string;
@@ -1696,13 +1750,9 @@ export interface components {
       video_url?: string;
     };
     SearchMatch: {
+      kind: components["schemas"]["SearchMatchKind"];
       /**
-       * @description transcript (a caption cue or recognised speech), scene or ocr (a described frame), metadata (a container tag), tags
-       * @enum {string}
-       */
-      kind: "transcript" | "scene" | "ocr" | "metadata" | "tags";
-      /**
-       * @description Where the text comes from: `text-track:<index>[:<language>]`, `captions-uploaded:<language>`, `whisper[:<language>]`, …
+       * @description Where the text comes from: `text-track:<index>[:<language>]`, `captions-uploaded:<language>`, `whisper[:<language>]`, `filename`, …
        * @example text-track:0:eng
        */
       source: string;
@@ -1733,7 +1783,7 @@ export interface components {
        */
       limit?: number;
       /**
-       * @description Minimum score, 0-1, default 0.7: moments scoring less are left out. 0.7 keeps moments holding the query as written (0.97), all its words (0.85), or most of them with a close meaning; lower it (e.g. 0.3) to see moments holding only some of the words. An empty answer's `explanation.best_score` says what the best moment scored.. Default: `0.7`.
+       * @description Minimum score, 0-1, default 0.7: moments scoring less are left out. 0.7 keeps moments holding the query as written (0.97), all its words (0.85), or most of them with a close meaning; lower it (e.g. 0.3) to see moments holding only some of the words. An empty answer's `explanation.suggested_threshold` says where a result would appear, when one would.. Default: `0.7`.
        * @example 0.7
        */
       threshold?: number;
@@ -2244,7 +2294,7 @@ export interface components {
       video_id: string;
       /**
        * @description What it means for the run's answers, and what to do, in plain words
-       * @example site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its title and tags, and every rule or answer about it is not checked. …
+       * @example site-walk.mp4: Nothing in this video was heard or seen, so search finds it only by its filename, title and tags, and every rule or answer about it is not checked. …
        */
       detail: string;
     };
