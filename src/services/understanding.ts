@@ -52,6 +52,8 @@ function whyNotSeen(local: boolean, limitations: ReadonlySet<string>): string {
     return "on-screen text was not read (the screen reader was not running), and this service's media engine does not describe pictures";
   if (local && limitations.has("screen-reader-unavailable"))
     return "on-screen text could not be read (the screen reader did not answer), and this service's media engine does not describe pictures";
+  if (local && limitations.has("no-text-on-screen"))
+    return "no text was read in the frames read for on-screen text, and this service's media engine does not describe pictures";
   if (local) return "no frame could be read for on-screen text";
   if (limitations.has("input-too-large-for-edge"))
     return "the file is too large for frame extraction at the edge";
@@ -79,7 +81,8 @@ export function describeUnderstanding(
   const heard = extent.transcript.filter((entry) => entry.seconds > 0);
   const heardSeconds = round1(Math.max(0, ...heard.map((entry) => entry.seconds)));
   const describedSeconds = round1(extent.scene.seconds);
-  const readSeconds = round1(extent.ocr.seconds);
+  // Frames read for text that held none were inspected, not seen: nothing in them is known.
+  const readSeconds = limitations.has("no-text-on-screen") ? 0 : round1(extent.ocr.seconds);
   const seenSeconds = Math.max(describedSeconds, readSeconds);
   const sentences: string[] = [];
   if (heard.length > 0) {

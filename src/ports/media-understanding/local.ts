@@ -147,6 +147,8 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
     });
     if (this.deps === null) notes.add("screen-reader-not-running");
     if (read.length === 0) notes.add("no-ocr");
+    // Frames read and none held text: inspected, so a negative rests on them, but not seen.
+    else if (screens.every((screen) => screen.lines.length === 0)) notes.add("no-text-on-screen");
     const ocr = seenExtent(read, probe.duration);
     const extent = {
       transcript: captionExtents(probe, captions),

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outsideRequests, type PagesWorld, SHOTS_DIR, startPagesWorld } from "./harness";
-import { createProfile, createWorkflow, largeFile, SILENT, shoot, TALK } from "./playground";
+import { BLANK, createProfile, createWorkflow, largeFile, shoot, TALK } from "./playground";
 
 // The served pages in a real browser against the real local process, one process and one
 // browser for the file: every request that would leave the service is recorded and refused.
@@ -169,25 +169,26 @@ describe("GET /playground in a browser", () => {
     await shoot(page, "6-usage");
 
     // A video nothing is heard or seen of says so with a warning, and is found by its filename.
-    await page.setInputFiles("#file", SILENT);
+    await page.setInputFiles("#file", BLANK);
     await page.click("#upload-form button");
     const warning = page.locator("#processing-understood .warning");
     await warning.waitFor({ timeout: 90_000 });
     expect(await warning.textContent()).toMatch(/^Nothing in this video was heard or seen/);
-    const silent = page.locator('#videos li[data-status="completed"]', { hasText: "silent.mp4" });
-    await silent.locator(".warning").waitFor();
-    await page.fill("#query", "silent");
+    const blank = page.locator('#videos li[data-status="completed"]', { hasText: "blank.mp4" });
+    await blank.locator(".warning").waitFor();
+    await page.fill("#query", "blank");
     await page.click("#search-form button");
     const named = page.locator("#results button.result").first();
     await named.waitFor();
     expect(await named.locator(".kind").textContent()).toBe("found by its filename");
-    expect(await named.locator(".said").textContent()).toBe("silent.mp4");
+    expect(await named.locator(".said").textContent()).toBe("blank.mp4");
     await shoot(page, "7-nothing-understood");
 
     expect(problems, problems.join("\n")).toEqual([]);
     expect(outside, outside.join("\n")).toEqual([]);
     await context.close();
-  });
+    // Two uploads, two runs and a search, each waited for through the page, in one story.
+  }, 240_000);
 
   it("says a refused key was refused, and keeps no such key", async () => {
     const page = await world.browser.newPage();

@@ -7,7 +7,7 @@ import { SHOTS_DIR } from "./harness";
 /** The fixture the playground test uploads: 24 s, captions about forklifts and vests. */
 export const TALK = path.resolve(import.meta.dirname, "../../fixtures/media/talk.mp4");
 /** 6 s of pictures with no sound and no captions: nothing in it is heard or seen. */
-export const SILENT = path.resolve(import.meta.dirname, "../../fixtures/media/silent.mp4");
+export const BLANK = path.resolve(import.meta.dirname, "../../fixtures/media/blank.mp4");
 
 /** A profile for the run, stored through the API as a user's script would. */
 export async function createProfile(baseUrl: string, key: string, name: string): Promise<string> {

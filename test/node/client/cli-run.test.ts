@@ -8,10 +8,10 @@ import { vestsProfile } from "../profiles";
 import { finished, ROOT, vas } from "./cli-runner";
 import { startService } from "./service";
 
-// `vas run` over two videos, one of which nothing is heard or seen of (silent.mp4: no audio,
-// no captions; the production adapters' vision simulator describes no frame by default).
+// `vas run` over two videos, one of which nothing is heard or seen of (blank.mp4: no audio,
+// no captions, no text on screen; the production adapters' vision simulator describes no frame by default).
 const SLOW = 300_000;
-const NOTICE = /silent\.mp4: Nothing in this video was heard or seen/;
+const NOTICE = /blank\.mp4: Nothing in this video was heard or seen/;
 let service: LocalProcess;
 let stateDir: string;
 let cliDir: string;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   };
   const media = path.join(ROOT, "test/fixtures/media");
   const upload = await finished(
-    vas(env, "--json", "upload", `${media}/talk.mp4`, `${media}/silent.mp4`, "--wait"),
+    vas(env, "--json", "upload", `${media}/talk.mp4`, `${media}/blank.mp4`, "--wait"),
   );
   expect(upload.code, upload.stderr).toBe(0);
   const videos = JSON.parse(upload.stdout) as { id: string; status: string }[];
@@ -83,7 +83,7 @@ describe("vas run over a video nothing was heard or seen of", () => {
 describe("vas usage", () => {
   it("prints a row per day and the totals, and the report as the API answers it under --json", async () => {
     const media = path.join(ROOT, "test/fixtures/media");
-    const stored = ["talk.mp4", "silent.mp4"].reduce(
+    const stored = ["talk.mp4", "blank.mp4"].reduce(
       (sum, file) => sum + statSync(path.join(media, file)).size,
       0,
     );

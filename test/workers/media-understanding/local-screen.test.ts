@@ -111,6 +111,23 @@ describe("LocalMediaUnderstanding with a screen reader", () => {
     expect(u.limitations).toEqual(expect.arrayContaining(["no-visual-analysis"]));
   });
 
+  it("counts frames read that held no confident line as inspected, and says none held text", async () => {
+    const blank: ScreenReader = {
+      engine: "pp-ocrv4",
+      read: async () => ({
+        frame: { contentType: "image/jpeg", bytes: JPEG },
+        lines: [{ text: "Il1l", confidence: 0.61 }],
+      }),
+    };
+    const { u } = await understandWith(blank);
+    expect(ocrSpans(u)).toEqual([]);
+    expect(u.extent.ocr).toEqual({ seconds: 16, share: 1 });
+    expect(u.limitations).toContain("no-text-on-screen");
+    expect(u.limitations).not.toContain("no-ocr");
+    const read = await understandWith(new ScriptedReader(slideRead));
+    expect(read.u.limitations).not.toContain("no-text-on-screen");
+  });
+
   it("names a frame the reader cannot decode, and does not count it as read", async () => {
     const refusing = new ScriptedReader(() => {
       throw new UnreadableCutError("the screen reader refused the cut: no frame at 2 s");

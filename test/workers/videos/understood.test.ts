@@ -86,6 +86,23 @@ describe("describeUnderstanding", () => {
     expect(understood?.warning).not.toMatch(/production adapters/);
   });
 
+  it("warns of a local video whose frames were read and held no text: inspected, not seen", () => {
+    const media = (limitations: string[]) => ({
+      engine: "local-media@3",
+      limitations,
+      extent: { transcript: [], scene: none, ocr: { seconds: 16, share: 1 } },
+    });
+    const blank = describeUnderstanding(media(["no-text-on-screen", "no-timed-text"]), 16);
+    expect(blank?.seen_seconds).toBe(0);
+    expect(blank?.summary).toMatch(
+      /Saw nothing: no text was read in the frames read for on-screen text, and this service's media engine does not describe pictures\.$/,
+    );
+    expect(blank?.warning).toMatch(/^Nothing in this video was heard or seen/);
+    const read = describeUnderstanding(media(["no-timed-text"]), 16);
+    expect(read?.seen_seconds).toBe(16);
+    expect(read?.warning).toBeUndefined();
+  });
+
   it("says nothing before processing measured the video", () => {
     expect(describeUnderstanding({}, null)).toBeUndefined();
   });
