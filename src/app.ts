@@ -78,6 +78,20 @@ const TAGS = [
   { name: "Report templates", description: "Stored, versioned report layouts." },
   { name: "Runs", description: "Analyses of videos with a profile, and their answers." },
   { name: "Reports", description: "JSON and Markdown reports rendered from runs." },
+  { name: "Rulebooks", description: "Versioned rule sets, written or imported from CSV." },
+  {
+    name: "Workflows",
+    description: "A rulebook applied to chosen videos; each run of it makes findings.",
+  },
+  {
+    name: "Findings",
+    description: "What a workflow run found per rule and video, with evidence, for review.",
+  },
+  { name: "Webhooks", description: "Signed event deliveries to your endpoints, with retries." },
+  {
+    name: "Usage",
+    description: "What a workspace used per day or month: storage, media, model calls.",
+  },
 ];
 
 /** The top matter of the alpha OpenAPI document; servers point at the origin serving it. */

@@ -11,8 +11,8 @@ import {
 /**
  * Whether a moment is also scored on the words of the moment right after it, so a query whose
  * words are split over two neighbouring segments ("crane" in one, "hook latch" in the next)
- * surfaces; decided from the held-out figures in docs/decisions.md ("Search: neighbouring
- * moments").
+ * surfaces; decided from the held-out figures in docs/benchmarks.md (docs/decisions.md,
+ * "Neighbouring moments").
  */
 export const JOIN_NEIGHBOURS = true;
 /** A match spread over two moments ranks below the same words inside one. */

@@ -30,6 +30,7 @@ describe("the layering of the Worker's sources", () => {
     expect(layeringBreaches(sources)).toEqual([
       "src/domain/video.ts imports the package zod",
       "src/domain/evidence.ts imports src/env.ts from outside the domain",
+      "src/env.ts imports durable-objects/run.ts from a layer above",
       "src/db/client.ts imports src/ports/index.ts from a layer above",
       "src/ports/index.ts imports src/services/secrets.ts from a layer above",
       "src/services/secrets.ts imports src/routes/x.ts from a layer above",

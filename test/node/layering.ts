@@ -43,8 +43,6 @@ function breach(from: string, specifier: string, files: ReadonlySet<string>): st
   const target = [`${base}.ts`, `${base}/index.ts`].find((file) => files.has(file)) ?? `${base}.ts`;
   if (from.startsWith("src/domain/") && !target.startsWith("src/domain/"))
     return `${from} imports ${target} from outside the domain`;
-  // env.ts types each Durable Object namespace with its class.
-  if (from === "src/env.ts" && target.startsWith("durable-objects/")) return null;
   const own = layerOf(from);
   const theirs = layerOf(target);
   if (theirs === undefined) return `${from} imports ${target}, which belongs to no layer`;

@@ -42,6 +42,7 @@ export function createAdminApp(): OpenAPIHono<HonoEnv> {
     openapi: "3.1.0",
     info: { title: "Video Analysis Service admin API", version: "v1" },
     servers: [{ url: "/admin/v1" }],
+    tags: [{ name: "Admin", description: "Workspaces, API keys, usage and the audit trail." }],
   });
   return admin;
 }
