@@ -47,7 +47,7 @@ export async function transcribe(baseUrl, samples, sampleRate, timeoutMs = 120_0
   form.set("response_format", "verbose_json");
   form.set("temperature", "0.0");
   form.set("language", "auto");
-  const res = await fetch(new URL("/inference", baseUrl), {
+  const res = await fetch(new URL("inference", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`), {
     method: "POST",
     body: form,
     signal: AbortSignal.timeout(timeoutMs),
