@@ -13,7 +13,15 @@ export type ScreenReaderStart =
       speechNotice?: string;
       notice?: undefined;
     }
-  | { notice: string; child?: undefined; url?: undefined; secret?: undefined; pid?: undefined };
+  | {
+      notice: string;
+      child?: undefined;
+      url?: undefined;
+      secret?: undefined;
+      pid?: undefined;
+      speech?: undefined;
+      speechNotice?: undefined;
+    };
 
 /** Starts the screen reader; never throws. */
 export function startScreenReader(

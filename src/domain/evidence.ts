@@ -85,8 +85,8 @@ export interface SpeechPresence {
   inspected: KindExtent;
   /** Seconds with speech in them (the spans' total). */
   speech_seconds: number;
-  /** The stretches with speech, [start, end] seconds, merged, in time order. */
-  spans: [number, number][];
+  /** The stretches with speech, in seconds, merged, in time order. */
+  spans: { start: number; end: number }[];
 }
 
 /** What each evidence kind actually inspected, measured (docs/media-understanding.md). */

@@ -118,7 +118,8 @@ export function describeUnderstanding(
   return understanding;
 }
 
-const spanText = ([start, end]: [number, number]) => `${round1(start)}–${round1(end)} s`;
+const spanText = ({ start, end }: { start: number; end: number }) =>
+  `${round1(start)}–${round1(end)} s`;
 
 /** Where speech was found, or that none was, and over how much of the audio. */
 function speechSentence(presence: SpeechPresence, untranscribed: boolean): string {

@@ -221,6 +221,6 @@ function speechPresence(source: string, heard: readonly HeardResult[], duration:
     source,
     inspected: kindExtent(inspected, duration),
     speech_seconds: Math.round(seconds * 1000) / 1000,
-    spans,
+    spans: spans.map(([start, end]) => ({ start, end })),
   };
 }

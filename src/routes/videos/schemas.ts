@@ -38,9 +38,9 @@ const ExtentSchema = z
           description: "Seconds with speech in them, transcribed or not",
           example: 13.1,
         }),
-        spans: z.array(z.tuple([z.number(), z.number()])).openapi({
-          description: "Stretches with speech, [start, end] seconds",
-          example: [[4, 10.2]],
+        spans: z.array(z.object({ start: z.number(), end: z.number() })).openapi({
+          description: "Stretches with speech, in seconds",
+          example: [{ start: 4, end: 10.2 }],
         }),
       })
       .optional()

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScreenReaderStart, startScreenReader } from "../../../scripts/lib/screen-reader.mjs";
 
 const MEDIA = path.resolve(import.meta.dirname, "../../fixtures/media");
-const fixture = (name: string) => new Uint8Array(readFileSync(path.join(MEDIA, name)));
+const fixture = (name: string) => readFileSync(path.join(MEDIA, name));
 /** spoken.mp4's speech, as make-speech-span-fixtures.sh measured it (silencedetect). */
 const TRUTH: [number, number][] = [
   [4.01, 10.1],
@@ -57,11 +57,11 @@ function whisperSimulator(): Promise<{ server: Server; url: string; forms: FormD
   );
 }
 
-async function hear(reader: ScreenReaderStart, bytes: Uint8Array) {
+async function hear(reader: ScreenReaderStart, bytes: Buffer) {
   const res = await fetch(`${reader.url}/v1/speech`, {
     method: "POST",
     headers: { authorization: `Bearer ${reader.secret}` },
-    body: bytes,
+    body: new Uint8Array(bytes),
   });
   return { status: res.status, body: (await res.json()) as Heard };
 }

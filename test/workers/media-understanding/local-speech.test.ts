@@ -25,9 +25,8 @@ const frames: FrameStore = {
 };
 
 /**
- * Answers for each cut where the sidecar's Silero VAD found speech in spoken.mp4 (measured:
- * test/node/screen-reader/speech.test.ts), relative to the cut's first packet, which
- * `cutStart` gives; records every cut.
+ * Answers for each cut the outer bounds of the speech the sidecar's Silero VAD finds in
+ * spoken.mp4 (test/node/screen-reader/speech.test.ts), from the cut's start; records every cut.
  */
 class ScriptedSpeech implements SpeechSpans {
   readonly engine = "silero-vad@5";
@@ -50,6 +49,9 @@ const SPOKEN: HeardCut[] = [
   },
   { seconds: 10.03, spans: [], transcript: null },
 ];
+
+const spokenAnswer = (call: number): HeardCut =>
+  SPOKEN[call] ?? { seconds: 0, spans: [], transcript: null };
 
 async function understand(name: MediaFixture, speech: SpeechSpans | undefined) {
   const source = bytesSource(fixtureBytes(name));
@@ -86,16 +88,14 @@ function engineVideo(id: string, duration: number, u: Awaited<ReturnType<typeof 
 
 describe("the local engine with speech spans", () => {
   it("hears each 30 s of a spoken video without captions and stores where the speech is", async () => {
-    const speech = new ScriptedSpeech(
-      (i) => SPOKEN[i] ?? { seconds: 0, spans: [], transcript: null },
-    );
+    const speech = new ScriptedSpeech(spokenAnswer);
     const { engine, input, u } = await understand("spoken.mp4", speech);
     expect(engine.plan(input).filter((w) => w.kind === "audio")).toHaveLength(2);
     expect(speech.cuts).toHaveLength(2);
     expect(u.extent.speech?.source).toBe("silero-vad@5");
     expect(u.extent.speech?.spans).toEqual([
-      [4, 10.17],
-      [20.19, 27.65],
+      { start: 4, end: 10.17 },
+      { start: 20.19, end: 27.65 },
     ]);
     expect(u.extent.speech?.speech_seconds).toBeCloseTo(13.63, 2);
     expect(u.extent.speech?.inspected.share).toBeGreaterThan(0.95);
@@ -104,10 +104,7 @@ describe("the local engine with speech spans", () => {
   });
 
   it("says in media.understood that speech is present and not transcribed", async () => {
-    const { u, probe } = await understand(
-      "spoken.mp4",
-      new ScriptedSpeech((i) => SPOKEN[i] ?? SPOKEN[1]!),
-    );
+    const { u, probe } = await understand("spoken.mp4", new ScriptedSpeech(spokenAnswer));
     const understood = describeUnderstanding(
       {
         engine: u.engine,
@@ -129,10 +126,7 @@ describe("the local engine with speech spans", () => {
   });
 
   it("answers a question about what was said not_checked, speech_not_transcribed", async () => {
-    const { u, probe } = await understand(
-      "spoken.mp4",
-      new ScriptedSpeech((i) => SPOKEN[i] ?? SPOKEN[1]!),
-    );
+    const { u, probe } = await understand("spoken.mp4", new ScriptedSpeech(spokenAnswer));
     const v = engineVideo("vid_spoken", probe.duration, u);
     for (const evidence of [{ accepted_types: ["speech"] }, undefined]) {
       const a = answerLocally(
