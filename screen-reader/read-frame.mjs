@@ -11,6 +11,21 @@ const DECODE_TIMEOUT_MS = 30_000;
 export class UndecodableError extends Error {}
 
 /**
+ * Runs `work` on the path of a file holding `cut`, removed afterwards: an MP4 whose index
+ * follows its packets cannot be read from a pipe.
+ */
+export async function decodeInput(cut, work) {
+  const dir = await mkdtemp(path.join(tmpdir(), "screen-reader-"));
+  try {
+    const input = path.join(dir, "cut");
+    await writeFile(input, cut);
+    return await work(input);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The frame `offset` seconds into `cut` (an MP4 or WebM of a few frames), scaled to fit a
  * `box` pixel square, as JPEG bytes. The cut goes through a file of its own: an MP4 whose
  * index follows its packets cannot be read from a pipe.

@@ -7,6 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import { decodeFrame, readLines, UndecodableError } from "./read-frame.mjs";
 import { respaceRecognition } from "./respace.mjs";
+import { hearSpeech, loadSpeech } from "./speech.mjs";
 
 /** The reader's name, as the Worker stores it with what it read. */
 export const ENGINE = "pp-ocrv4";
@@ -41,6 +42,8 @@ try {
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
+// Speech spans are optional: without them the reader still reads on-screen text.
+const speech = await loadSpeech(process.env);
 
 // OCR runs one frame at a time: the runtime already spreads one frame over every core.
 let ocrTurn = Promise.resolve();
@@ -103,6 +106,19 @@ async function readFrame(req, res, url) {
   }
 }
 
+async function hearCut(req, res) {
+  if (speech.vad === null) return answer(res, 503, { error: `no speech spans: ${speech.notice}` });
+  const cut = await readBody(req);
+  if (cut === null) return answer(res, 413, { error: "the cut is too large" });
+  if (cut.byteLength === 0) return answer(res, 400, { error: "invalid: empty cut" });
+  try {
+    answer(res, 200, await hearSpeech(speech, parts.ffmpegPath, cut, inTurn));
+  } catch (error) {
+    const status = error instanceof UndecodableError ? 422 : 500;
+    answer(res, status, { error: String(error instanceof Error ? error.message : error) });
+  }
+}
+
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://screen-reader");
   if (req.method === "GET" && url.pathname === "/healthz") {
@@ -110,6 +126,13 @@ const server = createServer((req, res) => {
     return answer(res, 200, { status: "ok", engine: ENGINE, rss_bytes: rss });
   }
   if (!authorised(req)) return answer(res, 401, { error: "unauthorised" });
+  if (req.method === "POST" && url.pathname === "/v1/speech") {
+    hearCut(req, res).catch((error) => {
+      if (!res.headersSent) answer(res, 500, { error: String(error) });
+      else res.destroy();
+    });
+    return;
+  }
   if (req.method === "POST" && url.pathname === "/v1/frames") {
     readFrame(req, res, url).catch((error) => {
       if (!res.headersSent) answer(res, 500, { error: String(error) });
@@ -124,7 +147,7 @@ server.on("error", (error) => fail(error.message));
 server.listen(port, "127.0.0.1", () => {
   const address = server.address();
   process.stdout.write(
-    `SCREEN_READER_READY ${JSON.stringify({ port: address.port, engine: ENGINE })}\n`,
+    `SCREEN_READER_READY ${JSON.stringify({ port: address.port, engine: ENGINE, speech: speech.engine, speech_notice: speech.notice })}\n`,
   );
 });
 // Ends with the process that started it: an orphan is adopted by another parent.

@@ -80,6 +80,8 @@ export interface OptionalSecrets {
    */
   SCREEN_READER_URL?: string;
   SCREEN_READER_SECRET?: string;
+  /** Local only: the screen reader's speech detector (`silero-vad@5`); unset, audio is not heard. */
+  SCREEN_READER_SPEECH?: string;
 }
 
 /** Read only by tests; never set in a deployment. */

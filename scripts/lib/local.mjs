@@ -341,5 +341,7 @@ async function withScreenReader(config, reading) {
   }
   config.secrets.SCREEN_READER_URL = reader.url;
   config.secrets.SCREEN_READER_SECRET = reader.secret;
+  if (reader.speech) config.secrets.SCREEN_READER_SPEECH = reader.speech;
+  else process.stderr.write(`${reader.speechNotice}\n`);
   return reader;
 }

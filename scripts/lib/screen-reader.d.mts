@@ -3,8 +3,25 @@ import type { ChildProcess } from "node:child_process";
 
 /** A started screen reader, or the one line saying why there is none. */
 export type ScreenReaderStart =
-  | { child: ChildProcess; url: string; secret: string; pid: number; notice?: undefined }
-  | { notice: string; child?: undefined; url?: undefined; secret?: undefined; pid?: undefined };
+  | {
+      child: ChildProcess;
+      url: string;
+      secret: string;
+      pid: number;
+      /** The speech detector (`silero-vad@5`), or null when it did not load. */
+      speech: string | null;
+      speechNotice?: string;
+      notice?: undefined;
+    }
+  | {
+      notice: string;
+      child?: undefined;
+      url?: undefined;
+      secret?: undefined;
+      pid?: undefined;
+      speech?: undefined;
+      speechNotice?: undefined;
+    };
 
 /** Starts the screen reader; never throws. */
 export function startScreenReader(

@@ -13,7 +13,8 @@ const SERVER = path.join(ROOT, "screen-reader", "server.mjs");
 const START_TIMEOUT_MS = 90_000;
 
 /**
- * Starts the screen reader and resolves once it serves: `{ child, url, secret, pid }`, or
+ * Starts the screen reader and resolves once it serves: `{ child, url, secret, pid, speech }`
+ * (`speech` the speech detector's name, or null with `speechNotice` saying why), or
  * `{ notice }`, one line saying why on-screen text will not be read (`SCREEN_READER=off`, or
  * native parts that do not load here). It never throws: without it the service runs as
  * before, reading only caption tracks and tags.
@@ -59,10 +60,13 @@ export function startScreenReader(env = process.env) {
       const failed = line.match(/^SCREEN_READER_FAILED (.*)$/);
       if (failed) return notice(failed[1]);
       if (!ready) return process.stdout.write(`${line}\n`);
-      const { port } = JSON.parse(ready[1]);
+      const { port, speech, speech_notice } = JSON.parse(ready[1]);
       child.removeAllListeners("exit");
       serving = true;
-      settle({ child, url: `http://127.0.0.1:${port}`, secret, pid: child.pid });
+      const url = `http://127.0.0.1:${port}`;
+      const started = { child, url, secret, pid: child.pid, speech: speech ?? null };
+      if (!speech) started.speechNotice = `Speech is not found locally: ${speech_notice}.`;
+      settle(started);
     });
   });
 }

@@ -106,6 +106,14 @@ export function reasonSentence(ctx: AnswerContext, decision: Decision): string {
       return "Matching sentences say what happened, not that it is a rule or instruction.";
     case "below_threshold":
       return "Only partial matches (at least half of the words, not all) were found, below the threshold for support.";
+    case "speech_not_transcribed": {
+      const spoken = videos.filter((v) => v.gap === decision.reason);
+      const seconds = spoken.reduce(
+        (sum, v) => sum + (v.video.extent?.speech?.speech_seconds ?? 0),
+        0,
+      );
+      return `Speech is present in ${spoken.length} of ${plural(total, "video")} (${Math.round(seconds * 10) / 10} s) but was not transcribed, so what was said is not known: nothing is claimed absent.`;
+    }
     case "required_evidence_not_extracted":
     case "partial_coverage":
     case "language_mismatch": {

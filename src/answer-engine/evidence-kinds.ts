@@ -97,6 +97,11 @@ function kindGap(video: EngineVideo, kind: EvidenceKind, locale: string): Reason
     return share >= COMPLETE_SHARE ? undefined : "partial_coverage";
   }
   const best = Math.max(0, ...extent.transcript.map((t) => t.share));
+  // Speech was found but never transcribed: what was said is unknown, not absent.
+  const untranscribed =
+    (extent.speech?.speech_seconds ?? 0) > 0 &&
+    !extent.transcript.some((t) => t.origin === "speech");
+  if (best < COMPLETE_SHARE && untranscribed) return "speech_not_transcribed";
   if (best <= 0) return "required_evidence_not_extracted";
   if (best < COMPLETE_SHARE) return "partial_coverage";
   const inLocale = extent.transcript.filter(
@@ -106,6 +111,7 @@ function kindGap(video: EngineVideo, kind: EvidenceKind, locale: string): Reason
 }
 
 const GAP_ORDER: ReasonCode[] = [
+  "speech_not_transcribed",
   "required_evidence_not_extracted",
   "partial_coverage",
   "language_mismatch",

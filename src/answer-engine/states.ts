@@ -103,6 +103,7 @@ export const REASON_PRIORITY: readonly ReasonCode[] = [
   "conflicting_evidence",
   "unclear_polarity",
   "budget_exhausted",
+  "speech_not_transcribed",
   "required_evidence_not_extracted",
   "partial_coverage",
   "language_mismatch",

@@ -90,6 +90,7 @@ export interface AnswerUsage {
 export type ReasonCode =
   | "no_supporting_evidence"
   | "required_evidence_not_extracted"
+  | "speech_not_transcribed"
   | "partial_coverage"
   | "language_mismatch"
   | "conflicting_evidence"

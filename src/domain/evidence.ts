@@ -74,9 +74,26 @@ export interface KindExtent {
   share: number;
 }
 
+/**
+ * Where a voice-activity detector found speech, whether or not it was transcribed: the audio
+ * it inspected and the stretches with speech in it (docs/media-understanding.md, Speech spans).
+ */
+export interface SpeechPresence {
+  /** The detector, e.g. `silero-vad@5`. */
+  source: string;
+  /** Seconds of audio inspected, and their share of the duration. */
+  inspected: KindExtent;
+  /** Seconds with speech in them (the spans' total). */
+  speech_seconds: number;
+  /** The stretches with speech, in seconds, merged, in time order. */
+  spans: { start: number; end: number }[];
+}
+
 /** What each evidence kind actually inspected, measured (docs/media-understanding.md). */
 export interface ExtractionExtent {
   transcript: TextExtent[];
   scene: KindExtent;
   ocr: KindExtent;
+  /** Local adapters with a speech detector only; absent where none ran. */
+  speech?: SpeechPresence;
 }

@@ -13,7 +13,7 @@ import { R2FrameStore } from "./media-understanding/frame-store";
 import { LocalMediaUnderstanding } from "./media-understanding/local";
 import type { MediaUnderstanding } from "./media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "./media-understanding/workers-ai";
-import { SidecarScreenReader } from "./screen-reader/sidecar";
+import { SidecarScreenReader, SidecarSpeechSpans } from "./screen-reader/sidecar";
 import { gatewayCredentials, LocalGatewayStorage } from "./storage/local-gateway/adapter";
 import { type StorageGateway, storageGateway } from "./storage/local-gateway/http";
 import type { UploadStorage } from "./storage/port";
@@ -121,8 +121,10 @@ function localUnderstanding(env: Env): LocalMediaUnderstanding {
   const url = env.SCREEN_READER_URL;
   const secret = env.SCREEN_READER_SECRET;
   if (!url || !secret) return new LocalMediaUnderstanding();
+  const speech = env.SCREEN_READER_SPEECH;
   return new LocalMediaUnderstanding({
     reader: new SidecarScreenReader({ url, secret }),
     frames: new R2FrameStore(env.MEDIA_BUCKET),
+    ...(speech ? { speech: new SidecarSpeechSpans({ url, secret }, speech) } : {}),
   });
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { deletedVideoIds } from "../db/repos/video-erasure";
 import { findVideos } from "../db/repos/videos";
-import type { ExtractionExtent } from "../domain/evidence";
+import { COMPLETE_SHARE, type ExtractionExtent, type SpeechPresence } from "../domain/evidence";
 import type { VideoMedia } from "../domain/video";
 
 /** What processing understood of a video, in seconds and in words (`media.understood`). */
@@ -15,6 +15,11 @@ export interface Understanding {
   seen_seconds: number;
   /** The evidence sources the heard seconds come from, e.g. `text-track:0:eng`. */
   heard_from: string[];
+  /**
+   * Seconds in which a speech detector found speech, transcribed or not (local adapters with
+   * the screen reader's speech spans only; absent where none ran).
+   */
+  speech_seconds?: number;
   /** One or two sentences saying what was heard and seen, and from where. */
   summary: string;
   /** Present when nothing was heard or seen: why, what that means, and what to do. */
@@ -85,12 +90,18 @@ export function describeUnderstanding(
   const readSeconds = limitations.has("no-text-on-screen") ? 0 : round1(extent.ocr.seconds);
   const seenSeconds = Math.max(describedSeconds, readSeconds);
   const sentences: string[] = [];
+  const presence = extent.speech;
+  const untranscribed =
+    presence !== undefined &&
+    presence.speech_seconds > 0 &&
+    !extent.transcript.some((t) => t.origin === "speech" && t.seconds > 0);
   if (heard.length > 0) {
     const from = heard.map((entry) => trackName(entry.source, entry.origin)).join(", ");
     sentences.push(`Heard ${heardSeconds} s${ofDuration(duration)} from ${from}.`);
-  } else {
+  } else if (!untranscribed) {
     sentences.push(`Heard nothing: ${whyNotHeard(local, media)}.`);
   }
+  if (presence !== undefined) sentences.push(speechSentence(presence, untranscribed));
   if (describedSeconds > 0)
     sentences.push(`Saw ${describedSeconds} s${ofDuration(duration)} through described frames.`);
   else if (readSeconds > 0)
@@ -104,8 +115,32 @@ export function describeUnderstanding(
     heard_from: heard.map((entry) => entry.source),
     summary: sentences.join(" "),
   };
-  if (heard.length === 0 && seenSeconds === 0) understanding.warning = nothingWarning(local);
+  if (presence !== undefined) understanding.speech_seconds = round1(presence.speech_seconds);
+  if (untranscribed) understanding.warning = untranscribedWarning(presence);
+  else if (heard.length === 0 && seenSeconds === 0) understanding.warning = nothingWarning(local);
   return understanding;
+}
+
+const spanText = ({ start, end }: { start: number; end: number }) =>
+  `${round1(start)}–${round1(end)} s`;
+
+/** Where speech was found, or that none was, and over how much of the audio. */
+function speechSentence(presence: SpeechPresence, untranscribed: boolean): string {
+  const inspected = round1(presence.inspected.seconds);
+  if (presence.speech_seconds > 0) {
+    const shown = presence.spans.slice(0, 3).map(spanText).join(", ");
+    const more = presence.spans.length > 3 ? ` and ${presence.spans.length - 3} more` : "";
+    const state = untranscribed ? "not transcribed locally" : "transcribed";
+    return `Speech present for ${round1(presence.speech_seconds)} s (at ${shown}${more}), ${state}.`;
+  }
+  if (presence.inspected.share >= COMPLETE_SHARE)
+    return `No speech in the audio: all ${inspected} s were inspected.`;
+  return `No speech found in the ${inspected} s of audio inspected; the rest was not inspected.`;
+}
+
+/** The warning of a video whose speech was found but not transcribed. */
+function untranscribedWarning(presence: SpeechPresence): string {
+  return `Speech is present for ${round1(presence.speech_seconds)} s but is not transcribed locally, so what was said is not known: answers about it are not checked (speech_not_transcribed). Send a WebVTT or SRT file of what is said with PUT /videos/{video_id}/captions/{language}, start the service with WHISPER_URL set to a whisper.cpp server, or use a deployment with the production adapters.`;
 }
 
 /** The warning of a video in which nothing was heard or seen. */

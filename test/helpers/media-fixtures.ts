@@ -7,11 +7,13 @@ import germanCaptionsMp4 from "../fixtures/media/german-captions.mp4?inline";
 import germanSpeechMp4 from "../fixtures/media/german-speech.mp4?inline";
 import minuteMp4 from "../fixtures/media/minute.mp4?inline";
 import moovAtEndMov from "../fixtures/media/moov-at-end.mov?inline";
+import musicMp4 from "../fixtures/media/music.mp4?inline";
 import notAVideoMp4 from "../fixtures/media/not-a-video.mp4?inline";
 import phoneTagsMov from "../fixtures/media/phone-tags.mov?inline";
 import screenTextMp4 from "../fixtures/media/screen-text.mp4?inline";
 import silentMp4 from "../fixtures/media/silent.mp4?inline";
 import smokeClipMp4 from "../fixtures/media/smoke-clip.mp4?inline";
+import spokenMp4 from "../fixtures/media/spoken.mp4?inline";
 import subtitlesMkv from "../fixtures/media/subtitles.mkv?inline";
 import talkMp4 from "../fixtures/media/talk.mp4?inline";
 import trialAv1Mp4 from "../fixtures/media/trial-av1.mp4?inline";
@@ -41,6 +43,8 @@ const DATA_URLS = {
   "not-a-video.mp4": notAVideoMp4,
   "phone-tags.mov": phoneTagsMov,
   "screen-text.mp4": screenTextMp4,
+  "spoken.mp4": spokenMp4,
+  "music.mp4": musicMp4,
   "silent.mp4": silentMp4,
   "smoke-clip.mp4": smokeClipMp4,
   "subtitles.mkv": subtitlesMkv,

@@ -17,6 +17,7 @@ import { answerStated } from "./stated";
 
 const REASON_ORDER: ReasonCode[] = [
   "budget_exhausted",
+  "speech_not_transcribed",
   "required_evidence_not_extracted",
   "partial_coverage",
   "language_mismatch",

@@ -1,9 +1,15 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
-import type { ScreenReader } from "../screen-reader/port";
+import type { ScreenReader, SpeechSpans } from "../screen-reader/port";
 import { assemble, type FrameText, finalLimitations } from "./assemble";
 import type { ByteBudget } from "./byte-budget";
 import { openCutter } from "./cut";
-import { captionExtents, kindExtent, seenExtent, transcriptComplete } from "./extent";
+import {
+  captionExtents,
+  kindExtent,
+  seenExtent,
+  speechExtents,
+  transcriptComplete,
+} from "./extent";
 import type { FrameStore } from "./frames-window";
 import type {
   MediaUnderstanding,
@@ -21,8 +27,16 @@ import {
   ScreenResultSchema,
 } from "./screen-window";
 import { planSegments } from "./segmenter";
+import {
+  type HeardResult,
+  HeardResultSchema,
+  hearWindow,
+  mergeSpans,
+  unheard,
+} from "./speech-window";
 import { captionSpans } from "./timed-text";
 import {
+  AudioPlanSchema,
   DEFAULT_WINDOW_SETTINGS,
   FramesPlanSchema,
   planWindows,
@@ -30,12 +44,14 @@ import {
 } from "./windows";
 
 /** Engine id of the local adapter; bump the suffix when its output rules change. */
-export const LOCAL_ENGINE_ID = "local-media@3";
+export const LOCAL_ENGINE_ID = "local-media@4";
 
 /** What the local adapter reads frames with; without a reader it reads the file's text only. */
 export interface LocalDependencies {
   reader: ScreenReader;
   frames: FrameStore;
+  /** Finds speech in the audio (and transcribes it, with WHISPER_URL); absent, audio is not heard. */
+  speech?: SpeechSpans;
   settings?: Partial<WindowSettings>;
   cutBudget?: ByteBudget;
 }
@@ -65,10 +81,14 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
     return this.deps !== null;
   }
 
-  /** One frames window per 8 frames when a screen reader runs; none otherwise. */
+  /**
+   * One frames window per 8 frames when a screen reader runs, and one audio window per 30 s
+   * when it also finds speech; none otherwise.
+   */
   plan(input: UnderstandInput): PlannedWindow[] {
     if (this.deps === null) return [];
-    return planWindows({ ...input.probe, audio: null }, this.settings);
+    const audio = this.deps.speech ? input.probe.audio : null;
+    return planWindows({ ...input.probe, audio }, this.settings);
   }
 
   async understandWindow(
@@ -76,12 +96,15 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
     window: PlannedWindow,
     parts?: WindowParts,
   ): Promise<unknown> {
-    if (this.deps === null || window.kind !== "frames")
-      throw new Error("the local engine plans frames windows only, and only with a screen reader");
+    const speech = this.deps?.speech;
+    if (this.deps === null || (window.kind === "audio" && !speech))
+      throw new Error("the local engine plans windows only with a screen reader");
     const { scope } = input;
     const open = () => openCutter(input.source, input.objectKey, input.clusterIndex);
     const cutter = scope ? scope.getOrOpen(`cutter:${input.objectKey}`, open) : open();
     try {
+      if (window.kind === "audio" && speech)
+        return await hearWindow(speech, cutter, AudioPlanSchema.parse(window.plan), input.log);
       return await readScreens(
         { ...this.deps, settings: this.settings, log: input.log },
         cutter,
@@ -94,7 +117,8 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
     }
   }
 
-  abandoned(): unknown {
+  abandoned(window: PlannedWindow): unknown {
+    if (window.kind === "audio") return unheard("speech-detection-unavailable");
     return {
       frames: [],
       thumbnail: null,
@@ -109,8 +133,15 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
     const { probe } = input;
     const notes = new Set<string>();
     const read: ReadFrame[] = [];
+    const heard: HeardResult[] = [];
     let thumbnailKept = false;
     for await (const w of windows) {
+      if (w.kind === "audio") {
+        const result = HeardResultSchema.parse(w.result);
+        for (const note of result.notes) notes.add(note);
+        heard.push(result);
+        continue;
+      }
       const result = ScreenResultSchema.parse(w.result);
       for (const note of result.notes) notes.add(note);
       for (const frame of result.frames) read.push(frame);
@@ -123,10 +154,11 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
       source,
     }));
     const captions = captionSpans(probe);
+    const speech = heard.flatMap((h) => h.transcript);
     const bounds = planSegments({
       duration: probe.duration,
       keyframes: probe.keyframes,
-      spans: captions.spans,
+      spans: [...captions.spans, ...speech],
     });
     const frameThumbnail =
       thumbnailKept && this.deps ? await this.deps.frames.get(input.videoId) : null;
@@ -134,7 +166,7 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
       input,
       bounds,
       captions,
-      speech: [],
+      speech,
       scenes: [],
       screens,
       frameThumbnail,
@@ -143,17 +175,30 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
           ? "No timed text or on-screen text in this segment"
           : "No timed text in this segment",
       detectedTags: [],
-      speechLanguages: [],
+      speechLanguages: [...new Set(heard.flatMap((h) => (h.language ? [h.language] : [])))],
     });
     if (this.deps === null) notes.add("screen-reader-not-running");
+    const presence =
+      this.deps?.speech && probe.audio
+        ? speechPresence(this.deps.speech.engine, heard, probe.duration)
+        : undefined;
+    const transcribed = heard.filter((h) => h.heard > 0);
+    if (transcribed.length === 0) notes.add("no-speech-recognition");
     if (read.length === 0) notes.add("no-ocr");
     // Frames read and none held text: inspected, so a negative rests on them, but not seen.
     else if (screens.every((screen) => screen.lines.length === 0)) notes.add("no-text-on-screen");
     const ocr = seenExtent(read, probe.duration);
     const extent = {
-      transcript: captionExtents(probe, captions),
+      transcript: [
+        ...captionExtents(probe, captions),
+        ...speechExtents(
+          transcribed.map((h) => ({ seconds: h.heard, language: h.language })),
+          probe.duration,
+        ),
+      ],
       scene: kindExtent(0, probe.duration),
       ocr,
+      ...(presence ? { speech: presence } : {}),
     };
     return {
       engine: LOCAL_ENGINE_ID,
@@ -169,12 +214,20 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
         metadata: built.hasMetadata,
       },
       extent,
-      limitations: finalLimitations([
-        ...built.limitations,
-        ...notes,
-        "no-speech-recognition",
-        "no-visual-analysis",
-      ]),
+      limitations: finalLimitations([...built.limitations, ...notes, "no-visual-analysis"]),
     };
   }
+}
+
+/** Where the windows found speech: the audio they inspected and the merged spans. */
+function speechPresence(source: string, heard: readonly HeardResult[], duration: number) {
+  const spans = mergeSpans(heard.flatMap((h) => h.speech));
+  const seconds = spans.reduce((sum, [s, e]) => sum + (e - s), 0);
+  const inspected = heard.reduce((sum, h) => sum + h.inspected, 0);
+  return {
+    source,
+    inspected: kindExtent(inspected, duration),
+    speech_seconds: Math.round(seconds * 1000) / 1000,
+    spans: spans.map(([start, end]) => ({ start, end })),
+  };
 }

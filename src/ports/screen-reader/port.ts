@@ -32,3 +32,29 @@ export interface ScreenReader {
   readonly engine: string;
   read(cut: CutToRead, boxPixels: number): Promise<ScreenReading>;
 }
+
+/** What a transcriber made of a cut's speech: timed segments from the cut's start. */
+export interface CutTranscript {
+  language: string | null;
+  segments: { start: number; end: number; text: string }[];
+}
+
+/** Where speech is in one audio cut, and what was said there when a transcriber runs. */
+export interface HeardCut {
+  /** Seconds of audio decoded from the cut. */
+  seconds: number;
+  /** Stretches holding speech, [start, end] seconds from the cut's start, in order. */
+  spans: [number, number][];
+  /** Null without a transcriber (or without speech); `{ error }` when it failed. */
+  transcript: CutTranscript | { error: string } | null;
+}
+
+/**
+ * Finds the speech in an audio cut (an M4A or WebM of a stretch of the source's audio).
+ * Throws `UnreadableCutError` when the cut cannot be decoded; any other failure may pass.
+ */
+export interface SpeechSpans {
+  /** The detector's name, as stored with the spans (`silero-vad@5`). */
+  readonly engine: string;
+  hear(cut: Uint8Array): Promise<HeardCut>;
+}

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { type CutToRead, type ScreenReader, type ScreenReading, UnreadableCutError } from "./port";
+import {
+  type CutToRead,
+  type HeardCut,
+  type ScreenReader,
+  type ScreenReading,
+  type SpeechSpans,
+  UnreadableCutError,
+} from "./port";
 
 /** Where the screen reader listens and the secret it takes (set by the local start scripts). */
 export interface SidecarAddress {
@@ -48,6 +55,48 @@ export class SidecarScreenReader implements ScreenReader {
       frame: { contentType: reading.frame.content_type, bytes: fromBase64(reading.frame.base64) },
       lines: reading.lines,
     };
+  }
+}
+
+const HeardSchema = z.object({
+  seconds: z.number().min(0),
+  spans: z.array(z.tuple([z.number().min(0), z.number().min(0)])),
+  transcript: z
+    .union([
+      z.object({ error: z.string() }),
+      z.object({
+        language: z.string().nullable(),
+        segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })),
+      }),
+    ])
+    .nullable(),
+});
+
+/**
+ * The speech spans of the same sidecar (screen-reader/speech.mjs): each audio window's cut is
+ * posted to it; it answers where Silero VAD found speech and, when it was started with
+ * WHISPER_URL, what a whisper.cpp server heard there.
+ */
+export class SidecarSpeechSpans implements SpeechSpans {
+  constructor(
+    private readonly address: SidecarAddress,
+    readonly engine: string,
+  ) {}
+
+  async hear(cut: Uint8Array): Promise<HeardCut> {
+    const res = await fetch(new URL("/v1/speech", this.address.url), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${this.address.secret}`,
+        "content-type": "application/octet-stream",
+      },
+      body: cut,
+    });
+    const body: unknown = await res.json().catch(() => null);
+    if (INPUT_REFUSED.has(res.status))
+      throw new UnreadableCutError(`the speech detector refused the cut: ${errorOf(body)}`);
+    if (!res.ok) throw new Error(`the speech detector answered ${res.status}: ${errorOf(body)}`);
+    return HeardSchema.parse(body);
   }
 }
 

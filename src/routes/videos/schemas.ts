@@ -31,6 +31,24 @@ const ExtentSchema = z
     ),
     scene: z.object(ShareSchema).openapi({ description: "Frames sampled × their spacing" }),
     ocr: z.object(ShareSchema).openapi({ description: "Frames read for on-screen text" }),
+    speech: z
+      .object({
+        source: z.string().openapi({ description: "The speech detector", example: "silero-vad@5" }),
+        inspected: z.object(ShareSchema).openapi({ description: "Audio the detector inspected" }),
+        speech_seconds: z.number().openapi({
+          description: "Seconds with speech in them, transcribed or not",
+          example: 13.1,
+        }),
+        spans: z.array(z.object({ start: z.number(), end: z.number() })).openapi({
+          description: "Stretches with speech, in seconds",
+          example: [{ start: 4, end: 10.2 }],
+        }),
+      })
+      .optional()
+      .openapi({
+        description:
+          "Where a speech detector found speech (local adapters with the screen reader only)",
+      }),
   })
   .openapi({
     description:
@@ -52,6 +70,11 @@ const UnderstoodSchema = z
       description:
         "Evidence sources of the heard seconds: `text-track:<index>[:<language>]` (a track of the file), `captions-uploaded:<language>` (PUT …/captions/{language}), `whisper[:<language>]`",
       example: ["text-track:0:eng"],
+    }),
+    speech_seconds: z.number().optional().openapi({
+      description:
+        "Seconds in which a speech detector found speech, transcribed or not (local adapters with the screen reader only)",
+      example: 13.1,
     }),
     summary: z.string().openapi({
       description: "What was heard and seen, and from where, in plain words",

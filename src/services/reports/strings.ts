@@ -142,6 +142,7 @@ const EN: ReportStrings = {
   noticeText: (notice) => notice.detail,
   reasonTexts: {
     required_evidence_not_extracted: "the evidence the rule needs was not extracted",
+    speech_not_transcribed: "speech was found but not transcribed",
     no_literal_match: "the words were not found as written",
     instruction_not_observation: "what was said is a rule or request, not that it happened",
     observation_not_instruction: "what was said is an observation, not a rule",

@@ -27,7 +27,11 @@ export async function analysisStep(
     const position = step.first + i;
     const spec = specs[i];
     if (!spec) throw new Error(`no spec at ${position}`);
-    if (answer.reason_code === "required_evidence_not_extracted")
+    // Speech found but not transcribed is evidence the answer needed and did not get.
+    if (
+      answer.reason_code === "required_evidence_not_extracted" ||
+      answer.reason_code === "speech_not_transcribed"
+    )
       execution.note("required_evidence_not_extracted");
     return {
       id: idAt("ans", rowTime(context, position)),

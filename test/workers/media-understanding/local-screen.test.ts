@@ -154,7 +154,7 @@ describe("LocalMediaUnderstanding with a screen reader", () => {
     if (!window) throw new Error("no window planned");
     await expect(engine.understandWindow(input, window)).rejects.toThrow(/503/);
     // After every retry the window is recorded as unavailable, and the video completes.
-    const u = await engine.assemble(input, [{ ...window, result: engine.abandoned() }]);
+    const u = await engine.assemble(input, [{ ...window, result: engine.abandoned(window) }]);
     expect(u.limitations).toEqual(expect.arrayContaining(["no-ocr", "screen-reader-unavailable"]));
     expect(u.extent.ocr.seconds).toBe(0);
   });

@@ -204,7 +204,7 @@ describe("LocalMediaUnderstanding", () => {
 
   it("never claims to have looked at the picture or heard the sound", async () => {
     const u = await understand(probe({ textTracks: [track(0, [[1, 2, "hi"]])] }));
-    expect(u.engine).toBe("local-media@3");
+    expect(u.engine).toBe("local-media@4");
     expect(u.coverage.scene).toBe(false);
     expect(u.coverage.ocr).toBe(false);
     const kinds = new Set(allEvidence(u).map((e) => e.kind));

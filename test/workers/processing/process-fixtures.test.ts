@@ -68,7 +68,7 @@ describe("processing the fixtures end to end", () => {
       segments: unknown[];
     };
     expect(doc).toMatchObject({
-      engine: "local-media@3",
+      engine: "local-media@4",
       coverage: { transcript: true, scene: false },
     });
     expect(doc.segments).toHaveLength(segments.length);

@@ -1238,6 +1238,45 @@ export interface components {
              */
             share: number;
           };
+          /** @description Where a speech detector found speech (local adapters with the screen reader only) */
+          speech?: {
+            /**
+             * @description The speech detector
+             * @example silero-vad@5
+             */
+            source: string;
+            /** @description Audio the detector inspected */
+            inspected: {
+              /**
+               * @description Seconds of the video inspected
+               * @example 23.5
+               */
+              seconds: number;
+              /**
+               * @description Those seconds' share of the duration, 0-1
+               * @example 0.979
+               */
+              share: number;
+            };
+            /**
+             * @description Seconds with speech in them, transcribed or not
+             * @example 13.1
+             */
+            speech_seconds: number;
+            /**
+             * @description Stretches with speech, in seconds
+             * @example [
+             *       {
+             *         "start": 4,
+             *         "end": 10.2
+             *       }
+             *     ]
+             */
+            spans: {
+              start: number;
+              end: number;
+            }[];
+          };
         };
         understood?: components["schemas"]["VideoUnderstanding"];
         /**
@@ -1296,6 +1335,11 @@ export interface components {
        *     ]
        */
       heard_from: string[];
+      /**
+       * @description Seconds in which a speech detector found speech, transcribed or not (local adapters with the screen reader only)
+       * @example 13.1
+       */
+      speech_seconds?: number;
       /**
        * @description What was heard and seen, and from where, in plain words
        * @example Heard 23.5 s of 24 s from text track 0 (eng). Saw nothing: on-screen text was not read (the screen reader was not running), and this service's media engine does not describe pictures.
