@@ -61,7 +61,7 @@ it("starts with no workspace, key, video, profile, workflow or endpoint of an ea
 
   // What an earlier file leaves, then what the setup file does before the next one.
   await leaveRowsBehind();
-  expect((await filledTables()).map((row) => row.name)).toEqual(CREATED_BY_API);
+  expect((await filledTables()).map((row) => row?.name)).toEqual(CREATED_BY_API);
   await freshStorage();
   expect(await filledTables()).toEqual([]);
 
