@@ -6,6 +6,7 @@ import path from "node:path";
 import { ALL_FORMATS, BufferSource, Input } from "mediabunny";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRIAL_SET } from "../../scripts/lib/trial-set.mjs";
+import { adminClient, newTenant } from "./local-client";
 import { freePort, LocalProcess } from "./local-process";
 
 // `npm run trial` against the production adapters over the simulators: the whole committed set
@@ -31,16 +32,6 @@ function trial(args: string[]): Promise<Ran> {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
-}
-
-async function admin(service: LocalProcess, route: string, body: unknown) {
-  const res = await fetch(`${service.baseUrl}/admin/v1${route}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return res.json();
 }
 
 interface Report {
@@ -98,12 +89,7 @@ describe("npm run trial (production adapters over the simulators)", () => {
       ADAPTERS: "production",
     });
     await service.start();
-    const workspace = await admin(service, "/workspaces", { name: "Trial", alpha_opt_in: true });
-    ({ key } = await admin(service, "/keys", {
-      workspace_id: workspace.id,
-      type: "alpha",
-      permissions: ["*"],
-    }));
+    ({ key } = await newTenant(adminClient(service, ADMIN_TOKEN), "Trial"));
   });
 
   afterAll(async () => {
