@@ -1,10 +1,12 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { expect } from "vitest";
 
-// The one HTTP client of the node tests: admin calls, JSON requests to the alpha API, uploads
-// and waits, against a process a test started (local-process.ts). It holds the process, not
-// its URL, since a restart may move it to another port.
+// The one client of the node tests: admin calls, JSON requests to the alpha API, uploads,
+// waits and the project's scripts, against a process a test started (local-process.ts). It
+// holds the process, not its URL, since a restart may move it to another port.
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Where a client sends: a LocalProcess, or any origin. */
@@ -139,4 +141,39 @@ export function waitForFinal(api: Client, route: string, ms: number, everyMs = 2
     (item) => FINAL.includes(item.status),
     { ms, everyMs },
   );
+}
+
+/** What a script printed and how it exited. */
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node <args>` in the project root; resolves with the exit code, never rejects. */
+export function runNode(
+  args: string[],
+  { env = {}, timeout }: { env?: Record<string, string>; timeout: number },
+): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: ROOT, env: { ...process.env, ...env }, timeout },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const run = promisify(execFile);
+
+/** The admin CLI (scripts/admin.mjs) against a process; rejects on a non-zero exit. */
+export function adminCli(origin: Origin, adminToken: string) {
+  return (args: string[]) =>
+    run(
+      "node",
+      ["scripts/admin.mjs", "--base-url", origin.baseUrl, "--admin-token", adminToken, ...args],
+      { cwd: ROOT },
+    );
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, type Client, fixture, poll, waitForFinal } from "./local-client";
+import { adminCli, apiClient, type Client, fixture, poll, waitForFinal } from "./local-client";
 import { ADAPTERS, FIRST_START_MS, freePort, LocalProcess } from "./local-process";
 import { vestsProfile } from "./profiles";
 import { chunkedPost, exchangeOnOneConnection, smallPost } from "./raw-http";
@@ -22,13 +22,7 @@ let stateDir: string;
 /** The video the upload test processed, and a key of its workspace, for the workflow test. */
 let uploaded: { videoId: string; api: Client } | undefined;
 
-function admin(args: string[]) {
-  return run(
-    "node",
-    ["scripts/admin.mjs", "--base-url", baseUrl, "--admin-token", ADMIN_TOKEN, ...args],
-    { cwd: ROOT },
-  );
-}
+const admin = (args: string[]) => adminCli(service, ADMIN_TOKEN)(args);
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-e2e-"));

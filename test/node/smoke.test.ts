@@ -1,35 +1,18 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, apiClient, newTenant } from "./local-client";
+import { adminClient, apiClient, newTenant, runNode } from "./local-client";
 import { freePort, LocalProcess } from "./local-process";
 
 // `npm run smoke` against the real local process, as an operator runs it against a deployment:
 // with the production adapters over the simulators it passes, and fails naming the part when a
 // simulated service is broken; with the local adapters, which hear and see nothing, it fails.
 // And the deploy's own smoke step, which mints its key.
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN_TOKEN = "smoke-admin-token-0123456789";
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function node(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 170_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const node = (args: string[], env: Record<string, string> = {}) =>
+  runNode(args, { env, timeout: 170_000 });
 
 /** A workspace and a key holding every permission, through the admin API. */
 async function mintKey(service: LocalProcess): Promise<string> {
