@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { apiClient } from "../local-client";
+import { vestsProfile } from "../profiles";
 import { SHOTS_DIR } from "./harness";
 
 /** The fixture the playground test uploads: 24 s, captions about forklifts and vests. */
@@ -13,16 +14,8 @@ export const BLANK = path.resolve(import.meta.dirname, "../../fixtures/media/bla
 /** A profile for the run, stored through the API as a user's script would. */
 export async function createProfile(baseUrl: string, key: string, name: string): Promise<string> {
   const profile = await apiClient({ baseUrl }, key).expect(201, "POST", "/profiles", {
+    ...vestsProfile(),
     name,
-    instructions: "Review the briefing.",
-    answer_specs: [
-      {
-        answer_key: "vests",
-        answer_type: "verdict",
-        description: "operators must wear high visibility vests",
-        evidence: { accepted_types: ["transcript"], required: true },
-      },
-    ],
   });
   return profile.id;
 }
