@@ -1,25 +1,16 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCli } from "./local-client";
 import { freePort, LocalProcess } from "./local-process";
 
 // The operator reads a workspace's audit trail with the admin CLI, over the real local process.
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN_TOKEN = "audit-cli-admin-token";
-const run = promisify(execFile);
 let service: LocalProcess;
 let stateDir: string;
 
-function admin(args: string[]) {
-  return run(
-    "node",
-    ["scripts/admin.mjs", "--base-url", service.baseUrl, "--admin-token", ADMIN_TOKEN, ...args],
-    { cwd: ROOT },
-  );
-}
+const admin = (args: string[]) => adminCli(service, ADMIN_TOKEN)(args);
 
 async function adminJson<T>(args: string[]): Promise<T> {
   return JSON.parse((await admin(args)).stdout) as T;

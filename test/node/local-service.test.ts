@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCli, apiClient, type Client, fixture, poll, waitForFinal } from "./local-client";
 import { ADAPTERS, FIRST_START_MS, freePort, LocalProcess } from "./local-process";
 import { vestsProfile } from "./profiles";
 import { chunkedPost, exchangeOnOneConnection, smallPost } from "./raw-http";
@@ -19,15 +20,9 @@ let service: LocalProcess;
 let baseUrl: string;
 let stateDir: string;
 /** The video the upload test processed, and a key of its workspace, for the workflow test. */
-let uploaded: { videoId: string; headers: Record<string, string> } | undefined;
+let uploaded: { videoId: string; api: Client } | undefined;
 
-function admin(args: string[]) {
-  return run(
-    "node",
-    ["scripts/admin.mjs", "--base-url", baseUrl, "--admin-token", ADMIN_TOKEN, ...args],
-    { cwd: ROOT },
-  );
-}
+const admin = (args: string[]) => adminCli(service, ADMIN_TOKEN)(args);
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-e2e-"));
@@ -56,16 +51,12 @@ describe("npm run dev", () => {
       (await admin(["keys", "create", "--workspace", workspace.id, "--permissions", "READ_VIDEOS"]))
         .stdout,
     );
-    const res = await fetch(`${baseUrl}/api/v1alpha1/videos`, {
-      headers: { authorization: `Bearer ${key.key}` },
-    });
+    const res = await apiClient(service, key.key).fetch("GET", "/videos");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: [], has_more: false, next_cursor: null });
 
     await admin(["keys", "revoke", key.id]);
-    const revoked = await fetch(`${baseUrl}/api/v1alpha1/videos`, {
-      headers: { authorization: `Bearer ${key.key}` },
-    });
+    const revoked = await apiClient(service, key.key).fetch("GET", "/videos");
     expect(revoked.status).toBe(401);
   });
 
@@ -74,8 +65,7 @@ describe("npm run dev", () => {
       (await admin(["workspaces", "create", "--name", "Doomed", "--alpha-opt-in"])).stdout,
     );
     const key = JSON.parse((await admin(["keys", "create", "--workspace", workspace.id])).stdout);
-    const videos = () =>
-      fetch(`${baseUrl}/api/v1alpha1/videos`, { headers: { authorization: `Bearer ${key.key}` } });
+    const videos = () => apiClient(service, key.key).fetch("GET", "/videos");
     expect((await videos()).status).toBe(200);
     await expect(admin(["workspaces", "delete", workspace.id])).rejects.toMatchObject({
       code: 2,
@@ -249,12 +239,11 @@ describe("npm run dev", () => {
     const { key } = JSON.parse(
       (await admin(["keys", "create", "--workspace", workspace.id])).stdout,
     );
-    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-    const bytes = readFileSync(path.join(ROOT, "test/fixtures/media/talk.mp4"));
-    const created = await fetch(`${baseUrl}/api/v1alpha1/videos`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ filename: "talk.mp4", file_size: bytes.length }),
+    const api = apiClient(service, key);
+    const bytes = fixture("talk.mp4");
+    const created = await api.fetch("POST", "/videos", {
+      filename: "talk.mp4",
+      file_size: bytes.length,
     });
     expect(created.status).toBe(201);
     const session = await created.json();
@@ -270,100 +259,54 @@ describe("npm run dev", () => {
     });
     expect(put.status).toBe(200);
     expect(put.headers.get("etag")).toBeTruthy();
-    const complete = await fetch(
-      `${baseUrl}/api/v1alpha1/videos/${session.video_id}/upload/complete`,
-      {
-        method: "POST",
-        headers,
-        body: "{}",
-      },
-    );
+    const complete = await api.fetch("POST", `/videos/${session.video_id}/upload/complete`, {});
     expect(complete.status).toBe(200);
-    let video = await complete.json();
-    const deadline = Date.now() + 90_000;
-    while (video.status !== "completed" && video.status !== "failed" && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      video = await (
-        await fetch(`${baseUrl}/api/v1alpha1/videos/${session.video_id}`, { headers })
-      ).json();
-    }
+    const video = await waitForFinal(api, `/videos/${session.video_id}`, 90_000);
     expect(video).toMatchObject({ status: "completed", duration: 24, frame_count: 600 });
     const thumbnail = await fetch(video.thumbnail_url);
     expect(thumbnail.status).toBe(200);
     // A frame of the video where one can be taken (production), else a drawn cover.
     expect(thumbnail.headers.get("content-type")).toMatch(/^image\/(png|jpeg)$/);
 
-    const api = `${baseUrl}/api/v1alpha1`;
-    const search = await (
-      await fetch(`${api}/search`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ query: '"loading dock"' }),
-      })
-    ).json();
+    const search = (await api.call("POST", "/search", { query: '"loading dock"' })).body;
     expect(search.data[0]).toMatchObject({ video_id: session.video_id });
 
-    const profile = await (
-      await fetch(`${api}/profiles`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(vestsProfile()),
-      })
-    ).json();
-    const accepted = await fetch(`${api}/runs`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        source_ids: [session.video_id],
-        profile_id: profile.id,
-        formats: ["markdown"],
-      }),
+    const profile = (await api.call("POST", "/profiles", vestsProfile())).body;
+    const accepted = await api.call("POST", "/runs", {
+      source_ids: [session.video_id],
+      profile_id: profile.id,
+      formats: ["markdown"],
     });
     expect(accepted.status).toBe(202);
-    let run = await accepted.json();
-    const runDeadline = Date.now() + 90_000;
-    while (!["completed", "failed", "canceled"].includes(run.status) && Date.now() < runDeadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      run = await (await fetch(`${api}/runs/${run.id}`, { headers })).json();
-    }
+    const run = await waitForFinal(api, `/runs/${accepted.body.id}`, 90_000);
     expect(run.status).toBe("completed");
-    const answers = await (await fetch(`${api}/runs/${run.id}/answers`, { headers })).json();
+    const answers = (await api.call("GET", `/runs/${run.id}/answers`)).body;
     expect(answers.data[0], JSON.stringify(answers.data[0])).toMatchObject({
       key: "vests",
       result_state: "found",
     });
-    let reports = { data: [] as { content: string }[] };
-    for (let i = 0; i < 50 && reports.data.length === 0; i++) {
-      reports = await (
-        await fetch(`${api}/reports?run_id=${run.id}&expand[]=content`, { headers })
-      ).json();
-      if (reports.data.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const reports: { data: { content: string }[] } = await poll(
+      async () => (await api.call("GET", `/reports?run_id=${run.id}&expand[]=content`)).body,
+      (read) => read.data.length > 0,
+      { ms: 10_000, everyMs: 200 },
+    );
     expect(reports.data[0]?.content).toContain("Pass");
-    uploaded = { videoId: session.video_id, headers };
+    uploaded = { videoId: session.video_id, api };
   });
 
   it("reviews that video against a CSV-imported rulebook in a workflow run, with findings and a report", async () => {
     if (!uploaded) throw new Error("the upload test did not finish");
-    const { videoId, headers } = uploaded;
-    const api = `${baseUrl}/api/v1alpha1`;
-    const call = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${api}${route}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, body: await response.json() };
-    };
+    const { videoId, api } = uploaded;
+    const call = api.call.bind(api);
     // Semicolons, a quoted cell with a doubled quote and CRLF line ends, as spreadsheets write.
     const csv = [
       "Rule ID;Title;Description;Owner",
       "dock;Loading dock closing time;The loading dock closes at six pm;Safety",
       'hats;Hard hats;"Everyone on the floor wears a ""hard hat""";Site',
     ].join("\r\n");
-    const preview = await fetch(`${api}/rulebooks/csv-imports/preview`, {
+    const preview = await fetch(`${api.root}/rulebooks/csv-imports/preview`, {
       method: "POST",
-      headers: { ...headers, "content-type": "text/csv" },
+      headers: { ...api.headers, "content-type": "text/csv" },
       body: csv,
     });
     expect(preview.status).toBe(201);
@@ -398,12 +341,7 @@ describe("npm run dev", () => {
       workflow_id: workflow.body.id,
     });
     expect(accepted.status).toBe(202);
-    let run = accepted.body;
-    const deadline = Date.now() + 30_000;
-    while (!["completed", "failed", "canceled"].includes(run.status) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      run = (await call("GET", `/runs/${run.id}`)).body;
-    }
+    const run = await waitForFinal(api, `/runs/${accepted.body.id}`, 30_000);
     expect(run).toMatchObject({ kind: "workflow", status: "completed" });
     expect(run.workflow.report_id).toMatch(/^rep_/);
 
@@ -450,9 +388,7 @@ describe("npm run dev", () => {
 
     const reports = (await call("GET", `/reports?run_id=${run.id}`)).body.data;
     expect(reports.map((r: { format: string }) => r.format).sort()).toEqual(["json", "markdown"]);
-    const markdown = await fetch(`${api}/reports/${run.workflow.report_id}?expand[]=content`, {
-      headers,
-    });
+    const markdown = await api.fetch("GET", `/reports/${run.workflow.report_id}?expand[]=content`);
     expect(markdown.status).toBe(200);
   });
 
@@ -479,9 +415,11 @@ describe("npm run dev", () => {
   });
 
   it("says on start which adapters run, what they hear and see, and where the playground is", async () => {
-    const deadline = Date.now() + 10_000;
-    while (!service.output.includes("Reads:") && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await poll(
+      () => service.output,
+      (output) => output.includes("Reads:"),
+      { ms: 10_000, everyMs: 100 },
+    );
     expect(service.output).toContain(`Playground: ${service.baseUrl}/playground`);
     // What it hears and sees is what the service itself reports on /healthz.
     const { understanding } = (await (await fetch(`${service.baseUrl}/healthz`)).json()) as {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, apiClient, newTenant } from "./local-client";
 import { freePort, LocalProcess } from "./local-process";
 import { chunkedGet, hangUpMidBody, rawExchange } from "./raw-http";
 
@@ -17,15 +18,7 @@ beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-raw-bodies-"));
   service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
   await service.start();
-  const admin = (pathname: string, body: unknown) =>
-    fetch(`${service.baseUrl}/admin/v1${pathname}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }).then((res) => res.json() as Promise<{ id: string; key: string }>);
-  const workspace = await admin("/workspaces", { name: "Raw bodies", alpha_opt_in: true });
-  key = (await admin("/keys", { workspace_id: workspace.id, type: "alpha", permissions: ["*"] }))
-    .key;
+  ({ key } = await newTenant(adminClient(service, ADMIN_TOKEN), "Raw bodies"));
 });
 
 afterAll(async () => {
@@ -46,9 +39,7 @@ describe("bodies cut off or out of bounds, over a raw connection", () => {
     const from = service.output.length;
     const head = `POST /api/v1alpha1/profiles HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
     await hangUpMidBody(service.baseUrl, head, '{"name":"seventee');
-    const next = await fetch(`${service.baseUrl}/api/v1alpha1/videos`, {
-      headers: { authorization: `Bearer ${key}` },
-    });
+    const next = await apiClient(service, key).fetch("GET", "/videos");
     expect(next.status).toBe(200);
     // Logs arrive through wrangler's output a moment after the request.
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -1,69 +1,32 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, type Client, newTenant, upload, waitForFinal } from "./local-client";
 import { freePort, LocalProcess } from "./local-process";
 
 // On-screen text under `npm run dev`: the real screen reader beside wrangler reads the real
 // frames of screen-text.mp4 (no sound, no captions; a sign, a caption over a busy picture,
 // nothing, a slide), and search, answers and media.understood use what it read.
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN_TOKEN = "screen-text-admin-token";
 let service: LocalProcess;
 let stateDir: string;
-let api: string;
-let headers: Record<string, string>;
+let api: Client;
 let videoId: string;
+let indexing: ReturnType<typeof waitForFinal> | undefined;
 
-async function call(method: string, url: string, body?: unknown) {
-  const res = await fetch(url.startsWith("http") ? url : `${api}${url}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    value = await read();
-  }
-  return value;
-}
+/** The video once final: whichever test asks first waits for it, so each test runs alone. */
+const indexed = () => {
+  indexing ??= waitForFinal(api, `/videos/${videoId}`, 180_000, 300);
+  return indexing;
+};
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-screen-text-"));
   service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
   await service.start();
-  api = `${service.baseUrl}/api/v1alpha1`;
-  headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
-  const workspace = await call("POST", `${service.baseUrl}/admin/v1/workspaces`, {
-    name: "Screen text",
-    alpha_opt_in: true,
-  });
-  const key = await call("POST", `${service.baseUrl}/admin/v1/keys`, {
-    workspace_id: workspace.body.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
-  headers = { authorization: `Bearer ${key.body.key}`, "content-type": "application/json" };
-
-  const bytes = readFileSync(path.join(ROOT, "test/fixtures/media/screen-text.mp4"));
-  const session = await call("POST", "/videos", {
-    filename: "screen-text.mp4",
-    file_size: bytes.length,
-  });
-  videoId = session.body.video_id;
-  const put = await fetch(session.body.target.url, {
-    method: "PUT",
-    headers: session.body.target.headers,
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
-  expect((await call("POST", `/videos/${videoId}/upload/complete`, {})).status).toBe(200);
+  ({ api } = await newTenant(adminClient(service, ADMIN_TOKEN), "Screen text"));
+  ({ videoId } = await upload(api, "screen-text.mp4"));
 }, 300_000);
 
 afterAll(async () => {
@@ -73,11 +36,7 @@ afterAll(async () => {
 
 describe("on-screen text read locally", () => {
   it("says the frames were read, and shows a real frame as the thumbnail", async () => {
-    const video = await waitFor(
-      async () => (await call("GET", `/videos/${videoId}`)).body,
-      (v) => v.status === "completed" || v.status === "failed",
-      180_000,
-    );
+    const video = await indexed();
     expect(video.status, JSON.stringify(video)).toBe("completed");
     expect(service.output).not.toContain("On-screen text is not read");
     expect(video.media.understood).toMatchObject({ heard_seconds: 0, seen_seconds: 16 });
@@ -90,17 +49,19 @@ describe("on-screen text read locally", () => {
   });
 
   it("finds words written large on screen, as ocr at the frame that shows them", async () => {
-    const search = await call("POST", "/search", { query: "COLD STORAGE" });
+    await indexed();
+    const search = await api.call("POST", "/search", { query: "COLD STORAGE" });
     expect(search.status, JSON.stringify(search.body)).toBe(200);
     const hit = search.body.data[0];
     expect(hit, JSON.stringify(search.body)).toMatchObject({ video_id: videoId });
     expect(JSON.stringify(hit)).toMatch(/"kind":"ocr","source":"pp-ocrv4","text":"COLD STORAGE"/);
-    const caption = await call("POST", "/search", { query: "forklift route closed" });
+    const caption = await api.call("POST", "/search", { query: "forklift route closed" });
     expect(caption.body.data[0]?.video_id, JSON.stringify(caption.body)).toBe(videoId);
   });
 
   it("answers what the sign says from the text read, citing it", async () => {
-    const profile = await call("POST", "/profiles", {
+    await indexed();
+    const profile = await api.call("POST", "/profiles", {
       name: "Signs",
       instructions: "Read the screen.",
       answer_specs: [
@@ -113,18 +74,14 @@ describe("on-screen text read locally", () => {
       ],
     });
     expect(profile.status, JSON.stringify(profile.body)).toBe(201);
-    const accepted = await call("POST", "/runs", {
+    const accepted = await api.call("POST", "/runs", {
       source_ids: [videoId],
       profile_id: profile.body.id,
     });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
-    const run = await waitFor(
-      async () => (await call("GET", `/runs/${accepted.body.id}`)).body,
-      (r) => ["completed", "failed", "canceled"].includes(r.status),
-      120_000,
-    );
+    const run = await waitForFinal(api, `/runs/${accepted.body.id}`, 120_000, 300);
     expect(run.status, JSON.stringify(run)).toBe("completed");
-    const answers = await call("GET", `/runs/${run.id}/answers`);
+    const answers = await api.call("GET", `/runs/${run.id}/answers`);
     const answer = answers.body.data[0];
     expect(answer, JSON.stringify(answer)).toMatchObject({ key: "sign", result_state: "found" });
     expect(JSON.stringify(answer)).toContain("COLD STORAGE");

@@ -1,57 +1,22 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, apiClient, newTenant, runNode } from "./local-client";
 import { freePort, LocalProcess } from "./local-process";
 
 // `npm run smoke` against the real local process, as an operator runs it against a deployment:
 // with the production adapters over the simulators it passes, and fails naming the part when a
 // simulated service is broken; with the local adapters, which hear and see nothing, it fails.
 // And the deploy's own smoke step, which mints its key.
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN_TOKEN = "smoke-admin-token-0123456789";
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function node(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 170_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function admin(service: LocalProcess, method: string, route: string, body?: unknown) {
-  const res = await fetch(`${service.baseUrl}/admin/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(res.ok, `${method} ${route}: ${res.status}`).toBe(true);
-  return res.json();
-}
+const node = (args: string[], env: Record<string, string> = {}) =>
+  runNode(args, { env, timeout: 170_000 });
 
 /** A workspace and a key holding every permission, through the admin API. */
 async function mintKey(service: LocalProcess): Promise<string> {
-  const workspace = await admin(service, "POST", "/workspaces", {
-    name: "Smoke",
-    alpha_opt_in: true,
-  });
-  const { key } = await admin(service, "POST", "/keys", {
-    workspace_id: workspace.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
-  return key;
+  return (await newTenant(adminClient(service, ADMIN_TOKEN), "Smoke")).key;
 }
 
 const smoke = (service: LocalProcess, key: string, extra: string[] = []) =>
@@ -136,9 +101,7 @@ describe.concurrent("npm run smoke", () => {
       expect(output).not.toContain(key);
       expect(output).not.toMatch(/X-Amz-|\/storage\//);
       // The smoke check leaves no endpoint behind to send later events to.
-      const hooks = await fetch(`${service.baseUrl}/api/v1alpha1/webhooks`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
+      const hooks = await apiClient(service, key).fetch("GET", "/webhooks");
       expect((await hooks.json()).data).toEqual([]);
     });
 
@@ -166,12 +129,14 @@ describe.concurrent("npm run smoke", () => {
       expect(ran.code, `${ran.stdout}${ran.stderr}`).toBe(0);
       expect(ran.stdout).toMatch(/^answer\s+ok/m);
       expect(ran.stdout).toMatch(/^report\s+ok/m);
-      const workspaces = await admin(service, "GET", "/workspaces?limit=100");
+      const workspaces = await adminClient(service, ADMIN_TOKEN).get("/workspaces?limit=100");
       const smokeSpaces = workspaces.data.filter(
         (w: { name: string }) => w.name === "Smoke checks",
       );
       expect(smokeSpaces).toHaveLength(1);
-      const keys = await admin(service, "GET", `/keys?workspace_id=${smokeSpaces[0].id}`);
+      const keys = await adminClient(service, ADMIN_TOKEN).get(
+        `/keys?workspace_id=${smokeSpaces[0].id}`,
+      );
       expect(keys.data).toHaveLength(1);
       expect(keys.data[0].revoked_at).toEqual(expect.any(String));
     });

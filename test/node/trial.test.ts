@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,6 +5,7 @@ import path from "node:path";
 import { ALL_FORMATS, BufferSource, Input } from "mediabunny";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRIAL_SET } from "../../scripts/lib/trial-set.mjs";
+import { adminClient, newTenant, runNode } from "./local-client";
 import { freePort, LocalProcess } from "./local-process";
 
 // `npm run trial` against the production adapters over the simulators: the whole committed set
@@ -15,33 +15,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN_TOKEN = "trial-admin-token-0123456789";
 const KNOWN = JSON.parse(readFileSync(path.join(ROOT, "simulators/known-media.json"), "utf8"));
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function trial(args: string[]): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["scripts/trial.mjs", ...args],
-      { cwd: ROOT, timeout: 400_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function admin(service: LocalProcess, route: string, body: unknown) {
-  const res = await fetch(`${service.baseUrl}/admin/v1${route}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return res.json();
-}
+const trial = (args: string[]) => runNode(["scripts/trial.mjs", ...args], { timeout: 400_000 });
 
 interface Report {
   questions: { id: string; answer: string }[];
@@ -98,12 +72,7 @@ describe("npm run trial (production adapters over the simulators)", () => {
       ADAPTERS: "production",
     });
     await service.start();
-    const workspace = await admin(service, "/workspaces", { name: "Trial", alpha_opt_in: true });
-    ({ key } = await admin(service, "/keys", {
-      workspace_id: workspace.id,
-      type: "alpha",
-      permissions: ["*"],
-    }));
+    ({ key } = await newTenant(adminClient(service, ADMIN_TOKEN), "Trial"));
   });
 
   afterAll(async () => {

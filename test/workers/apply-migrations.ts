@@ -1,12 +1,11 @@
-import { applyD1Migrations, env, reset } from "cloudflare:test";
 import { afterAll, expect } from "vitest";
+import { freshStorage } from "../helpers/fresh-storage";
 import { oversizedRows } from "../helpers/row-sizes";
 
 // Setup files run before each test file. One workerd serves many files (the workers project
-// does not isolate), so each file first deletes what earlier files stored: D1, R2, queues and
-// Durable Objects all live in Durable Objects under Miniflare.
-await reset();
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// does not isolate), so each file first deletes what earlier files stored
+// (test/workers/foundation/storage-per-file.test.ts proves it does, whatever ran before).
+await freshStorage();
 
 // Production D1 refuses a row over 2,000,000 bytes; the simulator stores it. Every test file
 // proves it left none (single values and function arguments are checked by the binding

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { adminClient, newTenant } from "../local-client";
 import { freePort, LocalProcess } from "../local-process";
 import { chromiumLaunchOptions } from "./chromium";
 
@@ -18,17 +19,6 @@ export interface PagesWorld {
   close(): Promise<void>;
 }
 
-async function admin<T>(baseUrl: string, route: string, body: object): Promise<T> {
-  const res = await fetch(`${baseUrl}${route}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`${route} answered ${res.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
 /** Starts `npm run dev` on a fresh state folder and a headless Chromium beside it. */
 export async function startPagesWorld(): Promise<PagesWorld> {
   const stateDir = mkdtempSync(path.join(tmpdir(), "vas-browser-"));
@@ -37,15 +27,7 @@ export async function startPagesWorld(): Promise<PagesWorld> {
     service.start(),
     chromiumLaunchOptions().then((options) => chromium.launch(options)),
   ]);
-  const workspace = await admin<{ id: string }>(service.baseUrl, "/admin/v1/workspaces", {
-    name: "Browser",
-    alpha_opt_in: true,
-  });
-  const { key } = await admin<{ key: string }>(service.baseUrl, "/admin/v1/keys", {
-    workspace_id: workspace.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
+  const { key } = await newTenant(adminClient(service, ADMIN_TOKEN), "Browser");
   mkdirSync(SHOTS_DIR, { recursive: true });
   return {
     service,

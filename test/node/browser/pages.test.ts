@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../local-client";
 import { outsideRequests, type PagesWorld, SHOTS_DIR, startPagesWorld } from "./harness";
 import { BLANK, createProfile, createWorkflow, largeFile, shoot, TALK } from "./playground";
 
@@ -154,9 +155,7 @@ describe("GET /playground in a browser", () => {
     await card.locator("button.delete").click();
     await page.getByText("Deleted talk.mp4; its data is being erased.").waitFor();
     await card.waitFor({ state: "detached" });
-    const gone = await fetch(`${baseUrl}/api/v1alpha1/videos/${videoId}`, {
-      headers: { authorization: `Bearer ${world.key}` },
-    });
+    const gone = await apiClient(world.service, world.key).fetch("GET", `/videos/${videoId}`);
     expect(gone.status, await gone.text()).toBe(404);
     await shoot(page, "5-deleted");
 
@@ -220,9 +219,7 @@ describe("GET /playground in a browser", () => {
       { timeout: 120_000 },
     );
     const id = (await page.locator("#upload-status").textContent())?.replace("Uploaded as ", "");
-    const res = await fetch(`${baseUrl}/api/v1alpha1/videos/${id}/upload`, {
-      headers: { authorization: `Bearer ${world.key}` },
-    });
+    const res = await apiClient(world.service, world.key).fetch("GET", `/videos/${id}/upload`);
     expect(await res.json()).toMatchObject({
       strategy: "multipart",
       state: "completed",

@@ -2,6 +2,8 @@ import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
+import { apiClient } from "../local-client";
+import { vestsProfile } from "../profiles";
 import { SHOTS_DIR } from "./harness";
 
 /** The fixture the playground test uploads: 24 s, captions about forklifts and vests. */
@@ -11,39 +13,18 @@ export const BLANK = path.resolve(import.meta.dirname, "../../fixtures/media/bla
 
 /** A profile for the run, stored through the API as a user's script would. */
 export async function createProfile(baseUrl: string, key: string, name: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/v1alpha1/profiles`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      name,
-      instructions: "Review the briefing.",
-      answer_specs: [
-        {
-          answer_key: "vests",
-          answer_type: "verdict",
-          description: "operators must wear high visibility vests",
-          evidence: { accepted_types: ["transcript"], required: true },
-        },
-      ],
-    }),
+  const profile = await apiClient({ baseUrl }, key).expect(201, "POST", "/profiles", {
+    ...vestsProfile(),
+    name,
   });
-  const body = await res.text();
-  if (res.status !== 201) throw new Error(`POST /profiles answered ${res.status}: ${body}`);
-  return (JSON.parse(body) as { id: string }).id;
+  return profile.id;
 }
 
 /** A one-rule rulebook and a workflow binding it to the video, through the API. */
 export async function createWorkflow(baseUrl: string, key: string, videoId: string) {
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${baseUrl}/api/v1alpha1${route}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== 201) throw new Error(`POST ${route} answered ${res.status}: ${text}`);
-    return JSON.parse(text) as { id: string };
-  };
+  const api = apiClient({ baseUrl }, key);
+  const post = (route: string, body: unknown): Promise<{ id: string }> =>
+    api.expect(201, "POST", route, body);
   const rulebook = await post("/rulebooks", {
     name: "Dock safety",
     rules: [

@@ -1,6 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { adminClient, newTenant } from "../local-client";
 import { freePort, LocalProcess } from "../local-process";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -11,22 +12,8 @@ export async function startService() {
   const stateDir = mkdtempSync(path.join(tmpdir(), "vas-client-"));
   const service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
   await service.start();
-  const admin = async (route: string, body: unknown) => {
-    const res = await fetch(`${service.baseUrl}/admin/v1/${route}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`admin ${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { id: string; key: string };
-  };
-  const workspace = await admin("workspaces", { name: "Client", alpha_opt_in: true });
-  const key = await admin("keys", {
-    workspace_id: workspace.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
-  return { service, stateDir, apiKey: key.key };
+  const { key } = await newTenant(adminClient(service, ADMIN_TOKEN), "Client");
+  return { service, stateDir, apiKey: key };
 }
 
 /**

@@ -1,19 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, type Client, newTenant, poll, upload as uploadFile } from "../local-client";
 import { freePort, LocalProcess } from "../local-process";
 
 // The production adapters, unchanged, over the local simulators (ADAPTERS=production): what
 // the black-box suite starts with that variable. One process for the burst and the search, and
 // one of its own for the crash test, which runs beside the burst: it mostly waits on a lease.
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const ADMIN_TOKEN = "production-adapters-admin-token";
 const FIXTURES = ["talk.mp4", "minute.mp4", "captions.webm", "subtitles.mkv", "site-walk.mp4"];
-/** A started process and a key of one workspace in it. */
+/** A started process and a client of one workspace in it. */
 interface Target {
   service: LocalProcess;
-  key: string;
+  api: Client;
 }
 let main: Target;
 const stateDirs: string[] = [];
@@ -29,56 +29,22 @@ interface Video {
   };
 }
 
-async function admin(service: LocalProcess, route: string, body: unknown) {
-  const res = await fetch(`${service.baseUrl}/admin/v1${route}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return res.json();
-}
-
-async function api({ service, key }: Target, method: string, route: string, body?: unknown) {
-  const res = await fetch(`${service.baseUrl}/api/v1alpha1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  expect(res.ok, `${method} ${route}: ${res.status} ${text}`).toBe(true);
-  return text === "" ? null : JSON.parse(text);
-}
-
 /** Uploads a fixture through its presigned target (the simulated R2 S3 API) and completes it. */
 async function upload(target: Target, name: string): Promise<string> {
-  const bytes = readFileSync(path.join(ROOT, "test/fixtures/media", name));
-  const session = await api(target, "POST", "/videos", {
-    filename: name,
-    file_size: bytes.byteLength,
-  });
-  const put = await fetch(session.target.url, {
-    method: "PUT",
-    headers: session.target.headers,
-    body: bytes,
-  });
-  expect(put.status, await put.clone().text()).toBe(200);
-  expect(new URL(session.target.url).pathname).toMatch(/^\/__r2\//);
-  await api(target, "POST", `/videos/${session.video_id}/upload/complete`, {});
-  return session.video_id;
+  const { videoId, targetUrl } = await uploadFile(target.api, name);
+  expect(new URL(targetUrl).pathname).toMatch(/^\/__r2\//);
+  return videoId;
 }
 
 async function waitForAll(target: Target, ids: string[], timeoutMs: number): Promise<Video[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const videos: Video[] = await Promise.all(ids.map((id) => api(target, "GET", `/videos/${id}`)));
-    if (videos.every((v) => v.status === "completed" || v.status === "failed")) return videos;
-    if (Date.now() > deadline)
-      throw new Error(
-        `not done: ${JSON.stringify(videos.map((v) => [v.id, v.status, v.progress]))}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  const videos = await poll(
+    (): Promise<Video[]> => Promise.all(ids.map((id) => target.api.get(`/videos/${id}`))),
+    (read) => read.every((v) => v.status === "completed" || v.status === "failed"),
+    { ms: timeoutMs, everyMs: 1000 },
+  );
+  if (!videos.every((v) => v.status === "completed" || v.status === "failed"))
+    throw new Error(`not done: ${JSON.stringify(videos.map((v) => [v.id, v.status, v.progress]))}`);
+  return videos;
 }
 
 async function start(service: LocalProcess, extra: Record<string, string>) {
@@ -97,16 +63,8 @@ async function launch(extra: Record<string, string>): Promise<Target> {
   const service = new LocalProcess(await freePort(), { STATE_DIR: stateDir, ADMIN_TOKEN });
   services.push(service);
   await start(service, extra);
-  const workspace = await admin(service, "/workspaces", {
-    name: "Production adapters",
-    alpha_opt_in: true,
-  });
-  const { key } = await admin(service, "/keys", {
-    workspace_id: workspace.id,
-    type: "alpha",
-    permissions: ["*"],
-  });
-  return { service, key };
+  const { api } = await newTenant(adminClient(service, ADMIN_TOKEN), "Production adapters");
+  return { service, api };
 }
 
 beforeAll(async () => {
@@ -136,10 +94,9 @@ describe("ADAPTERS=production", () => {
   });
 
   it("keeps production's webhook URL policy: a loopback receiver is refused unless told", async () => {
-    const res = await fetch(`${main.service.baseUrl}/api/v1alpha1/webhooks`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${main.key}`, "content-type": "application/json" },
-      body: JSON.stringify({ url: "http://127.0.0.1:9/hook", event_types: ["*"] }),
+    const res = await main.api.fetch("POST", "/webhooks", {
+      url: "http://127.0.0.1:9/hook",
+      event_types: ["*"],
     });
     const problem = await res.json();
     expect(res.status, JSON.stringify(problem)).toBe(400);
@@ -181,12 +138,11 @@ describe("ADAPTERS=production", () => {
     });
     const { service } = target;
     const id = await upload(target, "minute.mp4");
-    const deadline = Date.now() + 60_000;
-    let video: Video = await api(target, "GET", `/videos/${id}`);
-    while (video.progress <= 30 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      video = await api(target, "GET", `/videos/${id}`);
-    }
+    const video: Video = await poll(
+      () => target.api.get(`/videos/${id}`),
+      (read) => read.progress > 30,
+      { ms: 60_000, everyMs: 200 },
+    );
     expect(video.status).toBe("processing");
     await service.stop("SIGKILL");
     await start(service, { WORK_LEASE_SECONDS: "20", SWEEP_INTERVAL_SECONDS: "5" });
@@ -198,7 +154,10 @@ describe("ADAPTERS=production", () => {
   it("finds a captioned phrase through the embeddings and the simulated Vectorize", async () => {
     const id = await upload(main, "talk.mp4");
     await waitForAll(main, [id], 120_000);
-    const found = await api(main, "POST", "/search", { query: "loading dock", video_ids: [id] });
+    const found = await main.api.expect(200, "POST", "/search", {
+      query: "loading dock",
+      video_ids: [id],
+    });
     expect(found.data.length, JSON.stringify(found)).toBeGreaterThan(0);
     expect(found.data[0].video_id).toBe(id);
   });

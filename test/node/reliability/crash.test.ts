@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { adminClient, type Client, fixture, newTenant, poll, upload } from "../local-client";
 import { freePort, LocalProcess } from "../local-process";
 
 // SIGKILL the real local process with work in flight, start it again on the same state, and
@@ -9,9 +10,8 @@ import { freePort, LocalProcess } from "../local-process";
 // WORK_PAUSE_AT variable (with a long lease, so it stays where it was held); the last start
 // uses the default settings, and everything must end within two minutes of it. Both adapter
 // modes run side by side, each with its own process and state, so their lease waits overlap.
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const ADMIN_TOKEN = "crash-test-admin-token";
-const TALK = readFileSync(path.join(ROOT, "test/fixtures/media/talk.mp4"));
+const TALK = fixture("talk.mp4");
 const FINAL = ["completed", "failed", "canceled"];
 
 const MODES = ["local", "production"] as const;
@@ -23,63 +23,28 @@ interface Item {
   analysis?: { sub_state: string; cancel_requested: boolean };
 }
 
-async function json<T = Item>(res: Response, status: number): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-/** One process of one adapter mode, and the key its test works with. */
+/** The client of one adapter mode's workspace, and the steps its test takes. */
 class Session {
-  key = "";
-  constructor(readonly service: LocalProcess) {}
-
-  call(method: string, route: string, body?: unknown): Promise<Response> {
-    const prefix = route.startsWith("/admin/") ? "" : "/api/v1alpha1";
-    const token = route.startsWith("/admin/") ? ADMIN_TOKEN : this.key;
-    return fetch(`${this.service.baseUrl}${prefix}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  }
+  constructor(readonly api: Client) {}
 
   /** Opens an upload, PUTs the bytes and completes it. */
   async uploadTalk(name: string): Promise<string> {
-    const session = await json<{ video_id: string; target: { url: string; headers: object } }>(
-      await this.call("POST", "/videos", { filename: name, file_size: TALK.length }),
-      201,
-    );
-    const put = await fetch(session.target.url, {
-      method: "PUT",
-      headers: session.target.headers as Record<string, string>,
-      body: TALK,
-    });
-    expect(put.status).toBe(200);
-    await json(await this.call("POST", `/videos/${session.video_id}/upload/complete`, {}), 200);
-    return session.video_id;
+    return (await upload(this.api, name, TALK)).videoId;
   }
 
   /** Polls an item until `done` holds, or fails after `ms`. */
   async until(route: string, done: (item: Item) => boolean, ms: number): Promise<Item> {
-    const deadline = Date.now() + ms;
-    let item = await json(await this.call("GET", route), 200);
-    while (!done(item) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      item = await json(await this.call("GET", route), 200);
-    }
+    const item = await poll(() => this.get(route), done, { ms });
     expect(done(item), `${route}: ${JSON.stringify(item)}`).toBe(true);
     return item;
   }
 
-  async get(route: string): Promise<Item> {
-    return json(await this.call("GET", route), 200);
+  get(route: string): Promise<Item> {
+    return this.api.get(route);
   }
 
   createRun(videoId: string, profileId: string): Promise<Item> {
-    return this.call("POST", "/runs", { source_ids: [videoId], profile_id: profileId }).then(
-      (res) => json(res, 202),
-    );
+    return this.api.expect(202, "POST", "/runs", { source_ids: [videoId], profile_id: profileId });
   }
 }
 
@@ -103,40 +68,23 @@ describe("a crash of the local process", () => {
         if (process.env.CRASH_TEST_LOG) console.log(service.output);
         rmSync(stateDir, { recursive: true, force: true });
       });
-      const s = new Session(service);
 
       // A workspace, a processed source video and a profile, before any crash.
       await service.start();
-      const workspace = await json<{ id: string }>(
-        await s.call("POST", "/admin/v1/workspaces", { name: "Crash", alpha_opt_in: true }),
-        201,
-      );
-      s.key = (
-        await json<{ key: string }>(
-          await s.call("POST", "/admin/v1/keys", {
-            workspace_id: workspace.id,
-            type: "alpha",
-            permissions: ["*"],
-          }),
-          201,
-        )
-      ).key;
+      const s = new Session((await newTenant(adminClient(service, ADMIN_TOKEN), "Crash")).api);
       const source = await s.uploadTalk("source.mp4");
       await s.until(`/videos/${source}`, (video) => video.status === "completed", 60_000);
-      const profile = await json<{ id: string }>(
-        await s.call("POST", "/profiles", {
-          name: "Vests",
-          instructions: "Check the rule.",
-          answer_specs: [
-            {
-              answer_key: "vests",
-              answer_type: "verdict",
-              description: "operators must wear high visibility vests",
-            },
-          ],
-        }),
-        201,
-      );
+      const profile: { id: string } = await s.api.expect(201, "POST", "/profiles", {
+        name: "Vests",
+        instructions: "Check the rule.",
+        answer_specs: [
+          {
+            answer_key: "vests",
+            answer_type: "verdict",
+            description: "operators must wear high visibility vests",
+          },
+        ],
+      });
 
       // (b) an upload completed whose processing never started; (c) a run mid-run; (d) a run
       // right after POST (local queues deliver one batch at a time, so it waits behind (c)).
@@ -168,7 +116,7 @@ describe("a crash of the local process", () => {
         60_000,
       );
       await s.until(`/runs/${canceling}`, (run) => run.status === "processing", 60_000);
-      expect(await json(await s.call("POST", `/runs/${canceling}/cancel`, {}), 200)).toMatchObject({
+      expect(await s.api.expect(200, "POST", `/runs/${canceling}/cancel`, {})).toMatchObject({
         status: "processing",
         analysis: { cancel_requested: true },
       });
@@ -196,10 +144,7 @@ describe("a crash of the local process", () => {
         "every item ended within 2 minutes of the restart",
       ).toBeLessThan(bound);
       // Processed once: one set of answers, however often the work was re-sent.
-      const answers = await json<{ data: { key: string }[] }>(
-        await s.call("GET", `/runs/${midRun}/answers`),
-        200,
-      );
+      const answers: { data: { key: string }[] } = await s.api.get(`/runs/${midRun}/answers`);
       expect(answers.data.map((answer) => answer.key)).toEqual(["vests"]);
     },
   );

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, newTenant } from "../local-client";
 import { freePort, LocalProcess } from "../local-process";
 
 // Generated bad input over every operation of the OpenAPI document, against the real local
@@ -13,16 +14,6 @@ const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 let service: LocalProcess;
 let baseUrl: string;
 let stateDir: string;
-
-async function adminPost<T>(route: string, body: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/admin/v1${route}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`admin ${route}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), "vas-fuzz-"));
@@ -129,16 +120,8 @@ describe("generated bad input over every operation", () => {
   it("never answers 5xx and always answers errors with a problem document", {
     timeout: FUZZ_TIMEOUT_MS,
   }, async () => {
-    const workspace = await adminPost<{ id: string }>("/workspaces", {
-      name: "fuzz",
-      alpha_opt_in: true,
-    });
-    const { key } = await adminPost<{ key: string }>("/keys", {
-      workspace_id: workspace.id,
-      type: "alpha",
-      permissions: ["*"],
-    });
-    const api = `${baseUrl}/api/v1alpha1`;
+    const { key, api: client } = await newTenant(adminClient(service, ADMIN_TOKEN), "fuzz");
+    const api = client.root;
     const doc = (await (await fetch(`${api}/openapi.json`)).json()) as OpenApiDoc;
     const ops = operations(doc);
     expect(ops.length).toBeGreaterThan(10);
@@ -205,17 +188,9 @@ describe("nesting on the admin API", () => {
 
 describe("concurrent creates", () => {
   it("lists every acknowledged create exactly once", async () => {
-    const workspace = await adminPost<{ id: string }>("/workspaces", {
-      name: "lost writes",
-      alpha_opt_in: true,
-    });
-    const { key } = await adminPost<{ key: string }>("/keys", {
-      workspace_id: workspace.id,
-      type: "alpha",
-      permissions: ["*"],
-    });
-    const api = `${baseUrl}/api/v1alpha1`;
-    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const { api: client } = await newTenant(adminClient(service, ADMIN_TOKEN), "lost writes");
+    const api = client.root;
+    const { headers } = client;
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         fetch(`${api}/videos`, {

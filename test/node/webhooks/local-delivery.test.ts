@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, type Client, newTenant, poll, upload } from "../local-client";
 import { freePort, LocalProcess } from "../local-process";
 import { vestsProfile } from "../profiles";
 
@@ -26,27 +27,13 @@ let receiver: Server;
 let receiverUrl: string;
 let service: LocalProcess;
 let stateDir: string;
-let headers: Record<string, string>;
+let client: Client;
 let api: string;
 let workspaceId: string;
 
-async function call(method: string, url: string, body?: unknown, auth = headers) {
-  const res = await fetch(url, {
-    method,
-    headers: auth,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const value = await poll(probe, (read) => read !== undefined, { ms: 60_000 });
+  if (value !== undefined) return value;
   throw new Error(
     `timed out waiting for ${what}; receiver saw ${JSON.stringify(hits.map((h) => h.path))}`,
   );
@@ -76,22 +63,8 @@ beforeAll(async () => {
     WEBHOOK_RETRY_JITTER: "0",
   });
   await service.start();
-  api = `${service.baseUrl}/api/v1alpha1`;
-  const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
-  const workspace = await call(
-    "POST",
-    `${service.baseUrl}/admin/v1/workspaces`,
-    { name: "Webhooks", alpha_opt_in: true },
-    adminAuth,
-  );
-  const key = await call(
-    "POST",
-    `${service.baseUrl}/admin/v1/keys`,
-    { workspace_id: workspace.body.id, type: "alpha", permissions: ["*"] },
-    adminAuth,
-  );
-  headers = { authorization: `Bearer ${key.body.key}`, "content-type": "application/json" };
-  workspaceId = workspace.body.id;
+  ({ workspaceId, api: client } = await newTenant(adminClient(service, ADMIN_TOKEN), "Webhooks"));
+  api = client.root;
 });
 
 afterAll(async () => {
@@ -101,7 +74,7 @@ afterAll(async () => {
 });
 
 async function register(pathname: string, eventTypes: string[]) {
-  const res = await call("POST", `${api}/webhooks`, {
+  const res = await client.call("POST", `${api}/webhooks`, {
     url: `${receiverUrl}${pathname}`,
     event_types: eventTypes,
   });
@@ -110,20 +83,7 @@ async function register(pathname: string, eventTypes: string[]) {
 }
 
 async function uploadAndIndex(): Promise<string> {
-  const bytes = readFileSync(path.join(ROOT, "test/fixtures/media/talk.mp4"));
-  const session = (
-    await call("POST", `${api}/videos`, { filename: "talk.mp4", file_size: bytes.length })
-  ).body;
-  const put = await fetch(session.target.url, {
-    method: "PUT",
-    headers: session.target.headers,
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
-  expect((await call("POST", `${api}/videos/${session.video_id}/upload/complete`, {})).status).toBe(
-    200,
-  );
-  return session.video_id;
+  return (await upload(client, "talk.mp4")).videoId;
 }
 
 describe("webhooks over the local process", () => {
@@ -145,7 +105,7 @@ describe("webhooks over the local process", () => {
     });
 
     const failed = await until("three attempts then failed", async () => {
-      const page = await call("GET", `${api}/webhooks/${failing.id}/deliveries`);
+      const page = await client.call("GET", `${api}/webhooks/${failing.id}/deliveries`);
       const [delivery] = page.body.data;
       return delivery?.status === "failed" ? delivery : undefined;
     });
@@ -157,7 +117,7 @@ describe("webhooks over the local process", () => {
     expect(hits.filter((h) => h.path === "/fail")).toHaveLength(3);
 
     const disabled = await until("the 410 endpoint disabled", async () => {
-      const res = await call("GET", `${api}/webhooks/${gone.id}`);
+      const res = await client.call("GET", `${api}/webhooks/${gone.id}`);
       return res.body.enabled === false ? res.body : undefined;
     });
     expect(disabled).toMatchObject({
@@ -167,7 +127,7 @@ describe("webhooks over the local process", () => {
     expect(hits.filter((h) => h.path === "/gone")).toHaveLength(1);
     expect(hits.filter((h) => h.path === "/runs")).toEqual([]);
 
-    const test = await call("POST", `${api}/webhooks/${ok.id}/test`);
+    const test = await client.call("POST", `${api}/webhooks/${ok.id}/test`);
     expect(test.status).toBe(202);
     const received = await until("webhook.test", () =>
       hits.find((h) => h.path === "/ok" && JSON.parse(h.body).type === "webhook.test"),
@@ -176,7 +136,7 @@ describe("webhooks over the local process", () => {
       new Webhook(ok.secret).verify(received.body, received.headers as Record<string, string>),
     ).not.toThrow();
 
-    const redeliver = await call(
+    const redeliver = await client.call(
       "POST",
       `${api}/webhooks/${failing.id}/deliveries/${failed.id}/redeliver`,
     );
@@ -186,9 +146,9 @@ describe("webhooks over the local process", () => {
     );
 
     // A run over the indexed video announces its end to the endpoint that asked for it.
-    const profile = await call("POST", `${api}/profiles`, vestsProfile());
+    const profile = await client.call("POST", `${api}/profiles`, vestsProfile());
     expect(profile.status, JSON.stringify(profile.body)).toBe(201);
-    const run = await call("POST", `${api}/runs`, {
+    const run = await client.call("POST", `${api}/runs`, {
       source_ids: [videoId],
       profile_id: profile.body.id,
     });
@@ -224,19 +184,22 @@ describe("webhooks over the local process", () => {
     const port = await freePort();
     await new Promise<void>((resolve) => closing.listen(port, "127.0.0.1", resolve));
     try {
-      const res = await call("POST", `${api}/webhooks`, {
+      const res = await client.call("POST", `${api}/webhooks`, {
         url: `http://127.0.0.1:${port}/hooks`,
         event_types: ["video.indexed"],
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const id = res.body.id as string;
-      const first = await call("POST", `${api}/webhooks/${id}/test`);
+      const first = await client.call("POST", `${api}/webhooks/${id}/test`);
       await until("the first test event", () => (got.length === 1 ? true : undefined));
       // Idle past the receiver's 500 ms, well inside the runtime's own pool timeout (5 s).
       await new Promise((resolve) => setTimeout(resolve, 700));
-      const second = await call("POST", `${api}/webhooks/${id}/test`);
+      const second = await client.call("POST", `${api}/webhooks/${id}/test`);
       const delivered = await until("the second test event delivered", async () => {
-        const detail = await call("GET", `${api}/webhooks/${id}/deliveries/${second.body.id}`);
+        const detail = await client.call(
+          "GET",
+          `${api}/webhooks/${id}/deliveries/${second.body.id}`,
+        );
         return detail.body.status === "pending" ? undefined : detail.body;
       });
       expect(delivered).toMatchObject({ status: "delivered", attempts: 1, response_status: 204 });
@@ -245,7 +208,7 @@ describe("webhooks over the local process", () => {
         expect.objectContaining({ error: null, response_status: 204 }),
       ]);
       expect(got).toEqual([first.body.event_id, second.body.event_id]);
-      const read = await call("GET", `${api}/webhooks/${id}`);
+      const read = await client.call("GET", `${api}/webhooks/${id}`);
       expect(read.body).toMatchObject({ enabled: true, last_delivery: { outcome: "succeeded" } });
     } finally {
       closing.closeAllConnections();
@@ -271,7 +234,7 @@ describe("webhooks over the local process", () => {
         "the listener to register",
         () => /as (wh_\w+)/.exec(output)?.[1],
       );
-      expect((await call("POST", `${api}/webhooks/${endpointId}/test`)).status).toBe(202);
+      expect((await client.call("POST", `${api}/webhooks/${endpointId}/test`)).status).toBe(202);
       const line = await until("the test event line", () =>
         output.split("\n").find((l) => l.includes("webhook.test")),
       );
@@ -280,7 +243,7 @@ describe("webhooks over the local process", () => {
       listener.kill("SIGINT");
       expect(await exited).toBe(0);
       expect(output).toContain(`removed ${endpointId}`);
-      expect((await call("GET", `${api}/webhooks/${endpointId}`)).status).toBe(404);
+      expect((await client.call("GET", `${api}/webhooks/${endpointId}`)).status).toBe(404);
     } finally {
       if (listener.exitCode === null) listener.kill("SIGKILL");
     }

@@ -8,6 +8,7 @@ import {
   TransientModelError,
   UnknownModelError,
 } from "../../../src/ports/ai/model-calls";
+import { NO_WAIT } from "../../helpers/instant-calls";
 
 /** A clock that moves only when the code under test sleeps. */
 function fakeTime() {
@@ -23,7 +24,6 @@ function fakeTime() {
   };
 }
 
-const noWait: ModelRateLimiter = { reserve: async () => 0 };
 const error = (message: string, fields: Record<string, unknown> = {}) =>
   Object.assign(new Error(message), fields);
 
@@ -75,7 +75,7 @@ describe("callModel", () => {
     const time = fakeTime();
     let calls = 0;
     const answer = await callModel(
-      { limiter: noWait, ...time, random: () => 1 },
+      { limiter: NO_WAIT, ...time, random: () => 1 },
       "@cf/x",
       async () => {
         if (++calls < 4) throw error("3040: capacity");
@@ -90,7 +90,7 @@ describe("callModel", () => {
   it("waits at least what Retry-After asks", async () => {
     const time = fakeTime();
     let calls = 0;
-    await callModel({ limiter: noWait, ...time, random: () => 0 }, "@cf/x", async () => {
+    await callModel({ limiter: NO_WAIT, ...time, random: () => 0 }, "@cf/x", async () => {
       if (++calls === 1) throw error("rate limited", { status: 429, retryAfter: 9 });
       return "ok";
     });
@@ -102,7 +102,7 @@ describe("callModel", () => {
     const refusal = error("5004: Invalid data");
     let calls = 0;
     await expect(
-      callModel({ limiter: noWait, ...time }, "@cf/x", async () => {
+      callModel({ limiter: NO_WAIT, ...time }, "@cf/x", async () => {
         calls++;
         throw refusal;
       }),
@@ -113,7 +113,7 @@ describe("callModel", () => {
   it("tries an undocumented error three times, then throws UnknownModelError with its text", async () => {
     const time = fakeTime();
     let calls = 0;
-    const failing = callModel({ limiter: noWait, ...time, random: () => 1 }, "@cf/x", async () => {
+    const failing = callModel({ limiter: NO_WAIT, ...time, random: () => 1 }, "@cf/x", async () => {
       calls++;
       throw error("upstream went away at https://internal.example/x");
     });
@@ -129,7 +129,7 @@ describe("callModel", () => {
   it("gives up at the deadline with TransientModelError, never a result", async () => {
     const time = fakeTime();
     const failing = callModel(
-      { limiter: noWait, ...time, policy: { deadlineMs: 30_000 } },
+      { limiter: NO_WAIT, ...time, policy: { deadlineMs: 30_000 } },
       "@cf/x",
       async () => {
         throw error("3040: capacity");

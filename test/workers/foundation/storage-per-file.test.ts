@@ -1,9 +1,15 @@
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
+import { insertVideos } from "../../helpers/factories";
+import { freshStorage } from "../../helpers/fresh-storage";
+import { expectJson, newTenant } from "../../helpers/harness";
+import { createBody } from "../profiles/bodies";
+import { registerEndpoint } from "../webhooks/helpers";
 
 // One workerd runs many test files in turn (the workers project does not isolate files), and
-// the setup file empties storage before each. Run with the suite, this file comes after others
-// that left workspaces behind in the same workerd; it fails if any reach it. Only API calls
+// the setup file empties storage before each (freshStorage). Whatever ran before this file, the
+// test itself leaves a row in every table, as an earlier file would, and empties storage the
+// way the setup file does: it cannot pass because it happened to run first. Only API calls
 // create these rows, so queue work an earlier file left running cannot add one.
 const CREATED_BY_API = [
   "workspaces",
@@ -14,16 +20,50 @@ const CREATED_BY_API = [
   "webhook_endpoints",
 ];
 
-it("starts with no workspace, key, video, profile, workflow or endpoint of an earlier file", async () => {
+async function filledTables() {
   const counts = await env.DB.batch(
     CREATED_BY_API.map((table) =>
       env.DB.prepare(`SELECT '${table}' AS name, count(*) AS n FROM "${table}"`),
     ),
   );
-  const filled = counts
+  return counts
     .map((result) => (result.results as { name: string; n: number }[])[0])
     .filter((row) => row?.n !== 0);
-  expect(filled).toEqual([]);
+}
+
+/** One row in each table of CREATED_BY_API. */
+async function leaveRowsBehind(): Promise<void> {
+  const { api, workspaceId } = await newTenant();
+  // A workflow takes completed videos only: one inserted as other files insert them.
+  const [videoId = ""] = await insertVideos(workspaceId, 1);
+  await expectJson(await api.post("/profiles", createBody()), 201);
+  const rulebook = await expectJson<{ id: string }>(
+    await api.post("/rulebooks", {
+      name: "Left",
+      rules: [{ id: "r1", title: "Left", description: "Left behind." }],
+    }),
+    201,
+  );
+  await expectJson(
+    await api.post("/workflows", {
+      name: "Left",
+      playbook: "Left behind.",
+      rulebook_id: rulebook.id,
+      source_ids: [videoId],
+    }),
+    201,
+  );
+  await registerEndpoint(api);
+}
+
+it("starts with no workspace, key, video, profile, workflow or endpoint of an earlier file", async () => {
+  expect(await filledTables()).toEqual([]);
+
+  // What an earlier file leaves, then what the setup file does before the next one.
+  await leaveRowsBehind();
+  expect((await filledTables()).map((row) => row?.name)).toEqual(CREATED_BY_API);
+  await freshStorage();
+  expect(await filledTables()).toEqual([]);
 
   // Left behind on purpose, for whichever file runs next in this workerd.
   await env.DB.prepare(

@@ -15,6 +15,7 @@ import {
 } from "../../../src/ports/media-understanding/windows";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
+import { instantCalls } from "../../helpers/instant-calls";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { understandInput } from "./probes";
@@ -90,7 +91,7 @@ describe("the byte budget of cuts in flight", () => {
     const look = async (limit: number) => {
       const media = new RecordingMedia();
       const engine = new WorkersAiMediaUnderstanding({
-        ai: pacedAi(new RecordingAi(), { limiter: { reserve: async () => 0 } }),
+        ai: pacedAi(new RecordingAi(), instantCalls()),
         media,
         frames: new R2FrameStore(env.MEDIA_BUCKET),
         cutBudget: new ByteBudget(limit),

@@ -7,6 +7,7 @@ import { pacedAi, TransientModelError } from "../../../src/ports/ai/model-calls"
 import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
+import { instantCalls } from "../../helpers/instant-calls";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { understandInput } from "./probes";
@@ -15,7 +16,7 @@ import { understandInput } from "./probes";
 // simulated Workers AI, its Whisper made to throw each class of error (SIMULATE_ERRORS).
 const WHISPER = "@cf/openai/whisper-large-v3-turbo";
 const calm = { delay: async () => undefined, fails: () => false };
-const instant = { limiter: { reserve: async () => 0 }, sleep: async () => undefined };
+const instant = instantCalls();
 let stored = 0;
 
 async function understandTalk(errors: string) {

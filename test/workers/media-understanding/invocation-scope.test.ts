@@ -4,6 +4,7 @@ import type { FrameImage } from "../../../src/ports/media-understanding/assemble
 import { InvocationScope } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
+import { instantCalls } from "../../helpers/instant-calls";
 import { loopVideo } from "../../helpers/long-video";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource, countingSource } from "../../helpers/media-sources";
@@ -24,7 +25,7 @@ async function workAll(scope: InvocationScope | undefined) {
     contentType: "video/mp4",
   });
   const engine = new WorkersAiMediaUnderstanding({
-    ai: pacedAi(new RecordingAi(), { limiter: { reserve: async () => 0 } }),
+    ai: pacedAi(new RecordingAi(), instantCalls()),
     media: new RecordingMedia(),
     frames,
   });

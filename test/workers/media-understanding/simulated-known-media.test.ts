@@ -9,6 +9,7 @@ import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
 import { describeUnderstanding } from "../../../src/services/understanding";
+import { instantCalls } from "../../helpers/instant-calls";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { understandInput } from "./probes";
@@ -17,7 +18,7 @@ import { understandInput } from "./probes";
 // production adapter over the simulated Workers AI and Media Transformations; and the same
 // simulators broken, out of quota, or handed a codec they refuse.
 const calm = { delay: async () => undefined, fails: () => false };
-const instant = { limiter: { reserve: async () => 0 }, sleep: async () => undefined };
+const instant = instantCalls();
 let stored = 0;
 
 async function understand(

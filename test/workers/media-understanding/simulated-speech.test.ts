@@ -9,6 +9,7 @@ import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
 import { describeUnderstanding } from "../../../src/services/understanding";
+import { instantCalls } from "../../helpers/instant-calls";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { understandInput } from "./probes";
@@ -16,7 +17,7 @@ import { understandInput } from "./probes";
 // The production adapter, unchanged, over the simulated Workers AI and Media Transformations:
 // what `ADAPTERS=production` runs, one video at a time.
 const calm = { delay: async () => undefined, fails: () => false };
-const instant = { limiter: { reserve: async () => 0 }, sleep: async () => undefined };
+const instant = instantCalls();
 
 async function understand(name: MediaFixture) {
   const objectKey = `videos/vid_simspeech_${name.replace(/\W/g, "")}/source`;

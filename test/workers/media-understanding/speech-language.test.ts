@@ -5,6 +5,7 @@ import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { speechLanguage } from "../../../src/ports/media-understanding/speech-language";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
+import { instantCalls } from "../../helpers/instant-calls";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { probe, track, understandInput } from "./probes";
@@ -83,7 +84,7 @@ describe("the language a transcript is said to be in", () => {
 describe("WorkersAiMediaUnderstanding and language", () => {
   const understand = async (name: MediaFixture) => {
     const ai = new RecordingAi(realisticAnswer);
-    const instant = { limiter: { reserve: async () => 0 }, sleep: async () => undefined };
+    const instant = instantCalls();
     const engine = new WorkersAiMediaUnderstanding({
       ai: pacedAi(ai, instant),
       media: new RecordingMedia(),

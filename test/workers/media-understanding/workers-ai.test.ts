@@ -13,6 +13,7 @@ import {
 } from "../../../src/ports/media-understanding/workers-ai";
 import { probeMedia } from "../../../src/services/media/probe";
 import { bigMp4Source } from "../../helpers/big-mp4";
+import { instantCalls, NO_WAIT } from "../../helpers/instant-calls";
 import { loopVideo } from "../../helpers/long-video";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
@@ -33,8 +34,7 @@ class MemoryFrames implements FrameStore {
   }
 }
 
-const noWait = { reserve: async () => 0 };
-const instant = { limiter: noWait, sleep: async () => undefined };
+const instant = instantCalls();
 
 function world(respond = realisticAnswer) {
   const ai = new RecordingAi(respond);
@@ -155,7 +155,7 @@ describe("WorkersAiMediaUnderstanding", () => {
     });
     let clock = 0;
     const paced = pacedAi(ai, {
-      limiter: noWait,
+      limiter: NO_WAIT,
       now: () => clock,
       sleep: async (ms) => {
         clock += ms;

@@ -14,6 +14,7 @@ import { probeMedia } from "../../../src/services/media/probe";
 import { storeProbe } from "../../../src/services/media/probe-store";
 import { insertVideos } from "../../helpers/factories";
 import { newTenant } from "../../helpers/harness";
+import { instantCalls } from "../../helpers/instant-calls";
 import { longMp4 } from "../../helpers/long-mp4";
 import { recordingEnv } from "../../helpers/sweep";
 import { RecordingAi, RecordingMedia } from "../media-understanding/recording-fakes";
@@ -74,7 +75,7 @@ function recordingD1(d1: D1Database, crashAt = Number.POSITIVE_INFINITY) {
 }
 
 function productionPorts(target: Env): Ports {
-  const instant = { limiter: { reserve: async () => 0 }, sleep: async () => undefined };
+  const instant = instantCalls();
   return {
     ...createPorts(target),
     understanding: new WorkersAiMediaUnderstanding({

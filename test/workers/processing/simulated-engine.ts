@@ -14,6 +14,7 @@ import type { AiLike } from "../../../src/ports/media-understanding/model-output
 import type { WindowSettings } from "../../../src/ports/media-understanding/windows";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { createDeps } from "../../../src/services/deps";
+import { attemptsWithin } from "../../helpers/instant-calls";
 import type { recordingEnv } from "../../helpers/sweep";
 
 /** The vision model the production engine calls. */
@@ -23,13 +24,7 @@ export const VISION = "@cf/meta/llama-4-scout-17b-16e-instruct";
  * One attempt per call: a transient failure is not retried inside the call but fails the
  * window, so every fault reaches the queue (the harshest case for claims and kept parts).
  */
-export const ONE_ATTEMPT: CallEnvironment = {
-  limiter: { reserve: async () => 0 },
-  now: () => 0,
-  random: () => 1,
-  sleep: async () => undefined,
-  policy: { deadlineMs: 1 },
-};
+export const ONE_ATTEMPT: CallEnvironment = attemptsWithin(1);
 
 /** Faults that never fire and take no time. */
 export const CALM: Faults = { delay: async () => undefined, fails: () => false };

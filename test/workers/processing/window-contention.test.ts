@@ -9,6 +9,7 @@ import { RateWindow } from "../../../simulators/workers-ai/rate-window";
 import type { Env } from "../../../src/env";
 import type { AssembleVideoMessage } from "../../../src/lib/queue-messages";
 import type { CallEnvironment } from "../../../src/ports/ai/model-calls";
+import { attemptsWithin } from "../../helpers/instant-calls";
 import { queuedVideo } from "../../helpers/processing";
 import { RecordingQueue } from "../../helpers/sweep";
 import { type IsolateConsumer, PlatformQueue } from "./queue-platform";
@@ -29,13 +30,7 @@ const FAULT_RATE = "0.2";
  * a fault still there on the second try fails the window, which is then retried from its
  * queue. Slots are given at once; the simulated account's clock moves at the limiter's pace.
  */
-const TWO_ATTEMPTS: CallEnvironment = {
-  limiter: { reserve: async () => 0 },
-  now: () => 0,
-  random: () => 1,
-  sleep: async () => undefined,
-  policy: { deadlineMs: 1500 },
-};
+const TWO_ATTEMPTS: CallEnvironment = attemptsWithin(1500);
 
 /** A seeded PRNG (mulberry32), so the faults are the same from run to run. */
 function seeded(seed: number): () => number {

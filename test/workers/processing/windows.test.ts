@@ -16,6 +16,7 @@ import type { WindowSettings } from "../../../src/ports/media-understanding/wind
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import { createDeps } from "../../../src/services/deps";
 import { type Client, expectJson } from "../../helpers/harness";
+import { instantCalls } from "../../helpers/instant-calls";
 import { longMkvVideo } from "../../helpers/long-mkv-video";
 import { queuedVideo, storedSegments } from "../../helpers/processing";
 import { recordingEnv, sweepAfter } from "../../helpers/sweep";
@@ -33,7 +34,7 @@ function productionMedia(respond = realisticAnswer, settings?: Partial<WindowSet
   const ports: Ports = {
     ...createPorts(env),
     understanding: new WorkersAiMediaUnderstanding({
-      ai: pacedAi(ai, { limiter: { reserve: async () => 0 }, sleep: async () => undefined }),
+      ai: pacedAi(ai, instantCalls()),
       media: new RecordingMedia(),
       frames: new R2FrameStore(env.MEDIA_BUCKET),
       settings,
@@ -148,11 +149,7 @@ describe("processing in windows", () => {
           new RecordingAi(async () =>
             Promise.reject(Object.assign(new Error("busy"), { status: 503 })),
           ),
-          {
-            limiter: { reserve: async () => 0 },
-            sleep: async () => undefined,
-            policy: { deadlineMs: 0 },
-          },
+          instantCalls({ policy: { deadlineMs: 0 } }),
         ),
         media: new RecordingMedia(),
         frames: new R2FrameStore(env.MEDIA_BUCKET),

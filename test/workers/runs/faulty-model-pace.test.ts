@@ -11,6 +11,7 @@ import { type CallEnvironment, pacedAi } from "../../../src/ports/ai/model-calls
 import { WorkersAiAnswerEngine } from "../../../src/ports/answer-engine/workers-ai";
 import type { RunDto } from "../../../src/routes/runs/schemas";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
+import { attemptsWithin } from "../../helpers/instant-calls";
 import { uploadFixture, waitForFinal } from "../../helpers/processing";
 import { createProfile, SAFETY_PROFILE } from "../../helpers/runs";
 import { RecordingQueue } from "../../helpers/sweep";
@@ -28,13 +29,7 @@ const FAULT_RATE = "0.6";
  * Three attempts a call: the backoff between them passes on a clock of its own, so a step that
  * ends its retries does so at once, and what the test times is how the run goes on after it.
  */
-const THREE_ATTEMPTS: CallEnvironment = {
-  limiter: { reserve: async () => 0 },
-  now: () => 0,
-  random: () => 1,
-  sleep: async () => undefined,
-  policy: { deadlineMs: 3500 },
-};
+const THREE_ATTEMPTS: CallEnvironment = attemptsWithin(3500);
 
 /** Sixteen questions: answer steps of five, five, five and one, then the finish step. */
 const SPECS = Array.from({ length: 16 }, (_, i) => {

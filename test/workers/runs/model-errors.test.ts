@@ -9,6 +9,7 @@ import type { RunDto } from "../../../src/routes/runs/schemas";
 import { createDeps } from "../../../src/services/deps";
 import { executeRun } from "../../../src/services/runs/execute-run";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
+import { instantCalls } from "../../helpers/instant-calls";
 import { uploadFixture, waitForFinal } from "../../helpers/processing";
 import { createProfile, waitForRun } from "../../helpers/runs";
 import { RecordingQueue } from "../../helpers/sweep";
@@ -50,10 +51,7 @@ async function runWith(errors: string) {
       return simulated.run(model, inputs);
     },
   };
-  const ai = pacedAi(counted, {
-    limiter: { reserve: async () => 0 },
-    sleep: async () => undefined,
-  });
+  const ai = pacedAi(counted, instantCalls());
   const engine = new WorkersAiAnswerEngine({ ai });
   const deps = createDeps({ ...env, ANALYSIS_QUEUE: new RecordingQueue() }, {
     ...createPorts(env),
