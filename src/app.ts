@@ -42,7 +42,7 @@ import { registerVideoRoutes } from "./routes/videos";
 import { registerWebhookRoutes } from "./routes/webhooks";
 import { registerWorkflowRoutes } from "./routes/workflows";
 import { createDeps } from "./services/deps";
-import { describeAbilities } from "./services/media-abilities";
+import { describeAbilities } from "./services/media/abilities";
 
 /** JSON bodies beyond this answer 413. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;

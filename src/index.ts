@@ -1,18 +1,18 @@
 import type { Hono } from "hono";
-import { handleQueue } from "../queues";
 import { createApp } from "./app";
 import type { Env } from "./env";
 import type { HonoEnv } from "./middleware/hono-env";
 import { createPorts, type Ports } from "./ports";
+import { handleQueue } from "./queues";
 import { createDeps } from "./services/deps";
 import { runSweep } from "./services/sweep";
 
-export { IdempotencyKey } from "../durable-objects/idempotency-key";
-export { LocalVectorIndex } from "../durable-objects/local-vector-index";
-export { ModelRateLimiter } from "../durable-objects/model-rate-limiter";
-export { RunCoordinator } from "../durable-objects/run-coordinator";
-export { UploadSession } from "../durable-objects/upload-session";
-export { WorkspaceRateLimiter } from "../durable-objects/workspace-rate-limiter";
+export { IdempotencyKey } from "./durable-objects/idempotency-key";
+export { LocalVectorIndex } from "./durable-objects/local-vector-index";
+export { ModelRateLimiter } from "./durable-objects/model-rate-limiter";
+export { RunCoordinator } from "./durable-objects/run-coordinator";
+export { UploadSession } from "./durable-objects/upload-session";
+export { WorkspaceRateLimiter } from "./durable-objects/workspace-rate-limiter";
 
 let ports: Ports | undefined;
 let app: Hono<HonoEnv> | undefined;

@@ -6,9 +6,9 @@ import { nowIso } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
 import { pageQuery, toPage } from "../../src/lib/pagination";
 import { signingSecret } from "../../src/lib/secrets";
+import { probeMedia } from "../../src/media/probe";
+import { r2RangeSource } from "../../src/media/r2-source";
 import type { HonoEnv } from "../../src/middleware/hono-env";
-import { probeMedia } from "../../src/services/media/probe";
-import { r2RangeSource } from "../../src/services/media/r2-source";
 import { presentVideo } from "../../src/services/presenters/video";
 
 /**

@@ -13,7 +13,7 @@ import type { Ports } from "../../src/ports";
 import { LOCAL_ENGINE_ID } from "../../src/ports/media-understanding/local";
 import { understandWhole } from "../../src/ports/media-understanding/port";
 import { createDeps } from "../../src/services/deps";
-import { indexVideo } from "../../src/services/search-index";
+import { indexVideo } from "../../src/services/search/index-video";
 
 interface Transcript {
   title: string;

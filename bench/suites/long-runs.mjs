@@ -173,7 +173,7 @@ function timelineOf(stateDir, logFile, runId, postedAt) {
 
 /**
  * The longest analysis-queue invocation, answer step and finish step the service logged
- * (queues/analysis.ts), in seconds of wall time (a step's CPU time is at most that).
+ * (src/queues/analysis.ts), in seconds of wall time (a step's CPU time is at most that).
  */
 function longest(logFile) {
   const out = { invocation: 0, answer: 0, finish: 0 };

@@ -23,7 +23,7 @@ export const ownService = true;
 const SET = path.join(ROOT, "bench", "screen-text");
 const CELL_SECONDS = 4;
 const VIDEO_SECONDS = 300;
-/** The engine's threshold (src/ports/media-understanding/screen-text.ts). */
+/** The engine's threshold (src/media-understanding/screen-text.ts). */
 const MIN_CONFIDENCE = 0.9;
 
 const fold = (text) => text.replace(/\s+/g, " ").trim();

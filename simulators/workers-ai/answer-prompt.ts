@@ -129,7 +129,7 @@ export function readPrompt(prompt: Prompt): PromptReading {
             start: e.start ?? s.start,
             end: e.end ?? e.start ?? s.end,
             text: e.text,
-            // A transcript's language lives in its source tag (answer-engine/extent.ts).
+            // A transcript's language lives in its source tag (answer-engine/video-extent.ts).
             source:
               e.kind === "transcript"
                 ? e.language

@@ -1,6 +1,6 @@
 import { metricOf } from "../../src/answer-engine/answer-types/metrics";
 import type { QuestionMode } from "../../src/answer-engine/language-reading";
-import { probeStems } from "../../src/answer-engine/probe";
+import { probeStems } from "../../src/answer-engine/question-probes";
 import type { AnswerType } from "../../src/domain/answers";
 import { sameLanguage } from "../../src/lib/text/language";
 import type { ModelAnswer } from "../../src/ports/answer-engine/workers-ai-output";

@@ -1,7 +1,7 @@
 import type { TextCue } from "../../src/domain/media";
-import { MediaError } from "../../src/services/media/errors";
-import { probeMedia } from "../../src/services/media/probe";
-import { r2RangeSource } from "../../src/services/media/r2-source";
+import { MediaError } from "../../src/media/errors";
+import { probeMedia } from "../../src/media/probe";
+import { r2RangeSource } from "../../src/media/r2-source";
 
 /** What the simulated speech recognition "hears" of a source: its first captioned track. */
 export interface SourceCaptions {

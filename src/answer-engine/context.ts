@@ -1,14 +1,14 @@
 import { COMPLETE_SHARE } from "../domain/evidence";
 import { ENGLISH } from "./english";
 import { type KindRequirement, kindRequirement, missingTypes } from "./evidence-kinds";
-import { transcriptLanguage } from "./extent";
 import { type Inspection, inspect } from "./inspection";
 import type { LanguageReading } from "./language-reading";
 import { readingFor } from "./languages";
 import { matchInspection, type ReadingOf, type SegmentMatch } from "./matching";
-import { buildProbes, type Probe } from "./probe";
+import { buildProbes, type QuestionProbe } from "./question-probes";
 import { type AbsenceBasis, absenceBasis, type Decision } from "./states";
 import type { AnswerRequest } from "./types";
+import { transcriptLanguage } from "./video-extent";
 
 /** mm:ss (h:mm:ss past an hour), for labels; the answer types import it from here. */
 export { formatClock as clock } from "../lib/time-format";
@@ -17,7 +17,7 @@ export { formatClock as clock } from "../lib/time-format";
 export interface AnswerContext {
   request: AnswerRequest;
   requirement: KindRequirement;
-  probes: Probe[];
+  probes: QuestionProbe[];
   inspection: Inspection;
   /** Matches in the segments read, in source order then time order. */
   matches: SegmentMatch[];

@@ -1,8 +1,8 @@
 import type { AnswerSpec, ReasonCode } from "../domain/answers";
 import { COMPLETE_SHARE, type EvidenceKind } from "../domain/evidence";
 import { sameLanguage } from "../lib/text/language";
-import { extentOf } from "./extent";
 import type { EngineVideo } from "./types";
+import { extentOf } from "./video-extent";
 
 /**
  * One accepted evidence type of a spec: the kinds that can serve a `found`, and the kinds that

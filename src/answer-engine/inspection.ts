@@ -1,8 +1,8 @@
 import type { ReasonCode } from "../domain/answers";
 import { sameLanguage } from "../lib/text/language";
 import { absenceGap, type KindRequirement } from "./evidence-kinds";
-import { transcriptLanguage } from "./extent";
 import type { EngineSegment, EngineVideo } from "./types";
+import { transcriptLanguage } from "./video-extent";
 
 /** What the engine read of one video. */
 export interface VideoInspection {

@@ -7,7 +7,7 @@ import type { KindRequirement } from "./evidence-kinds";
 import type { Inspection } from "./inspection";
 import { fitsMode, type LanguageReading, type SentenceMode } from "./language-reading";
 import { polarityOf } from "./negation";
-import { type Probe, probeStems } from "./probe";
+import { probeStems, type QuestionProbe } from "./question-probes";
 import type { EngineSegment, EngineVideo } from "./types";
 import { type TextUnit, textUnits } from "./units";
 
@@ -94,7 +94,10 @@ export function matchText(segment: EngineSegment, requirement: KindRequirement):
 }
 
 /** The best probe for a segment and its score (ties go to the earlier probe). */
-export function bestProbe(text: string, probes: Probe[]): { score: number; probeIndex: number } {
+export function bestProbe(
+  text: string,
+  probes: QuestionProbe[],
+): { score: number; probeIndex: number } {
   let best = { score: 0, probeIndex: -1 };
   probes.forEach((probe, probeIndex) => {
     const score = text === "" ? 0 : lexicalScore(probe.query, text);
@@ -103,7 +106,7 @@ export function bestProbe(text: string, probes: Probe[]): { score: number; probe
   return best;
 }
 
-function unitScores(units: TextUnit[], probes: Probe[]) {
+function unitScores(units: TextUnit[], probes: QuestionProbe[]) {
   let best = { score: 0, probeIndex: -1 };
   for (const unit of units) {
     const found = bestProbe(unit.text, probes);
@@ -121,7 +124,7 @@ export function matchSegment(
   video: EngineVideo,
   videoIndex: number,
   segment: EngineSegment,
-  probes: Probe[],
+  probes: QuestionProbe[],
   requirement: KindRequirement,
   readingOf: ReadingOf = () => ENGLISH,
 ): SegmentMatch | null {
@@ -197,7 +200,10 @@ export function matchSegment(
 }
 
 /** Why no sentence fits: all of the other mode, or some whose form tells neither. */
-function mismatchOf(mode: Probe["mode"], forms: SentenceMode[]): SegmentMatch["modeMismatch"] {
+function mismatchOf(
+  mode: QuestionProbe["mode"],
+  forms: SentenceMode[],
+): SegmentMatch["modeMismatch"] {
   if (forms.includes("unknown")) return "unclear";
   return mode === "rule" ? "observation" : "instruction";
 }
@@ -217,7 +223,7 @@ export interface SentenceReading {
  */
 export function readSentence(
   text: string,
-  probe: Probe,
+  probe: QuestionProbe,
   stems: ReadonlySet<string> = probeStems(probe),
   reading: LanguageReading = ENGLISH,
 ): SentenceReading {
@@ -232,7 +238,7 @@ export function readSentence(
 /** Every match in the segments read, in source order then time order. */
 export function matchInspection(
   inspection: Inspection,
-  probes: Probe[],
+  probes: QuestionProbe[],
   requirement: KindRequirement,
   readingOf?: ReadingOf,
 ): SegmentMatch[] {

@@ -6,7 +6,7 @@ import { compareRefs, distinctRefs } from "./evidence-ids";
 import type { Inspection } from "./inspection";
 import { isComplete } from "./inspection";
 import { EXACT_SCORE } from "./matching";
-import type { Probe } from "./probe";
+import type { QuestionProbe } from "./question-probes";
 import type { Decision } from "./states";
 import type { EngineAnswer } from "./types";
 
@@ -33,7 +33,7 @@ export interface AnswerFrame {
   /** The token budget also stopped the engine (production). */
   tokenBudgetExhausted?: boolean;
   /** What the answer looked for: precision is `exact` only when a citation holds one as written. */
-  probes: Probe[];
+  probes: QuestionProbe[];
 }
 
 /**
@@ -44,7 +44,7 @@ export interface AnswerFrame {
 export function precisionOf(
   state: Decision["state"],
   contributing: EvidenceRef[],
-  probes: Probe[],
+  probes: QuestionProbe[],
 ): EvidenceSummary["precision"] {
   if (state === "uncertain") return "limited";
   if (state !== "found") return "unknown";

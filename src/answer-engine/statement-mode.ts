@@ -3,7 +3,7 @@ import type { SentenceMode } from "./language-reading";
 import { formOf } from "./sentence-form";
 
 // Question words that ask what is said, not what happened: speech-act verbs, a closed class
-// of English. They are framing too (probe.ts): what was said is looked for, not the verb.
+// of English. They are framing too (question-probes.ts): what was said is looked for, not the verb.
 const MENTION_CUES = new Set(
   (
     "mention mentions mentioned mentioning say says said saying talk talks talked talking " +
@@ -23,7 +23,7 @@ export function isMentionCue(token: string): boolean {
 }
 
 // Question words that ask for a rule or an obligation. They are also left out of probes
-// (probe.ts): "required" need not appear in "Operators must wear vests".
+// (question-probes.ts): "required" need not appear in "Operators must wear vests".
 const RULE_CUES = new Set(
   (
     "must should shall ought required require requires requirement requirements mandatory " +

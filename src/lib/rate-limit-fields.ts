@@ -1,5 +1,5 @@
 import type { RateClass } from "../domain/rate-limits";
-import type { WindowDecision } from "./fixed-windows";
+import type { WindowDecision } from "./rate-limit-windows";
 
 /** The draft whose syntax the RateLimit fields follow (docs/decisions.md, "Rate limits"). */
 export const RATE_LIMIT_DRAFT = "draft-ietf-httpapi-ratelimit-headers-11";

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../errors/api-error";
-import { bearerToken, verifyKey } from "../services/auth";
+import { bearerToken, verifyKey } from "../services/access/keys";
 import type { HonoEnv } from "./hono-env";
 
 /**

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { StoredResponse } from "../../durable-objects/idempotency-key";
+import type { StoredResponse } from "../durable-objects/idempotency-key";
 import { ApiError, invalidRequest } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 import { openText, sealText } from "../lib/sealed";

@@ -3,8 +3,8 @@ import { API_PREFIX } from "../api-prefix";
 import { RATE_WINDOW_SECONDS, type RateClass } from "../domain/rate-limits";
 import type { Env } from "../env";
 import { ApiError } from "../errors/api-error";
-import type { WindowDecision } from "../lib/fixed-windows";
 import { operationClass, rateLimitFields } from "../lib/rate-limit-fields";
+import type { WindowDecision } from "../lib/rate-limit-windows";
 import type { HonoEnv } from "./hono-env";
 
 /** Counts one request of a workspace in a class against its quota. */

@@ -1,7 +1,7 @@
 import { CustomSource, EncodedPacketSink, Input, MP4 } from "mediabunny";
 import { expect } from "vitest";
 import type { RangeSource } from "../../src/domain/media";
-import { readBmffIndex, SampleIndex } from "../../src/lib/media/bmff-samples";
+import { readBmffIndex, SampleIndex } from "../../src/media/bmff-samples";
 
 /** How much of a long file to compare: seeks at random times, and packets read on from them. */
 export interface Sampling {

@@ -12,7 +12,7 @@ import {
   pcmSampleBytes,
   readBmffIndex,
   SampleIndex,
-} from "../../src/lib/media/bmff-samples";
+} from "../../src/media/bmff-samples";
 import { bytesSource } from "./media-sources";
 
 /** What a user reads off one packet, its bytes aside. */

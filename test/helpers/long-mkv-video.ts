@@ -1,5 +1,5 @@
 import type { RangeSource } from "../../src/domain/media";
-import { STREAM_PIECE_BYTES } from "../../src/lib/media/stream-reader";
+import { STREAM_PIECE_BYTES } from "../../src/media/stream-reader";
 import { concat, ebmlHeader, element, float, idBytes, size8, text, uint } from "./long-mkv";
 import { FPS, fixtureGop, GOP_FRAMES, type Gop } from "./long-mkv-gop";
 

@@ -1,5 +1,5 @@
 import type { RangeSource } from "../../src/domain/media";
-import { r2RangeSource } from "../../src/services/media/r2-source";
+import { r2RangeSource } from "../../src/media/r2-source";
 
 /** A piece of a synthetic file: real bytes, or a run of zeros that is never allocated. */
 export type FilePart = Uint8Array | { zeros: number };

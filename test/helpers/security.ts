@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { PERMISSIONS, type Permission } from "../../src/domain/caller";
-import { hashSecret } from "../../src/services/auth";
+import { hashSecret } from "../../src/services/access/keys";
 import { admin, client, createKey, createWorkspace, expectProblem } from "./harness";
 
 /** One alpha operation, as the OpenAPI document describes it. */

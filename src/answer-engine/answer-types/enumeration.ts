@@ -5,7 +5,7 @@ import { type AnswerContext, excerpt, reasonSentence } from "../context";
 import { distinctRefs } from "../evidence-ids";
 import { isSupporting, matchInspection } from "../matching";
 import type { AnswerDraft } from "../payload";
-import { type Probe, probeFrom, probeSources, specMode } from "../probe";
+import { probeFrom, probeSources, type QuestionProbe, specMode } from "../question-probes";
 import { aggregateAny } from "../states";
 import {
   attribute,
@@ -19,7 +19,7 @@ import {
 interface Candidate {
   key: string;
   label: string;
-  probes: Probe[];
+  probes: QuestionProbe[];
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AnswerSpec } from "../../domain/answers";
 import { tokenize } from "../../lib/text/text-features";
-import { keyWords } from "../probe";
+import { keyWords } from "../question-probes";
 import { coveredSeconds, type Occurrence } from "./occurrences";
 
 /** What a measurement measures, chosen from the spec's words. */

@@ -1,5 +1,5 @@
 import { type AnswerContext, buildContext } from "../../answer-engine/context";
-import { specMode } from "../../answer-engine/probe";
+import { specMode } from "../../answer-engine/question-probes";
 import type { AnswerRequest, EngineAnswer } from "../../answer-engine/types";
 import { TransientModelError, UnknownModelError } from "../ai/model-calls";
 import {

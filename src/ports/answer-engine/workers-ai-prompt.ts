@@ -1,9 +1,9 @@
 import type { AnswerContext } from "../../answer-engine/context";
 import { distinctRefs, evidenceRef } from "../../answer-engine/evidence-ids";
-import { transcriptLanguage } from "../../answer-engine/extent";
 import { bestProbe, matchText } from "../../answer-engine/matching";
-import { specMode } from "../../answer-engine/probe";
+import { specMode } from "../../answer-engine/question-probes";
 import type { EngineSegment, EngineVideo } from "../../answer-engine/types";
+import { transcriptLanguage } from "../../answer-engine/video-extent";
 import { RESULT_STATES } from "../../domain/answers";
 import type { EvidenceRef } from "../../domain/evidence";
 

@@ -7,7 +7,7 @@ import {
   type SentenceReading,
   STRONG_SCORE,
 } from "../../answer-engine/matching";
-import { probeStems } from "../../answer-engine/probe";
+import { probeStems } from "../../answer-engine/question-probes";
 import { REASON_PRIORITY } from "../../answer-engine/states";
 import { type TextUnit, textUnits } from "../../answer-engine/units";
 import type { ReasonCode, ResultState } from "../../domain/answers";

@@ -1,5 +1,5 @@
 import { SharedSemaphore } from "../../lib/shared-semaphore";
-import { type Cutter, type FrameSpan, FrameTooLargeError } from "./cut";
+import { type Cutter, type FrameSpan, FrameTooLargeError } from "../../media/cut";
 
 /**
  * Bytes of frame cuts one isolate holds at once, counted at their peaks. A Worker has 128 MB;

@@ -1,5 +1,5 @@
 import type { MediaBindingLike } from "../../env";
-import type { FrameImage } from "./assemble";
+import type { FrameImage } from "../../media-understanding/assemble";
 
 /** One stretch of audio sent to speech recognition, in whole or fractional seconds. */
 export interface AudioChunk {

@@ -1,5 +1,5 @@
 import { thumbnailFrameKey } from "../../lib/object-keys";
-import type { FrameImage } from "./assemble";
+import type { FrameImage } from "../../media-understanding/assemble";
 import type { FrameStore } from "./workers-ai";
 
 /** Keeps the thumbnail frame in the media bucket, with its time in the object's metadata. */

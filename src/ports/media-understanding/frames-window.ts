@@ -1,22 +1,22 @@
 import { z } from "zod";
 import type { MediaBindingLike } from "../../env";
 import type { Logger } from "../../lib/log";
-import { type CallEnvironment, callModel } from "../ai/model-calls";
-import type { FrameImage } from "./assemble";
-import { type ByteBudget, budgetedSpan, cutPeakBytes, isolateCutBudget } from "./byte-budget";
-import type { Cutter } from "./cut";
-import { extractFrame, mapLimit, toBase64 } from "./edge-media";
-import { type AiLike, chatTokens, parseVision, VISION_MODEL, visionInput } from "./model-outputs";
-import type { WindowParts } from "./port";
-import { type RefusedStep, withRefusal } from "./refusals";
-import { permanent } from "./step-outcome";
+import type { Cutter } from "../../media/cut";
+import type { FrameImage } from "../../media-understanding/assemble";
 import {
   type FramesPlan,
   type FramesResult,
   SeenFrameSchema,
   standsFor,
   type WindowSettings,
-} from "./windows";
+} from "../../media-understanding/windows";
+import { type CallEnvironment, callModel } from "../ai/model-calls";
+import { type ByteBudget, budgetedSpan, cutPeakBytes, isolateCutBudget } from "./byte-budget";
+import { extractFrame, mapLimit, toBase64 } from "./edge-media";
+import { type AiLike, chatTokens, parseVision, VISION_MODEL, visionInput } from "./model-outputs";
+import type { WindowParts } from "./port";
+import { type RefusedStep, withRefusal } from "./refusals";
+import { permanent } from "./step-outcome";
 
 /** Where the frame chosen as thumbnail is kept between the window that took it and assembly. */
 export interface FrameStore {

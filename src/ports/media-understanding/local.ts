@@ -1,15 +1,25 @@
 import { COMPLETE_SHARE } from "../../domain/evidence";
-import type { ScreenReader, SpeechSpans } from "../screen-reader/port";
-import { assemble, type FrameText, finalLimitations } from "./assemble";
-import type { ByteBudget } from "./byte-budget";
-import { openCutter } from "./cut";
+import { openCutter } from "../../media/cut";
+import { assemble, type FrameText, finalLimitations } from "../../media-understanding/assemble";
 import {
   captionExtents,
   kindExtent,
   seenExtent,
   speechExtents,
   transcriptComplete,
-} from "./extent";
+} from "../../media-understanding/measure-extent";
+import { confidentLines } from "../../media-understanding/screen-text";
+import { planSegments } from "../../media-understanding/segmenter";
+import { captionSpans } from "../../media-understanding/timed-text";
+import {
+  AudioPlanSchema,
+  DEFAULT_WINDOW_SETTINGS,
+  FramesPlanSchema,
+  planWindows,
+  type WindowSettings,
+} from "../../media-understanding/windows";
+import type { ScreenReader, SpeechSpans } from "../screen-reader/port";
+import type { ByteBudget } from "./byte-budget";
 import type { FrameStore } from "./frames-window";
 import type {
   MediaUnderstanding,
@@ -19,14 +29,12 @@ import type {
   WindowOutcomes,
   WindowParts,
 } from "./port";
-import { confidentLines } from "./screen-text";
 import {
   type ReadFrame,
   readScreens,
   type ScreenResult,
   ScreenResultSchema,
 } from "./screen-window";
-import { planSegments } from "./segmenter";
 import {
   type HeardResult,
   HeardResultSchema,
@@ -34,14 +42,6 @@ import {
   mergeSpans,
   unheard,
 } from "./speech-window";
-import { captionSpans } from "./timed-text";
-import {
-  AudioPlanSchema,
-  DEFAULT_WINDOW_SETTINGS,
-  FramesPlanSchema,
-  planWindows,
-  type WindowSettings,
-} from "./windows";
 
 /** Engine id of the local adapter; bump the suffix when its output rules change. */
 export const LOCAL_ENGINE_ID = "local-media@4";

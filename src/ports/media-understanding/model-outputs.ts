@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { heardLanguage } from "../../media-understanding/speech-language";
+import { normalizeLanguage, type TimedText } from "../../media-understanding/timed-text";
+import { normalizeTag } from "../../media-understanding/video-tags";
 import type { AudioChunk } from "./edge-media";
-import { heardLanguage } from "./speech-language";
-import { normalizeTag } from "./tags";
-import { normalizeLanguage, type TimedText } from "./timed-text";
 
 /** Speech to text: multilingual, timed segments, cheap per audio minute. */
 export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo";

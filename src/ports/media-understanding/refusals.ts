@@ -1,5 +1,5 @@
+import { FrameTooLargeError, UncuttableError } from "../../media/cut";
 import { UnknownModelError } from "../ai/model-calls";
-import { FrameTooLargeError, UncuttableError } from "./cut";
 
 /** The step of a window that failed for good. */
 export type RefusedStep = "cut" | "speech" | "frame" | "vision";

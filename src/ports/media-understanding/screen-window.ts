@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { Logger } from "../../lib/log";
+import type { Cutter } from "../../media/cut";
+import { type FramesPlan, standsFor, type WindowSettings } from "../../media-understanding/windows";
 import type { ScreenReader } from "../screen-reader/port";
 import { type ByteBudget, budgetedSpan, cutPeakBytes, isolateCutBudget } from "./byte-budget";
-import type { Cutter } from "./cut";
 import { mapLimit } from "./edge-media";
 import type { FrameStore } from "./frames-window";
 import type { WindowParts } from "./port";
 import { withRefusal } from "./refusals";
 import { permanent } from "./step-outcome";
-import { type FramesPlan, standsFor, type WindowSettings } from "./windows";
 
 /** One frame read for on-screen text: when, the stretch it stands for, and every line read. */
 export const ReadFrameSchema = z.object({

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Logger } from "../../lib/log";
+import type { Cutter } from "../../media/cut";
+import type { AudioPlan } from "../../media-understanding/windows";
 import type { SpeechSpans } from "../screen-reader/port";
-import type { Cutter } from "./cut";
 import { parseWhisper } from "./model-outputs";
 import { permanent } from "./step-outcome";
-import type { AudioPlan } from "./windows";
 
 const SpeechTextSchema = z.object({
   start: z.number(),

@@ -1,7 +1,7 @@
 import { createLogger, type Logger } from "../../lib/log";
+import { UncuttableError } from "../../media/cut";
 import { classifyModelError, UnknownModelError } from "../ai/model-calls";
 import { UnreadableCutError } from "../screen-reader/port";
-import { UncuttableError } from "./cut";
 
 /** A media or model step's outcome: its value, or a failure for good. */
 export type StepOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -2,12 +2,34 @@ import { COMPLETE_SHARE } from "../../domain/evidence";
 import type { MediaUsage } from "../../domain/usage";
 import type { MediaBindingLike } from "../../env";
 import type { Logger } from "../../lib/log";
+import { type Cutter, openCutter } from "../../media/cut";
+import { assemble, type FrameScene, finalLimitations } from "../../media-understanding/assemble";
+import {
+  captionExtents,
+  seenExtent,
+  speechExtents,
+  transcriptComplete,
+} from "../../media-understanding/measure-extent";
+import { planSegments } from "../../media-understanding/segmenter";
+import { speechLanguage } from "../../media-understanding/speech-language";
+import { captionSpans } from "../../media-understanding/timed-text";
+import { unique } from "../../media-understanding/video-tags";
+import {
+  type AudioPlan,
+  AudioPlanSchema,
+  type AudioResult,
+  AudioResultSchema,
+  DEFAULT_WINDOW_SETTINGS,
+  FramesPlanSchema,
+  type FramesResult,
+  FramesResultSchema,
+  planWindows,
+  type SeenFrame,
+  type WindowSettings,
+} from "../../media-understanding/windows";
 import type { CallEnvironment } from "../ai/model-calls";
-import { assemble, type FrameScene, finalLimitations } from "./assemble";
 import type { ByteBudget } from "./byte-budget";
-import { type Cutter, openCutter } from "./cut";
 import { toBase64 } from "./edge-media";
-import { captionExtents, seenExtent, speechExtents, transcriptComplete } from "./extent";
 import { type FrameStore, lookAtFrames } from "./frames-window";
 import {
   type AiLike,
@@ -25,24 +47,7 @@ import type {
   WindowParts,
 } from "./port";
 import { type RefusedStep, withRefusal } from "./refusals";
-import { planSegments } from "./segmenter";
-import { speechLanguage } from "./speech-language";
 import { permanent } from "./step-outcome";
-import { unique } from "./tags";
-import { captionSpans } from "./timed-text";
-import {
-  type AudioPlan,
-  AudioPlanSchema,
-  type AudioResult,
-  AudioResultSchema,
-  DEFAULT_WINDOW_SETTINGS,
-  FramesPlanSchema,
-  type FramesResult,
-  FramesResultSchema,
-  planWindows,
-  type SeenFrame,
-  type WindowSettings,
-} from "./windows";
 
 /** Engine id of the production adapter; bump the suffix when models or rules change. */
 export const WORKERS_AI_ENGINE_ID = "workers-ai@4";

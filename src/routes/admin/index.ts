@@ -5,7 +5,7 @@ import { constantTimeEqualStrings } from "../../lib/crypto";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { boundJsonDepth } from "../../middleware/json-depth";
 import { strictInput } from "../../middleware/strict-input";
-import { bearerToken } from "../../services/auth";
+import { bearerToken } from "../../services/access/keys";
 import { validationHook } from "../validation-hook";
 import { registerAuditLog } from "./audit-log";
 import { registerDeleteWorkspace } from "./delete-workspace";

@@ -6,7 +6,7 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam, TimestampSchema } from "../../schemas/common";
-import { evictCachedKeys, mintKeySecret } from "../../services/auth";
+import { evictCachedKeys, mintKeySecret } from "../../services/access/keys";
 import { presentKey } from "../../services/presenters/admin";
 import { byOperator } from "../audited-by";
 import { problemResponses } from "../define";

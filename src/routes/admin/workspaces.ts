@@ -5,7 +5,7 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
-import { evictCachedKeys } from "../../services/auth";
+import { evictCachedKeys } from "../../services/access/keys";
 import { presentWorkspace } from "../../services/presenters/admin";
 import { byOperator } from "../audited-by";
 import { problemResponses } from "../define";

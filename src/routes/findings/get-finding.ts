@@ -3,7 +3,7 @@ import { findFinding } from "../../db/repos/findings";
 import { deletedVideoIds } from "../../db/repos/video-erasure";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
-import { EvidenceLinker } from "../../services/evidence-urls";
+import { EvidenceLinker } from "../../services/media/evidence-urls";
 import { presentFinding } from "../../services/presenters/finding";
 import { alphaRoute } from "../define";
 import { FindingParamsSchema, FindingSchema } from "./schemas";

@@ -4,7 +4,7 @@ import { deletedVideoIds } from "../../db/repos/video-erasure";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import type { HonoEnv } from "../../middleware/hono-env";
-import { EvidenceLinker } from "../../services/evidence-urls";
+import { EvidenceLinker } from "../../services/media/evidence-urls";
 import { presentFinding } from "../../services/presenters/finding";
 import { alphaRoute } from "../define";
 import { FindingParamsSchema, FindingSchema, ReviewFindingBodySchema } from "./schemas";

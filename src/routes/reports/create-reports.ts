@@ -4,7 +4,7 @@ import { ApiError, notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { pageSchema } from "../../schemas/page";
-import { EvidenceLinker } from "../../services/evidence-urls";
+import { EvidenceLinker } from "../../services/media/evidence-urls";
 import { presentReport, reportContext } from "../../services/presenters/report";
 import { createReports } from "../../services/reports/create-reports";
 import { alphaRoute } from "../define";

@@ -4,7 +4,7 @@ import { ApiError, notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
-import { EvidenceLinker } from "../../services/evidence-urls";
+import { EvidenceLinker } from "../../services/media/evidence-urls";
 import { presentReport, reportContext } from "../../services/presenters/report";
 import { readableContent } from "../../services/reports/read";
 import { alphaRoute } from "../define";

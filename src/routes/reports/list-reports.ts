@@ -5,7 +5,7 @@ import { listScope, pageQuery, toPage } from "../../lib/pagination";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
-import { EvidenceLinker } from "../../services/evidence-urls";
+import { EvidenceLinker } from "../../services/media/evidence-urls";
 import { presentReport, reportContext } from "../../services/presenters/report";
 import { alphaRoute } from "../define";
 import { REPORT_EXPANDABLE, ReportSchema } from "./schemas";

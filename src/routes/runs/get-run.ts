@@ -4,8 +4,8 @@ import { answerReferences, findRun, findSnapshots } from "../../db/repos/runs";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { expandQuerySchema, parseExpand } from "../../schemas/expand";
+import { runNotices } from "../../services/media/understood";
 import { presentRun } from "../../services/presenters/run";
-import { runNotices } from "../../services/understanding";
 import { alphaRoute } from "../define";
 import { RunIdParamsSchema, RunSchema } from "./schemas";
 

@@ -8,7 +8,7 @@ import type { HonoEnv } from "../../middleware/hono-env";
 import { RedactedSchema, type SameShape } from "../../schemas/common";
 import { PageQuerySchema, pageSchema } from "../../schemas/page";
 import { REDACTED_TEXT } from "../../services/deletion/redact";
-import { EvidenceLinker } from "../../services/evidence-urls";
+import { EvidenceLinker } from "../../services/media/evidence-urls";
 import { type AnswerDto, presentAnswer } from "../../services/presenters/answer";
 import { alphaRoute } from "../define";
 import { RunIdParamsSchema } from "./schemas";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { SameShape } from "../../schemas/common";
-import type { SearchExplanation } from "../../services/search-explain";
-import type { SearchScope } from "../../services/search-scope";
+import type { SearchExplanation } from "../../services/search/explain";
+import type { SearchScope } from "../../services/search/scope";
 
 const MatchKindSchema = z
   .enum(["transcript", "scene", "ocr", "metadata", "tags", "filename"])

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { pageSchema } from "../../schemas/page";
-import { searchSegments } from "../../services/search";
+import { searchSegments } from "../../services/search/search";
 import { countSearch } from "../../services/usage/count";
 import { alphaRoute } from "../define";
 import { ExplanationSchema, ScopeSchema, SearchBodySchema, SearchResultSchema } from "./schemas";

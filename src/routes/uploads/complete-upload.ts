@@ -2,7 +2,7 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { findVideo } from "../../db/repos/videos";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
-import { thumbnailUrl } from "../../services/media-urls";
+import { thumbnailUrl } from "../../services/media/urls";
 import { presentVideo } from "../../services/presenters/video";
 import { alphaRoute } from "../define";
 import { QUEUED_VIDEO_EXAMPLE } from "../videos/examples";

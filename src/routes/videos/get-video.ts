@@ -4,7 +4,7 @@ import { findVideo } from "../../db/repos/videos";
 import { notFound } from "../../errors/api-error";
 import type { HonoEnv } from "../../middleware/hono-env";
 import { idParam } from "../../schemas/common";
-import { thumbnailUrl } from "../../services/media-urls";
+import { thumbnailUrl } from "../../services/media/urls";
 import { presentVideo } from "../../services/presenters/video";
 import { videoUsage } from "../../services/usage/report";
 import { alphaRoute } from "../define";

@@ -1,4 +1,4 @@
-import { cueText } from "../media/subtitle-text";
+import { cueText } from "../../media/subtitle-text";
 
 /** The caption file formats a client can upload, named by their content type. */
 export type CaptionFormat = "webvtt" | "srt";

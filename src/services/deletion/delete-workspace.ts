@@ -7,7 +7,7 @@ import type { AuditedBy } from "../../domain/audit";
 import { notFound } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { causedBy, type EraseWorkspaceMessage } from "../../lib/queue-messages";
-import { evictCachedKeys } from "../auth";
+import { evictCachedKeys } from "../access/keys";
 import type { Deps } from "../deps";
 
 /**

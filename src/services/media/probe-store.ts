@@ -1,7 +1,7 @@
 import type { ClusterIndex, MediaProbe } from "../../domain/media";
-import { decodeClusterIndex, encodeClusterIndex } from "../../lib/media/cluster-index";
+import type { InvocationScope } from "../../lib/invocation-scope";
 import { clusterIndexKey, coverArtKey, probeKey } from "../../lib/object-keys";
-import type { InvocationScope } from "../../ports/media-understanding/port";
+import { decodeClusterIndex, encodeClusterIndex } from "../../media/cluster-index";
 
 /**
  * Keeps a video's probe in the media bucket, so each invocation that understands a window of

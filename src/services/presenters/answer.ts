@@ -1,6 +1,6 @@
 import type { AnswerRow } from "../../db/repos/runs";
 import { type DeletedSources, redactPayload } from "../deletion/redact";
-import type { EvidenceLinker } from "../evidence-urls";
+import type { EvidenceLinker } from "../media/evidence-urls";
 import type { StoredAnswer } from "../reports/types";
 
 /** An answer as clients see it (the spec's Answer section), documented in list-answers.ts. */

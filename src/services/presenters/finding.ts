@@ -2,7 +2,7 @@ import type { FindingRow } from "../../db/repos/findings";
 import type { Redaction } from "../../domain/evidence";
 import type { FindingEvidence } from "../../domain/findings";
 import { type DeletedSources, REDACTED_TEXT, redactSpan, SOURCE_DELETED } from "../deletion/redact";
-import type { EvidenceLinker } from "../evidence-urls";
+import type { EvidenceLinker } from "../media/evidence-urls";
 
 /** A cited span as clients read it: its finding and a signed clip of the span, unless redacted. */
 export type FindingEvidenceDto = FindingEvidence & { finding_id: string; clip_url?: string };

@@ -4,7 +4,7 @@ import { deletedVideoIds } from "../../db/repos/video-erasure";
 import type { Redaction } from "../../domain/evidence";
 import { type DeletedSources, redactSpan, SOURCE_DELETED } from "../deletion/redact";
 import type { Deps } from "../deps";
-import type { EvidenceLinker } from "../evidence-urls";
+import type { EvidenceLinker } from "../media/evidence-urls";
 import { storedManifest } from "../reports/manifest";
 import { readableContent } from "../reports/read";
 

@@ -3,7 +3,7 @@ import type { AnswerType } from "../../domain/answers";
 import type { StoredError } from "../../domain/async-errors";
 import { EXECUTION_PROFILES } from "../../domain/execution-profiles";
 import { redactInputSnapshot } from "../deletion/redact";
-import type { RunNotice } from "../understanding";
+import type { RunNotice } from "../media/understood";
 import {
   presentUsage,
   presentWorkflowDetail,

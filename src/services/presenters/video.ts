@@ -1,8 +1,8 @@
 import type { VideoRow } from "../../db/repos/videos";
 import type { StoredError } from "../../domain/async-errors";
 import type { ExtractionExtent } from "../../domain/evidence";
-import { videoMedia } from "../media-urls";
-import { describeUnderstanding, type Understanding } from "../understanding";
+import { describeUnderstanding, type Understanding } from "../media/understood";
+import { videoMedia } from "../media/urls";
 import type { VideoUsageDto } from "./usage";
 
 /** A video as clients see it (the spec's Video section); routes/videos/schemas.ts documents it. */

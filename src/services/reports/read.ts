@@ -1,7 +1,7 @@
 import type { ReportRow, RunRow } from "../../db/repos/runs";
 import { type DeletedSources, SOURCE_DELETED } from "../deletion/redact";
 import type { Deps } from "../deps";
-import { runNotices } from "../understanding";
+import { runNotices } from "../media/understood";
 import { reportInput, storedAnswersOf } from "./input";
 import { type StoredManifest, storedManifest } from "./manifest";
 import { renderReport } from "./render";

@@ -9,7 +9,7 @@ import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { refuseDeleted } from "../deletion/refuse-deleted";
 import type { Deps } from "../deps";
-import { videoMedia } from "../media-urls";
+import { videoMedia } from "../media/urls";
 
 /** POST /runs for an analysis, as the route validated it. */
 export interface CreateAnalysisRun {

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { listSegmentsOfVideos, type SegmentRow } from "../../db/repos/segments";
 import { findVideos, type VideoRow } from "../../db/repos/videos";
 import type { ExtractionCoverage } from "../../domain/evidence";
-import { videoMedia } from "../media-urls";
+import { videoMedia } from "../media/urls";
 
 const NOTHING_EXTRACTED: ExtractionCoverage = {
   transcript: false,

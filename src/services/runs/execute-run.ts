@@ -4,8 +4,8 @@ import { nowIso } from "../../lib/clock";
 import type { RunAnalysisMessage } from "../../lib/queue-messages";
 import { pauseAt } from "../../lib/work-pause";
 import type { Deps } from "../deps";
-import { Invocation, lanesOf, workLane } from "./lanes";
 import type { RunContext } from "./run-context";
+import { Invocation, lanesOf, workLane } from "./run-lanes";
 
 /**
  * Questions per step: one model call judges this many rules over one video's evidence (a

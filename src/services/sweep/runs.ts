@@ -4,7 +4,7 @@ import type { StoredError } from "../../domain/async-errors";
 import { asyncError } from "../../errors/async-codes";
 import { type Deps, withRequest } from "../deps";
 import { openLanes } from "../runs/execute-run";
-import { lanesOf } from "../runs/lanes";
+import { lanesOf } from "../runs/run-lanes";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
 
 const STALLED: StoredError = asyncError("execution_stalled", {

@@ -9,8 +9,8 @@ import {
   type ProcessVideoMessage,
 } from "../../lib/queue-messages";
 import { type Deps, withRequest } from "../deps";
-import { failVideo } from "../processing";
-import { resumePlannedVideo } from "../window-plan";
+import { failVideo } from "../processing/process-video";
+import { resumePlannedVideo } from "../processing/window-plan";
 import { MAX_SWEEP_TRIES, SWEEP_BATCH, type SweepClock } from "./lease";
 
 /** Progress a video has once its index is stored; from there only indexing is left. */

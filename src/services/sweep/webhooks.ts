@@ -1,7 +1,11 @@
 import { strandedDeliveries } from "../../db/repos/webhook-deliveries";
 import { nowIso } from "../../lib/clock";
 import type { Deps } from "../deps";
-import { DISPATCH_BATCH, dispatchPendingEvents, enqueueAttempts } from "../webhooks/dispatch";
+import {
+  DISPATCH_BATCH,
+  dispatchPendingEvents,
+  enqueueAttempts,
+} from "../webhooks/enqueue-attempts";
 
 /**
  * A pending delivery whose attempt has not started this long after it was due lost its

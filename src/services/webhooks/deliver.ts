@@ -27,9 +27,9 @@ import {
   retryDelayMs,
   webhookConfig,
 } from "./config";
-import { enqueueAttempts } from "./dispatch";
+import { inSlowLane, type Lane, laneAfter, moveToSlowLane, sendToSlowLane } from "./delivery-lanes";
 import { signingSecrets } from "./endpoints";
-import { inSlowLane, type Lane, laneAfter, moveToSlowLane, sendToSlowLane } from "./lanes";
+import { enqueueAttempts } from "./enqueue-attempts";
 import { type Posted, postAttempt } from "./post";
 import { UnreadableSecretError } from "./secrets";
 import { webhookHeaders } from "./signature";

@@ -1,6 +1,6 @@
 import { withinAnswerTime } from "./answer-timer";
 import { RESEND_WINDOW_MS } from "./config";
-import { type Lane, laneTimeoutMs } from "./lanes";
+import { type Lane, laneTimeoutMs } from "./delivery-lanes";
 import { TransportError, type TransportResult, type WebhookTransport } from "./transport";
 
 /** One signed request of an attempt, ready to send. */

@@ -12,7 +12,7 @@ import { ApiError } from "../../errors/api-error";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Deps } from "../deps";
-import { enqueueAttempts } from "./dispatch";
+import { enqueueAttempts } from "./enqueue-attempts";
 import { TEST_EVENT_TYPE } from "./event-types";
 
 function assertEnabled(endpoint: EndpointRow): void {

@@ -1,14 +1,14 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
+import { FrameTooLargeError, openCutter } from "../../../src/media/cut";
+import { DEFAULT_WINDOW_SETTINGS } from "../../../src/media-understanding/windows";
 import {
   ByteBudget,
   budgetedSpan,
   CUT_BYTES_IN_FLIGHT,
   cutPeakBytes,
 } from "../../../src/ports/media-understanding/byte-budget";
-import { FrameTooLargeError, openCutter } from "../../../src/ports/media-understanding/cut";
-import { DEFAULT_WINDOW_SETTINGS } from "../../../src/ports/media-understanding/windows";
 import { longMp4 } from "../../helpers/long-mp4";
 
 /** What the memory test asks of this worker: frames of a long MP4 of large frames. */

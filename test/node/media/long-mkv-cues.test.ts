@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClusterIndex, RangeSource } from "../../../src/domain/media";
-import { decodeClusterIndex, encodeClusterIndex } from "../../../src/lib/media/cluster-index";
-import { type Cutter, openCutter } from "../../../src/ports/media-understanding/cut";
-import { probeMedia } from "../../../src/services/media/probe";
+import { decodeClusterIndex, encodeClusterIndex } from "../../../src/media/cluster-index";
+import { type Cutter, openCutter } from "../../../src/media/cut";
+import { probeMedia } from "../../../src/media/probe";
 import { longMkvVideo } from "../../helpers/long-mkv-video";
 import { countingR2Source } from "../../helpers/media-sources";
 import { CUTTER_BOUND_MB, HOUR, MB, retainedMb } from "./memory";

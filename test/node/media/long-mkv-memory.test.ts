@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openCutter } from "../../../src/ports/media-understanding/cut";
+import { openCutter } from "../../../src/media/cut";
 import { longMkvVideo } from "../../helpers/long-mkv-video";
 import { countingSource } from "../../helpers/media-sources";
 import { runBundledWorker } from "./bundled-worker";

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { probeMedia } from "../../../src/services/media/probe";
+import { probeMedia } from "../../../src/media/probe";
 import { longMkvVideo } from "../../helpers/long-mkv-video";
 import { countingSource } from "../../helpers/media-sources";
 

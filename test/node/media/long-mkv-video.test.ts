@@ -1,7 +1,7 @@
 import { CustomSource, EncodedPacketSink, Input, MATROSKA, WEBM } from "mediabunny";
 import { describe, expect, it } from "vitest";
 import type { RangeSource } from "../../../src/domain/media";
-import { probeMedia } from "../../../src/services/media/probe";
+import { probeMedia } from "../../../src/media/probe";
 import { longMkvVideo } from "../../helpers/long-mkv-video";
 
 function open(source: RangeSource): Input {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RangeSource } from "../../../src/domain/media";
-import { openCutter } from "../../../src/ports/media-understanding/cut";
+import { openCutter } from "../../../src/media/cut";
 import { longMp4 } from "../../helpers/long-mp4";
 import { runBundledWorker } from "./bundled-worker";
 import type { ProbeAnswer, ProbeJob } from "./long-mp4-probe-worker";

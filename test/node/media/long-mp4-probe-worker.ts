@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { probeMedia } from "../../../src/services/media/probe";
+import { probeMedia } from "../../../src/media/probe";
 import { longMp4 } from "../../helpers/long-mp4";
 
 /** What the memory test asks of this worker: probe a long MP4 of `hours`. */

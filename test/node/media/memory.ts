@@ -1,6 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import type { Cutter } from "../../../src/ports/media-understanding/cut";
+import type { Cutter } from "../../../src/media/cut";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -4,7 +4,7 @@ import { createPorts } from "../../../src/ports";
 import { deleteWorkspace } from "../../../src/services/deletion/delete-workspace";
 import { createDeps } from "../../../src/services/deps";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { newTenant } from "../../helpers/harness";
 import { recordingEnv } from "../../helpers/sweep";
 import {

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { RunDto } from "../../../src/routes/runs/schemas";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { deleteVideo } from "../../helpers/deletion";
 import { insertVideos } from "../../helpers/factories";
 import { expectJson, newTenant } from "../../helpers/harness";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GERMAN } from "../../../src/answer-engine/german";
-import { probeFrom } from "../../../src/answer-engine/probe";
+import { probeFrom } from "../../../src/answer-engine/question-probes";
 import { stems } from "../../../src/lib/text/search-scoring";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
 import { type Cue, request, video } from "./fixtures";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildProbes, instructionSentences } from "../../../src/answer-engine/probe";
+import { buildProbes, instructionSentences } from "../../../src/answer-engine/question-probes";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
 import { request, video } from "./fixtures";
 

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { probeMedia } from "../../../src/media/probe";
 import { ANSWER_MODEL } from "../../../src/ports/answer-engine/workers-ai-prompt";
 import { BGE_M3, WorkersAiEmbedder } from "../../../src/ports/embedder/workers-ai";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
@@ -10,7 +11,6 @@ import {
 } from "../../../src/ports/media-understanding/model-outputs";
 import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
-import { probeMedia } from "../../../src/services/media/probe";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { request, talk } from "../answer-engine/fixtures";

@@ -1,12 +1,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { consumeAnalysis, consumeAnalysisDeadLetters } from "../../../queues/analysis";
+import { consumeAnalysis, consumeAnalysisDeadLetters } from "../../../src/queues/analysis";
 import {
   consumeIndexing,
   consumeProcessing,
   consumeVideoDeadLetters,
   consumeWindowDeadLetters,
   consumeWindows,
-} from "../../../queues/processing";
+} from "../../../src/queues/processing";
 import type { Deps } from "../../../src/services/deps";
 
 const EMPTY: QueueSendResponse = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };

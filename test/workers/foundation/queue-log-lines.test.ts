@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { consumeEach } from "../../../queues/consume";
 import { ProcessVideoMessageSchema } from "../../../src/lib/queue-messages";
 import { createPorts } from "../../../src/ports";
+import { consumeEach } from "../../../src/queues/consume";
 import { createDeps } from "../../../src/services/deps";
 
 function lines(spy: { mock: { calls: unknown[][] } }): Record<string, unknown>[] {

@@ -18,7 +18,7 @@ import { SearchBodySchema } from "../../../src/routes/search/schemas";
 import { CAPTION_FILE_MAX_BYTES } from "../../../src/routes/videos/captions-schemas";
 import { PageQuerySchema } from "../../../src/schemas/page";
 import { MAX_UPLOADED_LANGUAGES } from "../../../src/services/captions/uploaded";
-import { DEFAULT_INVOCATION_SECONDS } from "../../../src/services/runs/lanes";
+import { DEFAULT_INVOCATION_SECONDS } from "../../../src/services/runs/run-lanes";
 import {
   CHUNK_BYTES,
   DIRECT_MAX_BYTES,

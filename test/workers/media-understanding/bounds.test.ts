@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { D1_LIMITS } from "../../../src/db/limits";
-import { cutText, SEGMENT_BOUNDS } from "../../../src/ports/media-understanding/bounds";
+import { cutText, SEGMENT_BOUNDS } from "../../../src/media-understanding/bounds";
 import { LocalMediaUnderstanding } from "../../../src/ports/media-understanding/local";
 import { understandWhole } from "../../../src/ports/media-understanding/port";
 import { probe, track, understandInput } from "./probes";

@@ -1,20 +1,17 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { openCutter } from "../../../src/media/cut";
+import { probeMedia } from "../../../src/media/probe";
+import { FramesPlanSchema, type FramesResult } from "../../../src/media-understanding/windows";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
 import {
   ByteBudget,
   CUT_BYTES_IN_FLIGHT,
   cutPeakBytes,
 } from "../../../src/ports/media-understanding/byte-budget";
-import { openCutter } from "../../../src/ports/media-understanding/cut";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
-import {
-  FramesPlanSchema,
-  type FramesResult,
-} from "../../../src/ports/media-understanding/windows";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
-import { probeMedia } from "../../../src/services/media/probe";
 import { instantCalls } from "../../helpers/instant-calls";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RangeSource } from "../../../src/domain/media";
-import { openCutter } from "../../../src/ports/media-understanding/cut";
+import { openCutter } from "../../../src/media/cut";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { InvocationScope } from "../../../src/lib/invocation-scope";
+import { probeMedia } from "../../../src/media/probe";
+import type { FrameImage } from "../../../src/media-understanding/assemble";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
-import type { FrameImage } from "../../../src/ports/media-understanding/assemble";
-import { InvocationScope } from "../../../src/ports/media-understanding/port";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
-import { probeMedia } from "../../../src/services/media/probe";
 import { instantCalls } from "../../helpers/instant-calls";
 import { loopVideo } from "../../helpers/long-video";
 import { fixtureBytes } from "../../helpers/media-fixtures";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { FrameImage } from "../../../src/ports/media-understanding/assemble";
+import { probeMedia } from "../../../src/media/probe";
+import type { FrameImage } from "../../../src/media-understanding/assemble";
 import type { FrameStore } from "../../../src/ports/media-understanding/frames-window";
 import { LocalMediaUnderstanding } from "../../../src/ports/media-understanding/local";
 import {
@@ -12,7 +13,6 @@ import {
   type ScreenReading,
   UnreadableCutError,
 } from "../../../src/ports/screen-reader/port";
-import { probeMedia } from "../../../src/services/media/probe";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { understandInput } from "./probes";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { probeMedia } from "../../../src/media/probe";
+import type { FrameImage } from "../../../src/media-understanding/assemble";
 import { answerLocally } from "../../../src/ports/answer-engine/local";
-import type { FrameImage } from "../../../src/ports/media-understanding/assemble";
 import type { FrameStore } from "../../../src/ports/media-understanding/frames-window";
 import { LocalMediaUnderstanding } from "../../../src/ports/media-understanding/local";
 import { understandWhole } from "../../../src/ports/media-understanding/port";
 import type { HeardCut, ScreenReader, SpeechSpans } from "../../../src/ports/screen-reader/port";
-import { probeMedia } from "../../../src/services/media/probe";
-import { describeUnderstanding } from "../../../src/services/understanding";
+import { describeUnderstanding } from "../../../src/services/media/understood";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import { request } from "../answer-engine/fixtures";

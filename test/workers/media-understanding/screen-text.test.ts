@@ -4,7 +4,7 @@ import {
   confidentLines,
   MIN_READ_CONFIDENCE,
   screenLines,
-} from "../../../src/ports/media-understanding/screen-text";
+} from "../../../src/media-understanding/screen-text";
 
 describe("the rule on-screen text of both engines passes", () => {
   it("keeps text, folds its whitespace, and drops stray marks and repeats", () => {

@@ -4,7 +4,7 @@ import {
   planSegments,
   type SegmenterInput,
   type TimeRange,
-} from "../../../src/ports/media-understanding/segmenter";
+} from "../../../src/media-understanding/segmenter";
 
 // Floating point sums may exceed the cap by an ulp; nothing more is tolerated.
 const EPS = 1e-9;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { probeMedia } from "../../../src/media/probe";
+import { speechLanguage } from "../../../src/media-understanding/speech-language";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
 import { parseWhisper } from "../../../src/ports/media-understanding/model-outputs";
 import { understandWhole } from "../../../src/ports/media-understanding/port";
-import { speechLanguage } from "../../../src/ports/media-understanding/speech-language";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
-import { probeMedia } from "../../../src/services/media/probe";
 import { instantCalls } from "../../helpers/instant-calls";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";

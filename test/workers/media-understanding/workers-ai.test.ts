@@ -1,17 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MediaProbe, RangeSource } from "../../../src/domain/media";
+import { probeMedia } from "../../../src/media/probe";
+import type { FrameImage } from "../../../src/media-understanding/assemble";
+import { planWindows } from "../../../src/media-understanding/windows";
 import { pacedAi, TransientModelError } from "../../../src/ports/ai/model-calls";
-import type { FrameImage } from "../../../src/ports/media-understanding/assemble";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
 import { understandWhole } from "../../../src/ports/media-understanding/port";
-import { planWindows } from "../../../src/ports/media-understanding/windows";
 import {
   type FrameStore,
   type WorkersAiDependencies,
   WorkersAiMediaUnderstanding,
 } from "../../../src/ports/media-understanding/workers-ai";
-import { probeMedia } from "../../../src/services/media/probe";
 import { bigMp4Source } from "../../helpers/big-mp4";
 import { instantCalls, NO_WAIT } from "../../helpers/instant-calls";
 import { loopVideo } from "../../helpers/long-video";

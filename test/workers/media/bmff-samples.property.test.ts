@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { ALL_FORMATS, BufferSource, Input } from "mediabunny";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readBmffIndex } from "../../../src/lib/media/bmff-samples";
+import { readBmffIndex } from "../../../src/media/bmff-samples";
 import { expectSameAsMediabunny } from "../../helpers/bmff-parity";
 import { rewriteTables } from "../../helpers/bmff-rewrite";
 import {

@@ -10,7 +10,7 @@ import {
   Output,
 } from "mediabunny";
 import { describe, expect, it } from "vitest";
-import { readBmffIndex } from "../../../src/lib/media/bmff-samples";
+import { readBmffIndex } from "../../../src/media/bmff-samples";
 import { expectSameAsMediabunny } from "../../helpers/bmff-parity";
 import { expectSampledSameAsMediabunny } from "../../helpers/bmff-parity-sampled";
 import { rewriteTables } from "../../helpers/bmff-rewrite";

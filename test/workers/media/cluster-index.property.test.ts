@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ClusterIndex, RangeSource } from "../../../src/domain/media";
-import { withClusterCues } from "../../../src/lib/media/cluster-index";
+import { withClusterCues } from "../../../src/media/cluster-index";
 
 /** A stand-in file: the Segment header at 40 (8-byte size), Clusters from 100, by their bytes. */
 function file(size: number): { bytes: Uint8Array; source: RangeSource } {

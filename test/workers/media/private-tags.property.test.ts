@@ -7,7 +7,7 @@ import {
   PRIVATE_TAG_PATTERNS,
   withoutPrivateTags,
 } from "../../../src/domain/private-tags";
-import { probeMedia } from "../../../src/services/media/probe";
+import { probeMedia } from "../../../src/media/probe";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { probeMedia } from "../../../src/services/media/probe";
+import { probeMedia } from "../../../src/media/probe";
 import { type BigMp4Options, bigMp4Chunks, bigMp4Source } from "../../helpers/big-mp4";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MediaError } from "../../../src/services/media/errors";
-import { probeMedia } from "../../../src/services/media/probe";
-import { measureStreams } from "../../../src/services/media/streams";
+import { MediaError } from "../../../src/media/errors";
+import { probeMedia } from "../../../src/media/probe";
+import { measureStreams } from "../../../src/media/streams";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 

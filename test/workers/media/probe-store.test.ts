@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MediaProbe } from "../../../src/domain/media";
+import { InvocationScope } from "../../../src/lib/invocation-scope";
 import { probeKey } from "../../../src/lib/object-keys";
-import { InvocationScope } from "../../../src/ports/media-understanding/port";
 import {
   loadClusterIndex,
   loadProbe,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { probeMedia } from "../../../src/services/media/probe";
-import { measureStreams } from "../../../src/services/media/streams";
+import { probeMedia } from "../../../src/media/probe";
+import { measureStreams } from "../../../src/media/streams";
 import { loopVideo } from "../../helpers/long-video";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource, countingR2Source } from "../../helpers/media-sources";

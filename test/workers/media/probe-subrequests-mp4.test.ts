@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MediaProbe, RangeSource } from "../../../src/domain/media";
-import { probeMedia } from "../../../src/services/media/probe";
-import { MAX_SEQUENTIAL_WINDOW_BYTES } from "../../../src/services/media/read-budget";
+import { probeMedia } from "../../../src/media/probe";
+import { MAX_SEQUENTIAL_WINDOW_BYTES } from "../../../src/media/read-budget";
 import { loopVideo } from "../../helpers/long-video";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource, countingR2Source, partsSource } from "../../helpers/media-sources";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { probeMedia } from "../../../src/services/media/probe";
-import { MAX_SEQUENTIAL_WINDOW_BYTES } from "../../../src/services/media/read-budget";
+import { probeMedia } from "../../../src/media/probe";
+import { MAX_SEQUENTIAL_WINDOW_BYTES } from "../../../src/media/read-budget";
 import { bigMp4Source } from "../../helpers/big-mp4";
 import { longSubtitledMkv } from "../../helpers/long-mkv";
 import { countingR2Source, partsSource } from "../../helpers/media-sources";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { probeMedia } from "../../../src/services/media/probe";
+import { probeMedia } from "../../../src/media/probe";
 import { loopVideo } from "../../helpers/long-video";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";

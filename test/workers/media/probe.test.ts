@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { probeMedia } from "../../../src/services/media/probe";
+import { probeMedia } from "../../../src/media/probe";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource, countingSource } from "../../helpers/media-sources";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { probeMedia } from "../../../src/services/media/probe";
-import { type R2RangeReader, r2RangeSource } from "../../../src/services/media/r2-source";
+import { probeMedia } from "../../../src/media/probe";
+import { type R2RangeReader, r2RangeSource } from "../../../src/media/r2-source";
 import { bigMp4Chunks, bigMp4Source } from "../../helpers/big-mp4";
 import { fixtureBytes } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";

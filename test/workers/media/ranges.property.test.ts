@@ -1,15 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RangeSource } from "../../../src/domain/media";
-import {
-  type ByteRange,
-  MAX_SCATTERED_READS,
-  readCoalesced,
-} from "../../../src/services/media/ranges";
-import {
-  MAX_SEQUENTIAL_WINDOW_BYTES,
-  sequentialWindowBytes,
-} from "../../../src/services/media/read-budget";
+import { type ByteRange, MAX_SCATTERED_READS, readCoalesced } from "../../../src/media/ranges";
+import { MAX_SEQUENTIAL_WINDOW_BYTES, sequentialWindowBytes } from "../../../src/media/read-budget";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

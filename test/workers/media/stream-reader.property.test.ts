@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RangeSource } from "../../../src/domain/media";
-import { StreamReader } from "../../../src/lib/media/stream-reader";
+import { StreamReader } from "../../../src/media/stream-reader";
 
 /** Byte `i` of the patterned file. */
 const patternAt = (i: number) => (i * 7 + (i >> 12)) & 0xff;

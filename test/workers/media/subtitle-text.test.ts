@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cueText } from "../../../src/services/media/subtitle-text";
+import { cueText } from "../../../src/media/subtitle-text";
 
 // The plain text of subtitle cues as Matroska stores them.
 

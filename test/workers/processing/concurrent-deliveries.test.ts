@@ -1,15 +1,15 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeIndexing, consumeProcessing } from "../../../queues/processing";
 import { database } from "../../../src/db/client";
 import { findVideoById } from "../../../src/db/repos/videos";
 import { asyncError } from "../../../src/errors/async-codes";
 import type { IndexVideoMessage, ProcessVideoMessage } from "../../../src/lib/queue-messages";
 import { createPorts, type Ports } from "../../../src/ports";
+import { consumeIndexing, consumeProcessing } from "../../../src/queues/processing";
 import type { VideoDto } from "../../../src/routes/videos/schemas";
 import { createDeps } from "../../../src/services/deps";
-import { failVideo } from "../../../src/services/processing";
+import { failVideo } from "../../../src/services/processing/process-video";
 import { type Client, expectJson } from "../../helpers/harness";
 import { outbox, queuedVideo, storedSegments } from "../../helpers/processing";
 import { recordingEnv } from "../../helpers/sweep";

@@ -1,12 +1,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { retryDelaySeconds } from "../../../queues/consume";
-import { consumeProcessing, consumeVideoDeadLetters } from "../../../queues/processing";
 import { sourceKey } from "../../../src/lib/object-keys";
 import { createPorts, type Ports } from "../../../src/ports";
+import { retryDelaySeconds } from "../../../src/queues/consume";
+import { consumeProcessing, consumeVideoDeadLetters } from "../../../src/queues/processing";
 import { createDeps } from "../../../src/services/deps";
-import { processVideo } from "../../../src/services/processing";
+import { processVideo } from "../../../src/services/processing/process-video";
 import { bigMp4Source } from "../../helpers/big-mp4";
 import { insertVideos } from "../../helpers/factories";
 import { expectJson, newTenant } from "../../helpers/harness";

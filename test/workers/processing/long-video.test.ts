@@ -1,16 +1,16 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeProcessing } from "../../../queues/processing";
 import { WINDOWS_PER_PAGE } from "../../../src/db/repos/media-windows";
 import type { Env } from "../../../src/env";
 import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
+import { probeMedia } from "../../../src/media/probe";
 import { createPorts, type Ports } from "../../../src/ports";
 import { pacedAi } from "../../../src/ports/ai/model-calls";
 import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
 import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
+import { consumeProcessing } from "../../../src/queues/processing";
 import { createDeps } from "../../../src/services/deps";
-import { probeMedia } from "../../../src/services/media/probe";
 import { storeProbe } from "../../../src/services/media/probe-store";
 import { insertVideos } from "../../helpers/factories";
 import { newTenant } from "../../helpers/harness";

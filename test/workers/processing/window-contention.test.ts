@@ -67,7 +67,7 @@ async function isolate(target: Env, platform: ReturnType<typeof account>) {
   Reflect.deleteProperty(globalThis, Symbol.for("mediabunny loaded"));
   const [{ handleQueue }, { createPorts }, workersAi, { R2FrameStore }, ai, budget] =
     await Promise.all([
-      import("../../../queues/index"),
+      import("../../../src/queues/index"),
       import("../../../src/ports/index"),
       import("../../../src/ports/media-understanding/workers-ai"),
       import("../../../src/ports/media-understanding/frame-store"),

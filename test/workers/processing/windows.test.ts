@@ -1,19 +1,19 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { clusterIndexKey, probeKey } from "../../../src/lib/object-keys";
+import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
+import { decodeClusterIndex } from "../../../src/media/cluster-index";
+import type { WindowSettings } from "../../../src/media-understanding/windows";
+import { createPorts, type Ports } from "../../../src/ports";
+import { pacedAi } from "../../../src/ports/ai/model-calls";
+import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
+import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
 import {
   consumeProcessing,
   consumeWindowDeadLetters,
   consumeWindows,
-} from "../../../queues/processing";
-import { decodeClusterIndex } from "../../../src/lib/media/cluster-index";
-import { clusterIndexKey, probeKey } from "../../../src/lib/object-keys";
-import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
-import { createPorts, type Ports } from "../../../src/ports";
-import { pacedAi } from "../../../src/ports/ai/model-calls";
-import { R2FrameStore } from "../../../src/ports/media-understanding/frame-store";
-import type { WindowSettings } from "../../../src/ports/media-understanding/windows";
-import { WorkersAiMediaUnderstanding } from "../../../src/ports/media-understanding/workers-ai";
+} from "../../../src/queues/processing";
 import { createDeps } from "../../../src/services/deps";
 import { type Client, expectJson } from "../../helpers/harness";
 import { instantCalls } from "../../helpers/instant-calls";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FixedWindows, type WindowDecision } from "../../../src/lib/fixed-windows";
+import { FixedWindows, type WindowDecision } from "../../../src/lib/rate-limit-windows";
 
 const WINDOW_MS = 60_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clock } from "../../../src/answer-engine/context";
 import { formatClock } from "../../../src/lib/time-format";
-import { formatClock as describeClock } from "../../../src/ports/media-understanding/describe";
+import { formatClock as describeClock } from "../../../src/media-understanding/describe";
 import { formatTime } from "../../../src/services/reports/format";
 
 describe("formatClock", () => {

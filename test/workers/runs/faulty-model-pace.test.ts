@@ -1,7 +1,6 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { handleQueue } from "../../../queues/index";
 import { faultsFrom } from "../../../simulators/faults";
 import { SimulatedAi } from "../../../simulators/workers-ai";
 import { RateWindow } from "../../../simulators/workers-ai/rate-window";
@@ -9,6 +8,7 @@ import type { Env } from "../../../src/env";
 import { createPorts } from "../../../src/ports";
 import { type CallEnvironment, pacedAi } from "../../../src/ports/ai/model-calls";
 import { WorkersAiAnswerEngine } from "../../../src/ports/answer-engine/workers-ai";
+import { handleQueue } from "../../../src/queues/index";
 import type { RunDto } from "../../../src/routes/runs/schemas";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { attemptsWithin } from "../../helpers/instant-calls";

@@ -7,10 +7,10 @@ import {
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isLegal } from "../../../durable-objects/run-coordinator";
-import { consumeAnalysisDeadLetters } from "../../../queues/analysis";
 import type { RunStatus } from "../../../src/db/repos/runs";
+import { isLegal } from "../../../src/durable-objects/run-coordinator";
 import { createPorts } from "../../../src/ports";
+import { consumeAnalysisDeadLetters } from "../../../src/queues/analysis";
 import type { RunDto } from "../../../src/routes/runs/schemas";
 import { createDeps } from "../../../src/services/deps";
 import type { RunOutcome } from "../../../src/services/runs/outcome";

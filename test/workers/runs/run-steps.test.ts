@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consumeAnalysis } from "../../../queues/analysis";
 import type { AnswerRequest } from "../../../src/answer-engine/types";
 import { createPorts, type Ports } from "../../../src/ports";
 import type { AnswerEngine } from "../../../src/ports/answer-engine/port";
+import { consumeAnalysis } from "../../../src/queues/analysis";
 import { createDeps, type Deps } from "../../../src/services/deps";
 import { executeRun, QUESTIONS_PER_STEP } from "../../../src/services/runs/execute-run";
-import { Invocation, WORKFLOW_LANES } from "../../../src/services/runs/lanes";
+import { Invocation, WORKFLOW_LANES } from "../../../src/services/runs/run-lanes";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { uploadFixture, waitForFinal } from "../../helpers/processing";
 import { RecordingQueue } from "../../helpers/sweep";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { keywordLevels } from "../../../src/lib/text/search-scoring";
 import { createPorts } from "../../../src/ports";
 import { createDeps } from "../../../src/services/deps";
-import { indexVideo } from "../../../src/services/search-index";
+import { indexVideo } from "../../../src/services/search/index-video";
 import { insertVideos } from "../../helpers/factories";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPorts } from "../../../src/ports";
 import { createDeps } from "../../../src/services/deps";
-import { indexVideo } from "../../../src/services/search-index";
+import { indexVideo } from "../../../src/services/search/index-video";
 import { insertVideos } from "../../helpers/factories";
 import {
   type Client,

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { frameJpeg } from "../../../simulators/media/jpeg";
 import { SimulatedAi } from "../../../simulators/workers-ai";
-import { openCutter } from "../../../src/ports/media-understanding/cut";
+import { openCutter } from "../../../src/media/cut";
 import { visionInput } from "../../../src/ports/media-understanding/model-outputs";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { frameJpeg } from "../../../simulators/media/jpeg";
 import { SimulatedAi } from "../../../simulators/workers-ai";
 import { RateWindow } from "../../../simulators/workers-ai/rate-window";
+import { openCutter } from "../../../src/media/cut";
 import { ANSWER_JSON_SCHEMA } from "../../../src/ports/answer-engine/workers-ai-prompt";
-import { openCutter } from "../../../src/ports/media-understanding/cut";
 import { fixtureBytes, type MediaFixture } from "../../helpers/media-fixtures";
 import { bytesSource } from "../../helpers/media-sources";
 import {

@@ -7,7 +7,7 @@ import type { UsageReportDto } from "../../../src/services/presenters/usage";
 import { startProcessing } from "../../../src/services/uploads/complete";
 import type { SessionState } from "../../../src/services/uploads/types";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { insertVideos } from "../../helpers/factories";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { RecordingQueue } from "../../helpers/sweep";

@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { expect, vi } from "vitest";
-import { consumeIndexing, consumeProcessing, consumeWindows } from "../../../queues/processing";
 import { createPorts, type Ports } from "../../../src/ports";
 import { WorkersAiEmbedder } from "../../../src/ports/embedder/workers-ai";
+import { consumeIndexing, consumeProcessing, consumeWindows } from "../../../src/queues/processing";
 import { createDeps } from "../../../src/services/deps";
 import { CLAIM_MS } from "../../../src/services/lease-heartbeat";
 import { runSweep } from "../../../src/services/sweep";

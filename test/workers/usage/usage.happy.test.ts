@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { VideoDto } from "../../../src/routes/videos/schemas";
 import type { UsageReportDto } from "../../../src/services/presenters/usage";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { deleteVideo } from "../../helpers/deletion";
 import { admin, type Client, expectJson, newTenant } from "../../helpers/harness";
 import { fixtureBytes } from "../../helpers/media-fixtures";

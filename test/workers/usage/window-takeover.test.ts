@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeProcessing, consumeWindows } from "../../../queues/processing";
 import { NO_MEDIA_USAGE } from "../../../src/domain/usage";
 import type { UnderstandWindowMessage } from "../../../src/lib/queue-messages";
 import type { Ports } from "../../../src/ports";
+import { consumeProcessing, consumeWindows } from "../../../src/queues/processing";
 import { createDeps } from "../../../src/services/deps";
 import { queuedVideo } from "../../helpers/processing";
 import { recordingEnv } from "../../helpers/sweep";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { describeUnderstanding } from "../../../src/services/media/understood";
 import type { VideoDto } from "../../../src/services/presenters/video";
-import { describeUnderstanding } from "../../../src/services/understanding";
 import { type Client, expectJson, newTenant } from "../../helpers/harness";
 import { uploadFixture, waitForFinal } from "../../helpers/processing";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { signPayload } from "../../../src/services/webhooks/signature";
 import { TransportError } from "../../../src/services/webhooks/transport";
 import { expectJson, newTenant } from "../../helpers/harness";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { expectJson, expectProblem, newTenant } from "../../helpers/harness";
 import { emitEvent, registerEndpoint, scriptedTransport, webhookWorld } from "./helpers";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { DeliverWebhookMessage } from "../../../src/lib/queue-messages";
 import { RESEND_WINDOW_MS } from "../../../src/services/webhooks/config";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { fetchTransport, type WebhookTransport } from "../../../src/services/webhooks/transport";
 import { expectJson, newTenant } from "../../helpers/harness";
 import {

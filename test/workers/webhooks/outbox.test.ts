@@ -1,14 +1,14 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeWebhooks } from "../../../queues/webhooks";
 import { database, runBatch } from "../../../src/db/client";
 import { insertEventStatement } from "../../../src/db/repos/events";
 import { workspaces } from "../../../src/db/schema";
+import { consumeWebhooks } from "../../../src/queues/webhooks";
 import { runSweep } from "../../../src/services/sweep";
 import { STRANDED_AFTER_MS } from "../../../src/services/sweep/webhooks";
 import { attemptDelivery } from "../../../src/services/webhooks/deliver";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { newTenant } from "../../helpers/harness";
 import {
   emitEvent,

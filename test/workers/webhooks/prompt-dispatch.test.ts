@@ -1,8 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { handleQueue } from "../../../queues/index";
 import { createPorts } from "../../../src/ports";
+import { handleQueue } from "../../../src/queues/index";
 import { newTenant } from "../../helpers/harness";
 import { emitEvent, registerEndpoint, storedDeliveries, webhookWorld } from "./helpers";
 

@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { consumeWebhooks } from "../../../queues/webhooks";
 import type { DeliverWebhookMessage } from "../../../src/lib/queue-messages";
+import { consumeWebhooks } from "../../../src/queues/webhooks";
 import { FAST_LANE_TIMEOUT_MS } from "../../../src/services/webhooks/config";
-import { dispatchPendingEvents } from "../../../src/services/webhooks/dispatch";
+import { dispatchPendingEvents } from "../../../src/services/webhooks/enqueue-attempts";
 import { fetchTransport, type WebhookTransport } from "../../../src/services/webhooks/transport";
 import { expectJson, newTenant } from "../../helpers/harness";
 import {
