@@ -30,7 +30,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // Two files at a time for the workerd projects: their files are CPU-bound on 2 cores
-      // (docs/decisions.md, "Tests"). The node projects set their own count below.
+      // (docs/decisions/tests.md). The node projects set their own count below.
       maxWorkers: 2,
       projects: [
         {

@@ -13,8 +13,8 @@ const SECONDS = 60;
 // The Worker answers every error with a problem document. A non-2xx answer that is not one comes
 // from wrangler dev's proxy in front of it: wrangler 4.86 answers 503 "Your worker restarted
 // mid-request" when it loses the connection to the Worker's runtime (a pooled keep-alive connection
-// closed by the runtime's idle timeout as a request is sent on it; see docs/decisions.md, "What the
-// local process shows under load"), newer ones a plain error. GET and HEAD are retried by the
+// closed by the runtime's idle timeout as a request is sent on it; see
+// docs/decisions/local-process.md), newer ones a plain error. GET and HEAD are retried by the
 // proxy, so only other methods show it. Production has no such proxy, so these are counted apart
 // from the service's own answers.
 function fromProxy(body) {

@@ -1,7 +1,7 @@
 // How many invocations of each queue consumer may run at once (`max_concurrency`), derived
-// from the Workers AI rate each one spends (docs/decisions.md, "Processing"). Left unset, the
-// platform runs up to 250 of a consumer at once; past the few that fill a model's rate, more
-// only wait on the limiter, and a call still waiting at its deadline fails its window.
+// from the Workers AI rate each one spends (docs/decisions/consumer-concurrency.md). Left
+// unset, the platform runs up to 250 of a consumer at once; past the few that fill a model's
+// rate, more only wait on the limiter, and a call still waiting at its deadline fails its window.
 
 /** The platform's most invocations of one push consumer at once (queues/platform/limits). */
 export const PLATFORM_MAX_CONCURRENCY = 250;
@@ -70,7 +70,7 @@ export function checkConsumerConcurrency(config) {
       (c) => `${c.queue} has ${c.max_concurrency ?? "none"}, not ${derivedConcurrency(c.queue)}`,
     );
   if (wrong.length > 0)
-    return `max_concurrency: ${wrong.join("; ")} (derived from the model rates each spends, docs/decisions.md)`;
+    return `max_concurrency: ${wrong.join("; ")} (derived from the model rates each spends, docs/decisions/consumer-concurrency.md)`;
   const late = Object.keys(PACED_PER_MINUTE).filter(
     (rate) => worstSlotWaitSeconds(rate) >= CALL_DEADLINE_SECONDS,
   );

@@ -1,5 +1,5 @@
 /**
- * What the audit trail records (docs/decisions.md, "The audit trail"): changes to who may act
+ * What the audit trail records (docs/decisions/audit-trail.md): changes to who may act
  * in a workspace, where its data goes, and what of it is kept or deleted.
  */
 export const AUDIT_ACTIONS = [

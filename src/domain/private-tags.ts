@@ -5,7 +5,8 @@ import type { MediaTags } from "./media";
  * them (lowercase). Sources: Apple's QuickTime metadata keys and location metadata
  * (com.apple.quicktime.*), ExifTool's QuickTime tag table (©xyz, ©mak, ©mod, ©swr), Android's
  * MediaMuxer.setLocation (ISO 6709 in `udta`, read as ©xyz), the Matroska tag specification
- * (RECORDING_LOCATION, COMPOSITION_LOCATION). docs/decisions.md lists them with their pages.
+ * (RECORDING_LOCATION, COMPOSITION_LOCATION); docs/decisions/private-container-tags.md links
+ * the pages.
  */
 export const PRIVATE_TAG_NAMES: readonly string[] = [
   "©xyz",

@@ -1,6 +1,6 @@
 /**
- * The operation classes a workspace's requests are counted in (docs/decisions.md, "Rate
- * limits"): each has its own quota, so a flood of searches never holds back reading.
+ * The operation classes a workspace's requests are counted in (docs/decisions/rate-limits.md):
+ * each has its own quota, so a flood of searches never holds back reading.
  */
 export const RATE_CLASSES = ["reads", "writes", "search", "uploads"] as const;
 

@@ -40,7 +40,7 @@ export function ruleKindOf(rule: Pick<Rule, "title"> & { kind?: RuleKind | null 
 /** Rule ids: 1-64 letters, digits, `_`, `-`, `.` or `:`, starting with a letter or digit. */
 export const RULE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
-/** Limits of one rulebook (documented in docs/decisions.md and the OpenAPI descriptions). */
+/** Limits of one rulebook (docs/api-overview.md, "Limits", and the OpenAPI descriptions). */
 export const RULEBOOK_LIMITS = {
   nameChars: 200,
   contentChars: 20_000,
@@ -55,7 +55,7 @@ export function ownerOfKey(keyId: string): string {
   return `user_${keyId.replace(/^key_/, "")}`;
 }
 
-/** Limits of one CSV import (documented in docs/decisions.md and the OpenAPI descriptions). */
+/** Limits of one CSV import (docs/api-overview.md, "Limits", and the OpenAPI descriptions). */
 export const CSV_IMPORT_LIMITS = {
   /** The file itself, in bytes as uploaded. */
   fileBytes: 5 * 1024 * 1024,

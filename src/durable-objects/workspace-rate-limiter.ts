@@ -8,7 +8,7 @@ import { FixedWindows, type WindowDecision } from "../lib/rate-limit-windows";
  * class, so the answer is exact for the whole deployment and can say what is left. Counts live
  * in memory only: an object that restarts (a deploy, eviction after idling) forgets at most
  * one window's counts, erring towards letting requests through, and no request waits on a
- * storage write (docs/decisions.md, "Rate limits").
+ * storage write (docs/decisions/rate-limits.md).
  */
 export class WorkspaceRateLimiter extends DurableObject<Env> {
   private readonly windows = new FixedWindows();

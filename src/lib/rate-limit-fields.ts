@@ -1,7 +1,7 @@
 import type { RateClass } from "../domain/rate-limits";
 import type { WindowDecision } from "./rate-limit-windows";
 
-/** The draft whose syntax the RateLimit fields follow (docs/decisions.md, "Rate limits"). */
+/** The draft whose syntax the RateLimit fields follow (docs/decisions/rate-limits.md). */
 export const RATE_LIMIT_DRAFT = "draft-ietf-httpapi-ratelimit-headers-11";
 
 /** Methods that only read; every other method changes something. */

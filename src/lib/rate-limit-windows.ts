@@ -15,7 +15,7 @@ interface Window {
 /**
  * Fixed windows, one per name, each starting at the first request after the previous one
  * ended. Fixed rather than sliding so that the RateLimit field is exact: "r requests within
- * t seconds" holds until the window ends (docs/decisions.md, "Rate limits"). A refused
+ * t seconds" holds until the window ends (docs/decisions/rate-limits.md). A refused
  * request is not counted: it did no work, and the window ends when it ends either way.
  */
 export class FixedWindows {

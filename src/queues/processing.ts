@@ -23,7 +23,7 @@ import { consumeEach, consumeSideBySide } from "./consume";
 /**
  * Windows of one batch (at most 5, wrangler.toml, on `media-windows` and `media-frames`)
  * understood at once: they wait on models, paced by the limiter. Their subrequests are
- * measured in docs/decisions.md ("Processing").
+ * counted by the production-sim bench (docs/decisions/processing.md).
  */
 const WINDOWS_SIDE_BY_SIDE = 5;
 

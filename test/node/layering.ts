@@ -4,8 +4,8 @@ import path from "node:path";
 /**
  * The rooms of the Worker, bottom up. A file may import from its own layer and the layers
  * below it, never from a layer above (type imports included); nothing but the entry imports
- * from `src/routes/`. docs/architecture.md shows the rooms and docs/decisions.md says why the
- * order is so.
+ * from `src/routes/`. docs/architecture.md shows the rooms and docs/decisions/layering.md says
+ * why the order is so.
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ["src/domain/", "src/env.ts"],

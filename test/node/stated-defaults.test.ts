@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SWEEP_INTERVAL_SECONDS } from "../../scripts/lib/local.mjs";
@@ -15,8 +15,8 @@ const DOCS = [
   "README.md",
   "docs/architecture.md",
   "docs/api-overview.md",
-  "docs/decisions.md",
   "docs/deploy.md",
+  ...readdirSync(path.join(ROOT, "docs/decisions")).map((name) => `docs/decisions/${name}`),
 ];
 
 /** The number a comment states in "NAME (number" form. */

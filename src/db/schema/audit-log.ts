@@ -10,7 +10,7 @@ export interface AuditChangeValue {
 
 /**
  * The audit trail: one row per security- or compliance-relevant change, written in the same
- * D1 batch as the change, kept AUDIT_RETENTION_DAYS (docs/decisions.md, "The audit trail").
+ * D1 batch as the change, kept AUDIT_RETENTION_DAYS (docs/decisions/audit-trail.md).
  */
 export const auditLog = sqliteTable(
   "audit_log",

@@ -9,11 +9,11 @@ export const workspaces = sqliteTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     alphaOptIn: integer("alpha_opt_in", { mode: "boolean" }).notNull().default(false),
-    /** Whether location and device container tags are indexed (docs/decisions.md). */
+    /** Whether location and device tags are indexed (docs/decisions/private-container-tags.md). */
     indexPrivateTags: integer("index_private_tags", { mode: "boolean" }).notNull().default(false),
     /** Days a video is kept after its upload started; null keeps videos until deleted. */
     retentionDays: integer("retention_days"),
-    /** The operator's own request quotas per class; null: the defaults (docs/decisions.md). */
+    /** The operator's own quotas per class; null: the defaults (docs/decisions/rate-limits.md). */
     rateLimits: text("rate_limits", { mode: "json" }).$type<RateLimitOverrides>(),
     createdAt: text("created_at").notNull(),
     /** Also moved by each step of a deleting workspace's erasure, so the sweep sees progress. */

@@ -4,7 +4,7 @@ import { isStopword, tokenize } from "./text-features";
 /**
  * Maps an embedder's cosine similarity onto the 0-1 score scale search reports. Each model
  * has its own spread of cosines, so each gets the cosine at which a match starts to count
- * (`low`) and the cosine of a near-paraphrase (`high`); see docs/decisions.md.
+ * (`low`) and the cosine of a near-paraphrase (`high`); see docs/decisions/search-scores.md.
  */
 const CALIBRATION: Record<string, { low: number; high: number }> = {
   "local-hash@1": { low: 0.1, high: 0.6 },

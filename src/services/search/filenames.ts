@@ -5,8 +5,8 @@ import { type Scored, sortScored } from "./rank";
 
 /**
  * A filename holding the query's words ranks below the same words said or shown in a video:
- * it names the file and is no evidence of what the video holds (docs/decisions.md, "Filenames
- * are searchable, never evidence"). All its words score 0.85 × 0.85, above the default
+ * it names the file and is no evidence of what the video holds
+ * (docs/decisions/filenames-in-search.md). All its words score 0.85 × 0.85, above the default
  * threshold; the query as written 0.97 × 0.85.
  */
 export const FILENAME_FACTOR = 0.85;

@@ -11,8 +11,8 @@ import {
 /**
  * Whether a moment is also scored on the words of the moment right after it, so a query whose
  * words are split over two neighbouring segments ("crane" in one, "hook latch" in the next)
- * surfaces; decided from the held-out figures in docs/benchmarks.md (docs/decisions.md,
- * "Neighbouring moments").
+ * surfaces; decided from the held-out figures in docs/benchmarks.md
+ * (docs/decisions/neighbouring-moments.md).
  */
 export const JOIN_NEIGHBOURS = true;
 /** A match spread over two moments ranks below the same words inside one. */
@@ -23,7 +23,7 @@ const ADJACENT_SECONDS = 0.002;
 /**
  * The calibrated meaning score below which a moment holding none of the query's words is
  * noise, not a weaker match: an empty answer suggests a lower threshold only for a match
- * above it (docs/decisions.md, "What a result shows, and an empty answer").
+ * above it (docs/decisions/search-results.md).
  */
 export const MEANING_FLOOR = 0.3;
 

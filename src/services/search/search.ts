@@ -95,8 +95,8 @@ async function ranked(
   // The query is embedded and the index searched first; then one batch finds the keyword
   // hits and reads every candidate's row, the index's matches included, beside the filename
   // hits and the counts. One round trip after the index, not several beside it: a
-  // statement's fixed cost is more than the full-text search it holds (docs/decisions.md,
-  // "One statement after the index").
+  // statement's fixed cost is more than the full-text search it holds
+  // (docs/decisions/one-statement-after-the-index.md).
   const [queryVector] = await ports.embedder.embed(workspaceId, [request.query], "query");
   lap("embed");
   const matches = queryVector

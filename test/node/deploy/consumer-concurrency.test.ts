@@ -70,7 +70,8 @@ describe("queue consumers' max_concurrency", () => {
       "production",
     );
     expect(checkConsumerConcurrency(unset)).toBe(
-      "max_concurrency: media-frames has none, not 3 (derived from the model rates each spends, docs/decisions.md)",
+      "max_concurrency: media-frames has none, not 3 (derived from the model rates each spends, " +
+        "docs/decisions/consumer-concurrency.md)",
     );
     const raised = await configWith(
       toml.replace(
