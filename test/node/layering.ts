@@ -44,7 +44,12 @@ function breach(from: string, specifier: string, files: ReadonlySet<string>): st
     return from.startsWith("src/domain/") ? `${from} imports the package ${specifier}` : null;
   }
   const base = path.posix.join(path.posix.dirname(from), specifier);
-  const target = [`${base}.ts`, `${base}/index.ts`].find((file) => files.has(file)) ?? `${base}.ts`;
+  const target = /\.[cm]?[jt]s$/.test(base)
+    ? base
+    : ([`${base}.ts`, `${base}/index.ts`].find((file) => files.has(file)) ?? `${base}.ts`);
+  // The Worker ships alone: the bench and the scripts run beside it, never inside it.
+  if (from.startsWith("src/") && /^(bench|scripts)\//.test(target))
+    return `${from} imports ${target}: the Worker never imports the bench or the scripts`;
   if (from.startsWith("src/domain/") && !target.startsWith("src/domain/"))
     return `${from} imports ${target} from outside the domain`;
   const own = layerOf(from);
