@@ -6,13 +6,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import {
-  applyMigrations,
   localConfig,
   ROOT,
   startSweeps,
   startWrangler,
   waitForReady,
 } from "../scripts/lib/local.mjs";
+import { applyMigrations } from "../scripts/lib/migrations.mjs";
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -42,7 +42,7 @@ export async function startService({ adapters = "local", env = {} } = {}) {
     STATE_DIR: stateDir,
     ADMIN_TOKEN: adminToken,
   });
-  applyMigrations(config.stateDir);
+  await applyMigrations(config.stateDir);
   // wrangler's own output goes to a log beside the state, for diagnosing a failed run.
   const logFile = path.join(tmpdir(), `vas-bench-wrangler-${Date.now()}.log`);
   const log = openSync(logFile, "w");

@@ -7,13 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  applyMigrations,
-  localConfig,
-  ROOT,
-  startWrangler,
-  waitForReady,
-} from "../../scripts/lib/local.mjs";
+import { localConfig, ROOT, startWrangler, waitForReady } from "../../scripts/lib/local.mjs";
+import { applyMigrations } from "../../scripts/lib/migrations.mjs";
 import { startScreenReader } from "../../scripts/lib/screen-reader.mjs";
 
 export const name = "screen-text";
@@ -179,7 +174,7 @@ export async function run() {
     });
     config.secrets.SCREEN_READER_URL = reader.url;
     config.secrets.SCREEN_READER_SECRET = reader.secret;
-    applyMigrations(config.stateDir);
+    await applyMigrations(config.stateDir);
     child = startWrangler(config, { stdio: ["ignore", "ignore", "ignore"], detached: true });
     await waitForReady(config.baseUrl, child);
     const admin = async (route, body) =>

@@ -1,13 +1,14 @@
 // Shared by `npm run dev`, `npm start`, the admin CLI and the benchmarks: the local
 // configuration, its secrets file and the wrangler processes.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { SIMULATOR_DEFAULTS } from "./banner.mjs";
+import { applyMigrations } from "./migrations.mjs";
 import { startScreenReader } from "./screen-reader.mjs";
 import { wranglerOutputFilter } from "./wrangler-output.mjs";
 
@@ -140,25 +141,6 @@ export async function ensurePortFree({ port }) {
   if (problem === null) return;
   if (problem.code === "EADDRINUSE") refuse(`port ${port} is in use; set PORT`);
   refuse(`cannot listen on port ${port} (${problem.code ?? problem.message}); set PORT`);
-}
-
-/** Applies the D1 migrations to the local state folder (the same one wrangler dev uses). */
-export function applyMigrations(stateDir) {
-  mkdirSync(stateDir, { recursive: true });
-  const result = spawnSync(
-    WRANGLER,
-    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
-    {
-      cwd: ROOT,
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-      encoding: "utf8",
-    },
-  );
-  if (result.status !== 0) {
-    process.stderr.write(result.stdout ?? "");
-    process.stderr.write(result.stderr ?? "");
-    throw new Error("applying D1 migrations failed");
-  }
 }
 
 /**
@@ -319,7 +301,7 @@ export async function launchLocal(check = () => undefined) {
   await ensurePortFree(config);
   // The screen reader loads its models while the migrations apply.
   const reading = config.adapters === "local" ? startScreenReader() : null;
-  applyMigrations(config.stateDir);
+  await applyMigrations(config.stateDir);
   const screenReader = await withScreenReader(config, reading);
   const child = startWrangler(config);
   child.once("exit", () => screenReader?.child?.kill("SIGTERM"));
