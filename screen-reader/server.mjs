@@ -5,8 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
-import { decodeFrame, readLines, UndecodableError } from "./read-frame.mjs";
-import { respaceRecognition } from "./respace.mjs";
+import { identicalFrames } from "./identical-frames.mjs";
+import { startOcrPool } from "./ocr-pool.mjs";
+import { decodeFrame, UndecodableError } from "./read-frame.mjs";
 import { hearSpeech, loadSpeech } from "./speech.mjs";
 
 /** The reader's name, as the Worker stores it with what it read. */
@@ -25,14 +26,11 @@ function fail(reason) {
 
 /** Loads the native parts now, so a machine that cannot run them is told at start. */
 async function loadParts() {
-  const { default: Ocr } = await import("@gutenye/ocr-node");
   const { default: installer } = await import("@ffmpeg-installer/ffmpeg");
   const probe = spawnSync(installer.path, ["-hide_banner", "-version"], { encoding: "utf8" });
   if (probe.status !== 0)
     throw new Error(`ffmpeg does not run here (${probe.error ?? probe.status})`);
-  await respaceRecognition();
-  const ocr = await Ocr.create();
-  return { ocr, ffmpegPath: installer.path };
+  return { ocr: await startOcrPool(), ffmpegPath: installer.path };
 }
 
 if (secret.length < 16) fail("SCREEN_READER_SECRET must be set (16 characters at least)");
@@ -42,14 +40,15 @@ try {
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
+const frames = identicalFrames((imagePath) => parts.ocr.read(imagePath));
 // Speech spans are optional: without them the reader still reads on-screen text.
 const speech = await loadSpeech(process.env);
 
-// OCR runs one frame at a time: the runtime already spreads one frame over every core.
-let ocrTurn = Promise.resolve();
+// Speech detection runs one cut at a time.
+let speechTurn = Promise.resolve();
 function inTurn(work) {
-  const result = ocrTurn.then(work);
-  ocrTurn = result.catch(() => undefined);
+  const result = speechTurn.then(work);
+  speechTurn = result.catch(() => undefined);
   return result;
 }
 
@@ -95,7 +94,7 @@ async function readFrame(req, res, url) {
     return answer(res, status, { error: String(error instanceof Error ? error.message : error) });
   }
   try {
-    const lines = await inTurn(() => readLines(parts.ocr, frame.path));
+    const lines = await frames.read(frame.jpeg, frame.path);
     answer(res, 200, {
       engine: ENGINE,
       frame: { content_type: "image/jpeg", base64: frame.jpeg.toString("base64") },
@@ -123,7 +122,14 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://screen-reader");
   if (req.method === "GET" && url.pathname === "/healthz") {
     const { rss } = process.memoryUsage();
-    return answer(res, 200, { status: "ok", engine: ENGINE, rss_bytes: rss });
+    return answer(res, 200, {
+      status: "ok",
+      engine: ENGINE,
+      rss_bytes: rss,
+      ocr_workers: parts.ocr.size,
+      frames_read: frames.counts.frames,
+      frames_identical: frames.counts.identical,
+    });
   }
   if (!authorised(req)) return answer(res, 401, { error: "unauthorised" });
   if (req.method === "POST" && url.pathname === "/v1/speech") {

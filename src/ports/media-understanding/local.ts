@@ -57,8 +57,8 @@ export interface LocalDependencies {
 }
 
 /**
- * Frames are read two at a time: the screen reader reads one while the next is cut and
- * decoded (its OCR already spreads one frame over every core).
+ * Frames are read two at a time: the screen reader's OCR pool reads one frame per core, at
+ * most two side by side (screen-reader/ocr-pool.mjs).
  */
 const LOCAL_SETTINGS: Partial<WindowSettings> = { concurrency: 2 };
 

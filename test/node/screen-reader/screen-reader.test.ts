@@ -32,6 +32,30 @@ describe("the screen reader (the local engine's Node process for on-screen text)
     reader.child?.kill("SIGTERM");
   });
 
+  it("reads frames side by side, and answers a frame identical to one just read from memory", async () => {
+    const health = async () =>
+      (await (await fetch(`${reader.url}/healthz`)).json()) as {
+        ocr_workers: number;
+        frames_read: number;
+        frames_identical: number;
+      };
+    // First in the file, so no frame of this video was read before.
+    const before = await health();
+    expect(before.ocr_workers).toBeGreaterThanOrEqual(1);
+    // The same frame twice at once, and a different one beside them.
+    const [first, again, other] = await Promise.all([
+      read(video, 2),
+      read(video, 2),
+      read(video, 6),
+    ]);
+    expect(again.body.lines).toEqual(first.body.lines);
+    expect(again.body.frame).toEqual(first.body.frame);
+    expect(other.body.lines.map((l) => l.text)).toContain("Forklift route closed today");
+    const after = await health();
+    expect(after.frames_read - before.frames_read).toBe(3);
+    expect(after.frames_identical - before.frames_identical).toBe(1);
+  });
+
   it("reads a sign's words from a real frame, confidently, and answers the frame", async () => {
     // screen-text.mp4 shows "COLD STORAGE" over "Authorised staff only" for its first 4 s.
     const { status, body } = await read(video, 2);
