@@ -153,7 +153,7 @@ server.on("error", (error) => fail(error.message));
 server.listen(port, "127.0.0.1", () => {
   const address = server.address();
   process.stdout.write(
-    `SCREEN_READER_READY ${JSON.stringify({ port: address.port, engine: ENGINE, speech: speech.engine, speech_notice: speech.notice })}\n`,
+    `SCREEN_READER_READY ${JSON.stringify({ port: address.port, engine: ENGINE, speech: speech.engine, speech_notice: speech.notice, transcribes: speech.vad !== null && speech.whisperUrl !== null })}\n`,
   );
 });
 // Ends with the process that started it: an orphan is adopted by another parent.

@@ -82,6 +82,8 @@ export interface OptionalSecrets {
   SCREEN_READER_SECRET?: string;
   /** Local only: the screen reader's speech detector (`silero-vad@5`); unset, audio is not heard. */
   SCREEN_READER_SPEECH?: string;
+  /** Local only: `true` when the screen reader also transcribes the speech it finds (WHISPER_URL). */
+  SCREEN_READER_TRANSCRIBES?: string;
 }
 
 /** Read only by tests; never set in a deployment. */

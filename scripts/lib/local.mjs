@@ -324,6 +324,8 @@ async function withScreenReader(config, reading) {
   config.secrets.SCREEN_READER_URL = reader.url;
   config.secrets.SCREEN_READER_SECRET = reader.secret;
   if (reader.speech) config.secrets.SCREEN_READER_SPEECH = reader.speech;
+  // With WHISPER_URL the speech it finds is also transcribed: the Worker then hears speech.
+  if (reader.transcribes) config.secrets.SCREEN_READER_TRANSCRIBES = "true";
   else process.stderr.write(`${reader.speechNotice}\n`);
   return reader;
 }

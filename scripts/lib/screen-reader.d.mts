@@ -10,6 +10,8 @@ export type ScreenReaderStart =
       pid: number;
       /** The speech detector (`silero-vad@5`), or null when it did not load. */
       speech: string | null;
+      /** Whether the speech it finds is also transcribed (WHISPER_URL names a whisper.cpp server). */
+      transcribes: boolean;
       speechNotice?: string;
       notice?: undefined;
     }
@@ -20,6 +22,7 @@ export type ScreenReaderStart =
       secret?: undefined;
       pid?: undefined;
       speech?: undefined;
+      transcribes?: undefined;
       speechNotice?: undefined;
     };
 

@@ -60,11 +60,18 @@ export function startScreenReader(env = process.env) {
       const failed = line.match(/^SCREEN_READER_FAILED (.*)$/);
       if (failed) return notice(failed[1]);
       if (!ready) return process.stdout.write(`${line}\n`);
-      const { port, speech, speech_notice } = JSON.parse(ready[1]);
+      const { port, speech, speech_notice, transcribes } = JSON.parse(ready[1]);
       child.removeAllListeners("exit");
       serving = true;
       const url = `http://127.0.0.1:${port}`;
-      const started = { child, url, secret, pid: child.pid, speech: speech ?? null };
+      const started = {
+        child,
+        url,
+        secret,
+        pid: child.pid,
+        speech: speech ?? null,
+        transcribes: transcribes === true,
+      };
       if (!speech) started.speechNotice = `Speech is not found locally: ${speech_notice}.`;
       settle(started);
     });

@@ -101,11 +101,12 @@ export function createPorts(env: Env): Ports {
   return {
     storage: new LocalGatewayStorage(env.MEDIA_BUCKET, credentials),
     understanding,
-    // The local engine reads the file's text tracks and tags, and on-screen text when a screen
-    // reader runs (its `limitations` say what it leaves out).
+    // The local engine reads the file's text tracks and tags, on-screen text when a screen
+    // reader runs, and speech when that reader transcribes it (its `limitations` say what it
+    // leaves out).
     mediaAbilities: {
       engine: understanding.engine,
-      speech: false,
+      speech: understanding.transcribes,
       pictures: false,
       onScreenText: understanding.readsScreen,
     },
@@ -125,6 +126,14 @@ function localUnderstanding(env: Env): LocalMediaUnderstanding {
   return new LocalMediaUnderstanding({
     reader: new SidecarScreenReader({ url, secret }),
     frames: new R2FrameStore(env.MEDIA_BUCKET),
-    ...(speech ? { speech: new SidecarSpeechSpans({ url, secret }, speech) } : {}),
+    ...(speech
+      ? {
+          speech: new SidecarSpeechSpans(
+            { url, secret },
+            speech,
+            env.SCREEN_READER_TRANSCRIBES === "true",
+          ),
+        }
+      : {}),
   });
 }

@@ -76,6 +76,11 @@ export class LocalMediaUnderstanding implements MediaUnderstanding {
     this.settings = { ...DEFAULT_WINDOW_SETTINGS, ...LOCAL_SETTINGS, ...deps?.settings };
   }
 
+  /** Whether speech is transcribed: the screen reader finds speech and sends it to Whisper. */
+  get transcribes(): boolean {
+    return this.deps?.speech?.transcribes === true;
+  }
+
   /** Whether on-screen text is read: a screen reader runs. */
   get readsScreen(): boolean {
     return this.deps !== null;

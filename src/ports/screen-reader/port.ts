@@ -56,5 +56,7 @@ export interface HeardCut {
 export interface SpeechSpans {
   /** The detector's name, as stored with the spans (`silero-vad@5`). */
   readonly engine: string;
+  /** Whether it also transcribes the speech it finds (`HeardCut.transcript`). */
+  readonly transcribes: boolean;
   hear(cut: Uint8Array): Promise<HeardCut>;
 }

@@ -81,6 +81,7 @@ export class SidecarSpeechSpans implements SpeechSpans {
   constructor(
     private readonly address: SidecarAddress,
     readonly engine: string,
+    readonly transcribes = false,
   ) {}
 
   async hear(cut: Uint8Array): Promise<HeardCut> {

@@ -92,8 +92,10 @@ describe("the screen reader's speech spans (Silero VAD), and whisper.cpp when WH
     whisper.server.close();
   });
 
-  it("starts with a speech detector", () => {
+  it("starts with a speech detector, and says it transcribes only with WHISPER_URL", () => {
     expect(reader.speech).toBe("silero-vad@5");
+    expect(reader.transcribes).toBe(false);
+    expect(whispering.transcribes).toBe(true);
   });
 
   it("finds the speech of a spoken video without captions where it is, and none outside", async () => {

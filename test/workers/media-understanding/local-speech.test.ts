@@ -30,6 +30,7 @@ const frames: FrameStore = {
  */
 class ScriptedSpeech implements SpeechSpans {
   readonly engine = "silero-vad@5";
+  readonly transcribes = false;
   readonly cuts: Uint8Array[] = [];
   constructor(private readonly answer: (call: number) => HeardCut) {}
   async hear(cut: Uint8Array): Promise<HeardCut> {

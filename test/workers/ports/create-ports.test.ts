@@ -77,6 +77,24 @@ describe("what the media engine hears and sees", () => {
     expect(createPorts({ ...local, ...without }).mediaAbilities.onScreenText).toBe(false);
   });
 
+  it("declares speech heard locally exactly when the screen reader also transcribes it", () => {
+    const local: Env = { ...env, DEPLOYMENT: "local" };
+    const reader = {
+      SCREEN_READER_URL: "http://127.0.0.1:9",
+      SCREEN_READER_SECRET: "s",
+      SCREEN_READER_SPEECH: "silero-vad@5",
+    };
+    const speech = (extra: Partial<Env>) =>
+      createPorts({ ...local, ...reader, ...extra }).mediaAbilities.speech;
+    // Spans alone say where speech is, not what was said.
+    expect(speech({ SCREEN_READER_TRANSCRIBES: undefined })).toBe(false);
+    expect(speech({ SCREEN_READER_TRANSCRIBES: "true" })).toBe(true);
+    // Transcription needs the spans it is sent for.
+    expect(speech({ SCREEN_READER_TRANSCRIBES: "true", SCREEN_READER_SPEECH: undefined })).toBe(
+      false,
+    );
+  });
+
   it("is declared for the production engine, which hears speech, describes frames and reads them", () => {
     expect(createPorts(production).mediaAbilities).toEqual({
       engine: WORKERS_AI_ENGINE_ID,
