@@ -12,15 +12,18 @@ export function ocrWorkerCount() {
 }
 
 /**
- * Starts `size` OCR workers and resolves once every one has loaded its models; rejects with
- * the first one's reason when they cannot load here. `read(imagePath)` answers the lines
- * read in an image file, in turn with the other reads (first come, first served).
+ * Starts one OCR worker and resolves once it has loaded its models (rejecting with its reason
+ * when they cannot load here); more start, up to `size`, only when a read finds every worker
+ * busy, so a reader that never reads two frames at once pays for one. `read(imagePath)`
+ * answers the lines read in an image file, in turn with the other reads (first come, first
+ * served).
  */
 export async function startOcrPool(size = ocrWorkerCount()) {
   const idle = [];
   const waiting = [];
   const workers = new Set();
   let closed = false;
+  let canGrow = true;
 
   const dispatch = () => {
     while (idle.length > 0 && waiting.length > 0) idle.shift().take(waiting.shift());
@@ -66,13 +69,29 @@ export async function startOcrPool(size = ocrWorkerCount()) {
       });
     });
 
-  await Promise.all(Array.from({ length: size }, spawn));
+  /**
+   * Another worker when reads wait and the pool is not full (a worker is counted from the
+   * moment it starts loading); when one cannot load, the pool stays as it is.
+   */
+  const grow = () => {
+    if (closed || !canGrow || waiting.length === 0 || workers.size >= size) return;
+    spawn().catch(() => {
+      canGrow = false;
+    });
+  };
+
+  await spawn();
   return {
     size,
+    /** Workers running or loading now (`size` at most). */
+    get started() {
+      return workers.size;
+    },
     read(imagePath) {
       return new Promise((resolve, reject) => {
         waiting.push({ imagePath, resolve, reject });
         dispatch();
+        grow();
       });
     },
     async close() {

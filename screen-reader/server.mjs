@@ -126,7 +126,7 @@ const server = createServer((req, res) => {
       status: "ok",
       engine: ENGINE,
       rss_bytes: rss,
-      ocr_workers: parts.ocr.size,
+      ocr_workers: parts.ocr.started,
       frames_read: frames.counts.frames,
       frames_identical: frames.counts.identical,
     });
