@@ -18,6 +18,7 @@ import * as searchLatency from "./suites/search-latency.mjs";
 import * as searchLatencyMillion from "./suites/search-latency-1m.mjs";
 import * as searchQuality from "./suites/search-quality.mjs";
 import * as soak from "./suites/soak.mjs";
+import * as speechSpans from "./suites/speech-spans.mjs";
 import * as truthfulness from "./suites/truthfulness.mjs";
 import * as uploads from "./suites/uploads.mjs";
 import * as webhookConnections from "./suites/webhook-connections.mjs";
@@ -44,6 +45,7 @@ const SUITES = [
   longRuns,
   windowContention,
   screenText,
+  speechSpans,
 ];
 /**
  * Run only when named: seeding a million segments takes several minutes, and a 2-hour video,
