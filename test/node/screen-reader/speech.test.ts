@@ -23,10 +23,20 @@ interface Heard {
 /**
  * A whisper.cpp server as examples/server/server.cpp answers: POST /inference takes multipart
  * `file` (WAV only, else status 200 with `{"error":"failed to read WAV file"}`) and, with
- * `response_format=verbose_json`, answers the language in full and timed segments.
+ * `response_format=verbose_json`, answers the language in full and timed segments. Under
+ * `/slow/` it answers only once `release()` is called, as a server on a busy CPU would.
  */
-function whisperSimulator(): Promise<{ server: Server; url: string; forms: FormData[] }> {
+function whisperSimulator(): Promise<{
+  server: Server;
+  url: string;
+  forms: FormData[];
+  release: () => void;
+}> {
   const forms: FormData[] = [];
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -34,6 +44,10 @@ function whisperSimulator(): Promise<{ server: Server; url: string; forms: FormD
       headers: { "content-type": req.headers["content-type"] ?? "" },
     }).formData();
     forms.push(form);
+    if (req.url === "/slow/inference") {
+      await released;
+      req.url = "/inference";
+    }
     const file = form.get("file");
     const bytes = file instanceof Blob ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
     res.setHeader("content-type", "application/json");
@@ -52,7 +66,12 @@ function whisperSimulator(): Promise<{ server: Server; url: string; forms: FormD
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, forms }),
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        forms,
+        release,
+      }),
     ),
   );
 }
@@ -134,6 +153,38 @@ describe("the screen reader's speech spans (Silero VAD), and whisper.cpp when WH
     expect(form?.get("response_format")).toBe("verbose_json");
     expect(form?.get("file")).toBeInstanceOf(Blob);
   });
+
+  it("reads frames and finds speech while whisper.cpp is still transcribing another cut", async () => {
+    const slow = await startScreenReader({
+      ...process.env,
+      SCREEN_READER: undefined,
+      WHISPER_URL: `${whisper.url}/slow/`,
+    });
+    try {
+      let transcribed = false;
+      const sent = whisper.forms.length;
+      const held = hear(slow, fixture("spoken.mp4")).finally(() => {
+        transcribed = true;
+      });
+      // Its speech is found and sent to whisper.cpp, which holds it.
+      await expect.poll(() => whisper.forms.length, { timeout: 30_000 }).toBeGreaterThan(sent);
+      const frame = await fetch(`${slow.url}/v1/frames?offset=2&box=640`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${slow.secret}` },
+        body: new Uint8Array(fixture("screen-text.mp4")),
+      });
+      const read = (await frame.json()) as { lines: { text: string }[] };
+      expect(read.lines.map((l) => l.text)).toContain("COLD STORAGE");
+      const music = await hear(slow, fixture("music.mp4"));
+      expect(music.body.spans).toEqual([]);
+      expect(transcribed, "the held cut is still with whisper.cpp").toBe(false);
+      whisper.release();
+      const { body } = await held;
+      expect(body.transcript).toMatchObject({ language: "en" });
+    } finally {
+      slow.child?.kill("SIGTERM");
+    }
+  }, 120_000);
 
   it("says when whisper.cpp fails, keeping the spans", async () => {
     const broken = await startScreenReader({
