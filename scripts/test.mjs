@@ -4,6 +4,9 @@
 // nothing has happened for longer than any test or hook in flight may take, it stops the run and
 // runs again only the files that did not finish, at most twice. A file that finished keeps its
 // result: a failure is never run again, so a stall can neither hide nor cause one.
+// The whole suite runs as two Vitest runs in turn, the workerd group and then the node group
+// (docs/decisions/tests.md): the pool's stall comes after a group's last file, and a run whose
+// every file has ended is stopped within FINISHED_MS instead of waiting IDLE_MS.
 // Arguments are Vitest's (`npm test -- test/workers/x.test.ts --project workers`).
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -17,9 +20,20 @@ const REPORTER = path.join(ROOT, "scripts", "lib", "test-progress.mjs");
 const IDLE_MS = Number(process.env.VAS_TEST_STALL_IDLE_SECONDS ?? 240) * 1000;
 /** A test or hook in flight: the longest test timeout set (600 s) and a margin. */
 const BUSY_MS = Number(process.env.VAS_TEST_STALL_BUSY_SECONDS ?? 660) * 1000;
+/** Every planned file ended and nothing in flight: a run still open this long has stalled. */
+const FINISHED_MS = Number(process.env.VAS_TEST_FINISHED_SECONDS ?? 20) * 1000;
 const ATTEMPTS = 3;
 /** Vitest options that take the next argument as their value. */
 const VALUED = new Set(["--project", "--config", "-c", "--root", "-r", "--dir", "--exclude"]);
+
+/** How to stop each Vitest run in flight; an interrupt of `npm test` stops them all. */
+const running = new Set();
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    for (const stop of running) stop();
+    process.exit(130);
+  });
+}
 
 /** What a run's progress file says: files planned and ended, what is in flight, the last event. */
 function readProgress(file, startedAt) {
@@ -59,29 +73,40 @@ function runOnce(args, attempt) {
       // Already gone.
     }
   };
-  const onSignal = () => {
-    stop();
-    process.exit(130);
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  running.add(stop);
   return new Promise((resolve) => {
     const timer = setInterval(
       () => {
         const state = readProgress(progress, startedAt);
+        const finished =
+          state.planned.size > 0 &&
+          state.inFlight.size === 0 &&
+          [...state.planned.keys()].every((key) => state.ended.has(key));
+        const quiet = Date.now() - state.last;
+        if (finished && quiet >= FINISHED_MS) {
+          clearInterval(timer);
+          child.removeAllListeners("exit");
+          stop();
+          const failed = [...state.ended.values()].some((ended) => ended === "failed");
+          console.error(
+            `\nnpm test: every file had finished ${Math.round(quiet / 1000)} s ago and Vitest had ` +
+              "not exited; stopped it (the workerd pool's stall, cloudflare/workers-sdk#15498).",
+          );
+          resolve({ stalled: false, code: failed ? 1 : 0 });
+          return;
+        }
         const allowed = state.inFlight.size > 0 ? BUSY_MS : IDLE_MS;
-        if (Date.now() - state.last < allowed) return;
+        if (quiet < allowed) return;
         clearInterval(timer);
         child.removeAllListeners("exit");
         stop();
-        resolve({ stalled: true, quietMs: Date.now() - state.last, ...state });
+        resolve({ stalled: true, quietMs: quiet, ...state });
       },
-      Math.min(5_000, IDLE_MS / 3),
+      Math.min(5_000, IDLE_MS / 3, FINISHED_MS / 3),
     );
     child.on("exit", (code, signal) => {
       clearInterval(timer);
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      running.delete(stop);
       rmSync(progress, { force: true });
       resolve({ stalled: false, code: code ?? (signal ? 1 : 0) });
     });
@@ -100,39 +125,57 @@ function optionsOf(args) {
   return options.filter((a, i, all) => a !== "--project" && all[i - 1] !== "--project");
 }
 
+/**
+ * One run under the watchdog: a stalled run is stopped and its unfinished files run again, at
+ * most ATTEMPTS times. Resolves true when every file passed.
+ */
+async function watched(args, lane) {
+  let runArgs = args;
+  let failed = false;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const outcome = await runOnce(runArgs, `${lane}-${attempt}`);
+    if (!outcome.stalled) return outcome.code === 0 && !failed;
+    const unfinished = [...outcome.planned].filter(([key]) => !outcome.ended.has(key));
+    const failures = [...outcome.ended].filter(([, state]) => state === "failed");
+    if (failures.length > 0) failed = true;
+    const minutes = (outcome.quietMs / 60_000).toFixed(1);
+    console.error(
+      `\nnpm test: Vitest made no progress for ${minutes} min with ${outcome.inFlight.size} test(s) ` +
+        `in flight; ${outcome.ended.size} of ${outcome.planned.size} files had finished` +
+        `${failures.length ? ` (${failures.length} failed)` : ""}. Stopped it (the workerd pool's ` +
+        `stall, cloudflare/workers-sdk#15498).`,
+    );
+    if (unfinished.length === 0) return !failed;
+    const files = unfinished.map(([, f]) => path.relative(ROOT, f.file));
+    const projects = [...new Set(unfinished.map(([, f]) => f.project))];
+    if (attempt === ATTEMPTS) {
+      console.error(`npm test: still not finished after ${ATTEMPTS} runs: ${files.join(", ")}`);
+      return false;
+    }
+    console.error(
+      `npm test: running the ${files.length} unfinished file(s) again: ${files.join(", ")}\n`,
+    );
+    runArgs = [
+      "run",
+      ...optionsOf(args.slice(1)),
+      ...projects.flatMap((p) => ["--project", p]),
+      ...files,
+    ];
+  }
+  return !failed;
+}
+
+/** The whole suite's runs, in turn: the workerd and client files, then the node files. */
+const GROUPS = [
+  ["run", "--project", "workers", "--project", "client"],
+  ["run", "--project", "node", "--project", "node-production"],
+];
+
 const given = process.argv.slice(2);
 const args = given[0] === "run" ? given : ["run", ...given];
-let runArgs = args;
-let failed = false;
-for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-  const outcome = await runOnce(runArgs, attempt);
-  if (!outcome.stalled) {
-    process.exit(outcome.code === 0 && !failed ? 0 : 1);
-  }
-  const unfinished = [...outcome.planned].filter(([key]) => !outcome.ended.has(key));
-  const failures = [...outcome.ended].filter(([, state]) => state === "failed");
-  if (failures.length > 0) failed = true;
-  const minutes = (outcome.quietMs / 60_000).toFixed(1);
-  console.error(
-    `\nnpm test: Vitest made no progress for ${minutes} min with ${outcome.inFlight.size} test(s) ` +
-      `in flight; ${outcome.ended.size} of ${outcome.planned.size} files had finished` +
-      `${failures.length ? ` (${failures.length} failed)` : ""}. Stopped it (the workerd pool's ` +
-      `stall, cloudflare/workers-sdk#15498).`,
-  );
-  if (unfinished.length === 0) process.exit(failed ? 1 : 0);
-  const files = unfinished.map(([, f]) => path.relative(ROOT, f.file));
-  const projects = [...new Set(unfinished.map(([, f]) => f.project))];
-  if (attempt === ATTEMPTS) {
-    console.error(`npm test: still not finished after ${ATTEMPTS} runs: ${files.join(", ")}`);
-    process.exit(1);
-  }
-  console.error(
-    `npm test: running the ${files.length} unfinished file(s) again: ${files.join(", ")}\n`,
-  );
-  runArgs = [
-    "run",
-    ...optionsOf(args.slice(1)),
-    ...projects.flatMap((p) => ["--project", p]),
-    ...files,
-  ];
+const whole = args.length === 1;
+let passed = true;
+for (const [lane, group] of (whole ? GROUPS : [args]).entries()) {
+  if (!(await watched(group, lane))) passed = false;
 }
+process.exit(passed ? 0 : 1);

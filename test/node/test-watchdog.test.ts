@@ -41,4 +41,16 @@ describe("npm test's watchdog over a Vitest run that stops", () => {
     expect(runs.filter((r) => r === "counted")).toHaveLength(1);
     expect(status).toBe(1);
   }, 90_000);
+
+  it("stops a run that stays open after every file finished, with the files' result", () => {
+    const linger = { WATCHDOG_LINGER: "1", VAS_TEST_FINISHED_SECONDS: "3" };
+    const green = runWatched({ ...linger, VAS_TEST_STALL_IDLE_SECONDS: "600" });
+    expect(green.stderr).toContain("every file had finished");
+    expect(green.stderr).not.toContain("running the");
+    expect(green.runs).toEqual(["counted"]);
+    expect(green.status).toBe(0);
+    const red = runWatched({ ...linger, VAS_TEST_STALL_IDLE_SECONDS: "600", WATCHDOG_FAIL: "1" });
+    expect(red.stderr).toContain("every file had finished");
+    expect(red.status).toBe(1);
+  }, 90_000);
 });
