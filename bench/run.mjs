@@ -7,6 +7,7 @@ import { ROOT } from "../scripts/lib/local.mjs";
 import { startService } from "./lib.mjs";
 import { replaceSections, suiteSection } from "./report.mjs";
 import * as fuzz from "./suites/fuzz.mjs";
+import * as install from "./suites/install.mjs";
 import * as listVideos from "./suites/list-videos.mjs";
 import * as longRuns from "./suites/long-runs.mjs";
 import * as productionSim from "./suites/production-sim.mjs";
@@ -46,13 +47,20 @@ const SUITES = [
   windowContention,
   screenText,
   speechSpans,
+  install,
 ];
 /**
  * Run only when named: seeding a million segments takes several minutes, and a 2-hour video,
  * a long workflow run or 100 uploads' windows through the simulated production platform
- * take longer.
+ * take longer, and two clean installs take minutes.
  */
-const ON_REQUEST = new Set([searchLatencyMillion, productionSim, longRuns, windowContention]);
+const ON_REQUEST = new Set([
+  searchLatencyMillion,
+  productionSim,
+  longRuns,
+  windowContention,
+  install,
+]);
 const wanted = process.argv.slice(2);
 const suites =
   wanted.length === 0
