@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { localConfig, ROOT, startWrangler, waitForReady } from "../../scripts/lib/local.mjs";
 import { applyMigrations } from "../../scripts/lib/migrations.mjs";
-import { startScreenReader } from "../../scripts/lib/screen-reader.mjs";
+import { postToReader, startScreenReader } from "../../scripts/lib/screen-reader.mjs";
 
 export const name = "screen-text";
 /** Starts its own service: the local adapters with the screen reader. */
@@ -38,14 +38,7 @@ function distance(a, b) {
 }
 
 async function readFrame(reader, bytes) {
-  const res = await fetch(`${reader.url}/v1/frames?offset=0&box=640`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${reader.secret}`,
-      "content-type": "application/octet-stream",
-    },
-    body: bytes,
-  });
+  const res = await postToReader(reader, "/v1/frames?offset=0&box=640", bytes);
   if (!res.ok) throw new Error(`screen reader: ${res.status} ${await res.text()}`);
   return res.json();
 }

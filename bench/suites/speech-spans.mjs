@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT } from "../../scripts/lib/local.mjs";
-import { startScreenReader } from "../../scripts/lib/screen-reader.mjs";
+import { postToReader, startScreenReader } from "../../scripts/lib/screen-reader.mjs";
 
 export const name = "speech-spans";
 export const ownService = true;
@@ -26,14 +26,7 @@ const ROUNDS = 3;
 
 async function hear(reader, bytes) {
   const started = performance.now();
-  const res = await fetch(`${reader.url}/v1/speech`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${reader.secret}`,
-      "content-type": "application/octet-stream",
-    },
-    body: bytes,
-  });
+  const res = await postToReader(reader, "/v1/speech", bytes);
   if (!res.ok) throw new Error(`screen reader: ${res.status} ${await res.text()}`);
   return { ...(await res.json()), elapsed: (performance.now() - started) / 1000 };
 }

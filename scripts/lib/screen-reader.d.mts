@@ -26,6 +26,13 @@ export type ScreenReaderStart =
       speechNotice?: undefined;
     };
 
+/** Posts `bytes` to a started reader's `route` with its secret; the response, unread. */
+export function postToReader(
+  reader: { url: string; secret: string },
+  route: string,
+  bytes: Uint8Array,
+): Promise<Response>;
+
 /** Starts the screen reader; never throws. */
 export function startScreenReader(
   env?: Record<string, string | undefined>,

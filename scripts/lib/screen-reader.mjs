@@ -77,3 +77,15 @@ export function startScreenReader(env = process.env) {
     });
   });
 }
+
+/** Posts `bytes` to a started reader's `route` with its secret; the response, unread. */
+export function postToReader(reader, route, bytes) {
+  return fetch(new URL(route, reader.url), {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${reader.secret}`,
+      "content-type": "application/octet-stream",
+    },
+    body: bytes,
+  });
+}
