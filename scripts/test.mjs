@@ -13,6 +13,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT } from "./lib/local.mjs";
+import { memoryScratch } from "./lib/test-scratch.mjs";
 
 const VITEST = path.join(ROOT, "node_modules", ".bin", "vitest");
 const REPORTER = path.join(ROOT, "scripts", "lib", "test-progress.mjs");
@@ -26,11 +27,19 @@ const ATTEMPTS = 3;
 /** Vitest options that take the next argument as their value. */
 const VALUED = new Set(["--project", "--config", "-c", "--root", "-r", "--dir", "--exclude"]);
 
+/**
+ * The runs' temporary folder: a memory-backed one when the machine has room
+ * (scripts/lib/test-scratch.mjs), unless the caller named one with TMPDIR.
+ */
+const scratch = process.env.TMPDIR ? null : memoryScratch();
+const TEMP_ENV = scratch ? { TMPDIR: scratch.dir } : {};
+
 /** How to stop each Vitest run in flight; an interrupt of `npm test` stops them all. */
 const running = new Set();
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     for (const stop of running) stop();
+    scratch?.remove();
     process.exit(130);
   });
 }
@@ -64,7 +73,7 @@ function runOnce(args, attempt) {
     cwd: ROOT,
     stdio: "inherit",
     detached: true,
-    env: { ...process.env, VAS_TEST_PROGRESS: progress },
+    env: { ...process.env, ...TEMP_ENV, VAS_TEST_PROGRESS: progress },
   });
   const stop = () => {
     try {
@@ -178,4 +187,5 @@ let passed = true;
 for (const [lane, group] of (whole ? GROUPS : [args]).entries()) {
   if (!(await watched(group, lane))) passed = false;
 }
+scratch?.remove();
 process.exit(passed ? 0 : 1);

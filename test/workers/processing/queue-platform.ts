@@ -22,6 +22,8 @@ export interface QueueReport {
   batches: number;
   deliveries: number;
   retries: number;
+  /** The delays the consumer asked for its retries, in seconds, added up. */
+  retryDelaySeconds: number;
   duplicates: number;
   /** Batches of this queue running at once, at most. */
   mostAtOnce: number;
@@ -48,6 +50,7 @@ export class PlatformQueue implements Queue<unknown> {
     batches: 0,
     deliveries: 0,
     retries: 0,
+    retryDelaySeconds: 0,
     duplicates: 0,
     mostAtOnce: 0,
     mostInOneIsolate: 0,
@@ -162,6 +165,7 @@ export class PlatformQueue implements Queue<unknown> {
           continue;
         }
         const delay = retried.get(message.id) ?? result.retryBatch.delaySeconds ?? 0;
+        r.retryDelaySeconds += delay;
         this.enqueue(
           message.body,
           message.attempts + 1,

@@ -1,0 +1,6 @@
+export const MIN_FREE_BYTES: number;
+export function memoryScratch(
+  root?: string,
+  prefix?: string,
+  minFreeBytes?: number,
+): { dir: string; remove: () => void } | null;
