@@ -70,3 +70,13 @@ it("starts with no workspace, key, video, profile, workflow or endpoint of an ea
     "INSERT INTO workspaces (id, name, created_at, updated_at) VALUES ('ws_left_behind', 'left', 0, 0)",
   ).run();
 });
+
+it("records every migration, in order, as wrangler's migrations table does", async () => {
+  const recorded = await env.DB.prepare("SELECT id, name FROM d1_migrations ORDER BY id").all<{
+    id: number;
+    name: string;
+  }>();
+  expect(recorded.results).toEqual(
+    env.TEST_MIGRATIONS.map((migration, i) => ({ id: i + 1, name: migration.name })),
+  );
+});
