@@ -3,7 +3,8 @@
 // waits for ever. The watchdog reads the run's progress (scripts/lib/test-progress.mjs); when
 // nothing has happened for longer than any test or hook in flight may take, it stops the run and
 // runs again only the files that did not finish, at most twice. A file that finished keeps its
-// result: a failure is never run again, so a stall can neither hide nor cause one.
+// result: a failure is never run again, so a stall can neither hide nor cause one. A file that
+// failed before collecting a test, with no other file failed, is run again the same way.
 // The whole suite runs as two Vitest runs in turn, the workerd group and then the node group
 // (docs/decisions/tests.md): the pool's stall comes after a group's last file, and a run whose
 // every file has ended is stopped within FINISHED_MS instead of waiting IDLE_MS.
@@ -48,6 +49,8 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 function readProgress(file, startedAt) {
   const planned = new Map();
   const ended = new Map();
+  /** Files that ended failed without collecting a test: they never ran one. */
+  const unloaded = new Set();
   const inFlight = new Set();
   let last = startedAt;
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
@@ -57,11 +60,14 @@ function readProgress(file, startedAt) {
     last = Math.max(last, e.at);
     const key = `${e.project}\t${e.file}`;
     if (e.event === "planned") planned.set(key, { project: e.project, file: e.file });
-    else if (e.event === "module-end") ended.set(key, e.state);
-    else if (e.event === "case-start" || e.event === "hook-start") inFlight.add(e.id);
+    else if (e.event === "module-end") {
+      ended.set(key, e.state);
+      if (e.state === "failed" && e.tests === 0) unloaded.add(key);
+      else unloaded.delete(key);
+    } else if (e.event === "case-start" || e.event === "hook-start") inFlight.add(e.id);
     else if (e.event === "case-end" || e.event === "hook-end") inFlight.delete(e.id);
   }
-  return { planned, ended, inFlight, last };
+  return { planned, ended, unloaded, inFlight, last };
 }
 
 /** One Vitest run; resolves with its exit code, or with the progress it made when it stalled. */
@@ -101,7 +107,7 @@ function runOnce(args, attempt) {
             `\nnpm test: every file had finished ${Math.round(quiet / 1000)} s ago and Vitest had ` +
               "not exited; stopped it (the workerd pool's stall, cloudflare/workers-sdk#15498).",
           );
-          resolve({ stalled: false, code: failed ? 1 : 0 });
+          resolve({ stalled: false, code: failed ? 1 : 0, ...state });
           return;
         }
         const allowed = state.inFlight.size > 0 ? BUSY_MS : IDLE_MS;
@@ -116,8 +122,9 @@ function runOnce(args, attempt) {
     child.on("exit", (code, signal) => {
       clearInterval(timer);
       running.delete(stop);
+      const state = readProgress(progress, startedAt);
       rmSync(progress, { force: true });
-      resolve({ stalled: false, code: code ?? (signal ? 1 : 0) });
+      resolve({ stalled: false, code: code ?? (signal ? 1 : 0), ...state });
     });
   });
 }
@@ -134,16 +141,44 @@ function optionsOf(args) {
   return options.filter((a, i, all) => a !== "--project" && all[i - 1] !== "--project");
 }
 
+/** The arguments of a run of `files` of `projects`, with the options of `args`. */
+function runOf(args, projects, files) {
+  return [
+    "run",
+    ...optionsOf(args.slice(1)),
+    ...projects.flatMap((p) => ["--project", p]),
+    ...files,
+  ];
+}
+
 /**
  * One run under the watchdog: a stalled run is stopped and its unfinished files run again, at
- * most ATTEMPTS times. Resolves true when every file passed.
+ * most ATTEMPTS times. A file that failed without collecting a test is run again too, when no
+ * other file failed: the workerd pool fails the next file's load when work an earlier file left
+ * in flight outlives it ("Closing rpc while \"resolve\" was pending"). It never ran a test, so
+ * no test failure can be hidden, and a file that cannot load fails again. Resolves true when
+ * every file passed.
  */
 async function watched(args, lane) {
   let runArgs = args;
   let failed = false;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const outcome = await runOnce(runArgs, `${lane}-${attempt}`);
-    if (!outcome.stalled) return outcome.code === 0 && !failed;
+    if (!outcome.stalled) {
+      if (outcome.code === 0) return !failed;
+      const failures = [...outcome.ended].filter(([, state]) => state === "failed");
+      const unloaded = failures.filter(([key]) => outcome.unloaded.has(key));
+      if (unloaded.length === 0 || unloaded.length < failures.length || attempt === ATTEMPTS)
+        return false;
+      const files = unloaded.map(([key]) => path.relative(ROOT, outcome.planned.get(key).file));
+      const projects = [...new Set(unloaded.map(([key]) => outcome.planned.get(key).project))];
+      console.error(
+        `\nnpm test: ${files.length} file(s) failed before collecting a test, and no other ` +
+          `file failed; running them again: ${files.join(", ")}\n`,
+      );
+      runArgs = runOf(args, projects, files);
+      continue;
+    }
     const unfinished = [...outcome.planned].filter(([key]) => !outcome.ended.has(key));
     const failures = [...outcome.ended].filter(([, state]) => state === "failed");
     if (failures.length > 0) failed = true;
@@ -164,12 +199,7 @@ async function watched(args, lane) {
     console.error(
       `npm test: running the ${files.length} unfinished file(s) again: ${files.join(", ")}\n`,
     );
-    runArgs = [
-      "run",
-      ...optionsOf(args.slice(1)),
-      ...projects.flatMap((p) => ["--project", p]),
-      ...files,
-    ];
+    runArgs = runOf(args, projects, files);
   }
   return !failed;
 }

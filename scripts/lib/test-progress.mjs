@@ -23,7 +23,15 @@ export default class TestProgress {
 
   onTestModuleEnd(module) {
     const state = module.state();
-    write({ event: "module-end", project: module.project.name, file: module.moduleId, state });
+    // How many tests the file collected: a file that failed with none never ran a test.
+    const tests = [...module.children.allTests()].length;
+    write({
+      event: "module-end",
+      project: module.project.name,
+      file: module.moduleId,
+      state,
+      tests,
+    });
   }
 
   onTestCaseReady(test) {

@@ -1,4 +1,5 @@
 export const MIN_FREE_BYTES: number;
+export function removeStale(root: string, prefix: string): void;
 export function memoryScratch(
   root?: string,
   prefix?: string,

@@ -53,4 +53,26 @@ describe("npm test's watchdog over a Vitest run that stops", () => {
     expect(red.stderr).toContain("every file had finished");
     expect(red.status).toBe(1);
   }, 90_000);
+
+  it("runs again a file that failed before collecting a test, when no other file failed", () => {
+    const once = runWatched({ WATCHDOG_UNLOADED: "once" });
+    expect(once.stderr).toContain(
+      "1 file(s) failed before collecting a test, and no other file failed; running them again: " +
+        "test/fixtures/watchdog/unloaded.test.mjs",
+    );
+    expect(once.runs.filter((r) => r === "unloaded")).toHaveLength(2);
+    expect(once.runs.filter((r) => r === "counted")).toHaveLength(1);
+    expect(once.status).toBe(0);
+
+    // A file that cannot load fails every time: red, after the last run.
+    const always = runWatched({ WATCHDOG_UNLOADED: "always" });
+    expect(always.runs.filter((r) => r === "unloaded")).toHaveLength(3);
+    expect(always.status).toBe(1);
+
+    // Beside a test that failed, nothing is run again: red at once.
+    const beside = runWatched({ WATCHDOG_UNLOADED: "once", WATCHDOG_FAIL: "1" });
+    expect(beside.stderr).not.toContain("running them again");
+    expect(beside.runs.filter((r) => r === "unloaded")).toHaveLength(1);
+    expect(beside.status).toBe(1);
+  }, 120_000);
 });
