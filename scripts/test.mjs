@@ -141,8 +141,17 @@ function optionsOf(args) {
   return options.filter((a, i, all) => a !== "--project" && all[i - 1] !== "--project");
 }
 
+/** The files (relative to the project) and projects of the planned files `keys` name. */
+function filesOf(keys, planned) {
+  const specs = keys.map((key) => planned.get(key));
+  return {
+    files: specs.map((spec) => path.relative(ROOT, spec.file)),
+    projects: [...new Set(specs.map((spec) => spec.project))],
+  };
+}
+
 /** The arguments of a run of `files` of `projects`, with the options of `args`. */
-function runOf(args, projects, files) {
+function runOf(args, { projects, files }) {
   return [
     "run",
     ...optionsOf(args.slice(1)),
@@ -170,16 +179,18 @@ async function watched(args, lane) {
       const unloaded = failures.filter(([key]) => outcome.unloaded.has(key));
       if (unloaded.length === 0 || unloaded.length < failures.length || attempt === ATTEMPTS)
         return false;
-      const files = unloaded.map(([key]) => path.relative(ROOT, outcome.planned.get(key).file));
-      const projects = [...new Set(unloaded.map(([key]) => outcome.planned.get(key).project))];
-      console.error(
-        `\nnpm test: ${files.length} file(s) failed before collecting a test, and no other ` +
-          `file failed; running them again: ${files.join(", ")}\n`,
+      const again = filesOf(
+        unloaded.map(([key]) => key),
+        outcome.planned,
       );
-      runArgs = runOf(args, projects, files);
+      console.error(
+        `\nnpm test: ${again.files.length} file(s) failed before collecting a test, and no other ` +
+          `file failed; running them again: ${again.files.join(", ")}\n`,
+      );
+      runArgs = runOf(args, again);
       continue;
     }
-    const unfinished = [...outcome.planned].filter(([key]) => !outcome.ended.has(key));
+    const unfinished = [...outcome.planned.keys()].filter((key) => !outcome.ended.has(key));
     const failures = [...outcome.ended].filter(([, state]) => state === "failed");
     if (failures.length > 0) failed = true;
     const minutes = (outcome.quietMs / 60_000).toFixed(1);
@@ -190,16 +201,17 @@ async function watched(args, lane) {
         `stall, cloudflare/workers-sdk#15498).`,
     );
     if (unfinished.length === 0) return !failed;
-    const files = unfinished.map(([, f]) => path.relative(ROOT, f.file));
-    const projects = [...new Set(unfinished.map(([, f]) => f.project))];
+    const again = filesOf(unfinished, outcome.planned);
     if (attempt === ATTEMPTS) {
-      console.error(`npm test: still not finished after ${ATTEMPTS} runs: ${files.join(", ")}`);
+      console.error(
+        `npm test: still not finished after ${ATTEMPTS} runs: ${again.files.join(", ")}`,
+      );
       return false;
     }
     console.error(
-      `npm test: running the ${files.length} unfinished file(s) again: ${files.join(", ")}\n`,
+      `npm test: running the ${again.files.length} unfinished file(s) again: ${again.files.join(", ")}\n`,
     );
-    runArgs = runOf(args, projects, files);
+    runArgs = runOf(args, again);
   }
   return !failed;
 }

@@ -34,9 +34,10 @@ function queues(): MeteredQueue[] {
  */
 export async function queuesQuiet(maxMs = 3000): Promise<number> {
   const started = Date.now();
+  const all = queues();
   let waited = false;
   while (Date.now() - started < maxMs) {
-    const backlogs = await Promise.all(queues().map((queue) => queue.metrics()));
+    const backlogs = await Promise.all(all.map((queue) => queue.metrics()));
     if (backlogs.every((m) => m.backlogCount === 0)) break;
     waited = true;
     await new Promise((resolve) => setTimeout(resolve, 50));
